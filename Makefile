@@ -1,0 +1,77 @@
+# OpWeave developer entry points. `make help` lists them.
+
+# An interpreter that can import torch (Debian's python3-torch); the first python3 on PATH
+# may be another one (pyenv) without it.
+PYTHON ?= $(shell for p in /usr/bin/python3 python3; do $$p -c 'import torch' >/dev/null 2>&1 && { echo $$p; break; }; done)
+ifeq ($(PYTHON),)
+PYTHON := /usr/bin/python3
+endif
+
+AUTOCOMPARE ?= 0
+SANITIZE ?= 0
+BUILD_TYPE ?= Release
+ifeq ($(AUTOCOMPARE),1)
+BUILD_DIR ?= build-autocompare
+else ifeq ($(SANITIZE),1)
+BUILD_DIR ?= build-sanitize
+else
+BUILD_DIR ?= build
+endif
+CMAKE_FLAGS = -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DPython3_EXECUTABLE=$(PYTHON) \
+  -DOPWEAVE_AUTOCOMPARE=$(if $(filter 1,$(AUTOCOMPARE)),ON,OFF) \
+  -DOPWEAVE_SANITIZE=$(if $(filter 1,$(SANITIZE)),ON,OFF) $(EXTRA_CMAKE_FLAGS)
+JOBS ?= $(shell nproc)
+export OPWEAVE_BUILD_DIR := $(abspath $(BUILD_DIR))
+export PYTHONPATH := $(abspath runtime/python):$(abspath .)$(if $(PYTHONPATH),:$(PYTHONPATH))
+
+DEBIAN_PACKAGES = libtorch-dev python3-torch python3-jinja2 python3-yaml python3-pytest \
+  python3-numpy cmake ninja-build g++ libgtest-dev clang-format ccache libopenblas-dev
+
+.PHONY: help setup gen check-gen configure build test test-python test-cpp demo bench clean format
+
+help:
+	@echo "make setup      install the Debian packages OpWeave needs (root)"
+	@echo "make gen        regenerate generated/ from specs/ops.yaml"
+	@echo "make check-gen  fail if generated/ is stale"
+	@echo "make build      build runtime + vendors (AUTOCOMPARE=1 for the compare flavour)"
+	@echo "make test       codegen + python + C++ tests"
+	@echo "make demo       train the MLP demo on the sim device next to CPU"
+
+setup:
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEBIAN_PACKAGES)
+
+gen:
+	$(PYTHON) -m codegen gen
+
+check-gen:
+	$(PYTHON) -m codegen check
+
+$(BUILD_DIR)/build.ninja:
+	cmake -S . -B $(BUILD_DIR) $(CMAKE_FLAGS)
+
+configure:
+	cmake -S . -B $(BUILD_DIR) $(CMAKE_FLAGS)
+
+build: $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+test-python: build
+	$(PYTHON) -m pytest -q tests/python
+
+test-cpp: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+test: check-gen test-python test-cpp
+
+demo: build
+	$(PYTHON) -m opweave.demo.mlp
+
+bench: build
+	$(PYTHON) bench/run.py
+
+format:
+	find runtime vendors tests bench -name '*.cpp' -o -name '*.h' | xargs clang-format -i
+
+clean:
+	rm -rf build build-autocompare build-sanitize

@@ -1,0 +1,80 @@
+"""Command line: `python3 -m codegen {gen,check}`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+from . import output_set
+from .errors import SpecError, SpecErrors
+from .pipeline import generate, load_catalogue
+from .render import REPO_ROOT, RenderError
+
+DEFAULT_SPEC = os.path.join("specs", "ops.yaml")
+DEFAULT_OUT = "generated"
+
+
+def _load_and_generate(spec: str):
+    cat = load_catalogue(spec)
+    return cat, generate(cat)
+
+
+def cmd_gen(args) -> int:
+    start = time.perf_counter()
+    cat, outputs = _load_and_generate(args.spec)
+    d = output_set.write(outputs, args.out)
+    elapsed = time.perf_counter() - start
+    written = len(d.changed) + len(d.added)
+    print(f"codegen: {len(cat.functions)} DIOPI functions, {len(cat.bindings)} ATen overloads; "
+          f"{written} files written, {len(outputs.files) - written} unchanged, "
+          f"{len(d.removed)} removed ({elapsed:.2f} s)")
+    for rel in d.changed + d.added:
+        print(f"  wrote {os.path.join(args.out, rel)}")
+    return 0
+
+
+def cmd_check(args) -> int:
+    _cat, outputs = _load_and_generate(args.spec)
+    d = output_set.diff(outputs, args.out)
+    if d.clean:
+        print(f"codegen: {args.out}/ is up to date with {args.spec}")
+        return 0
+    print(f"codegen: {args.out}/ is stale: run `make gen` and commit the result", file=sys.stderr)
+    for label, files in (("differs", d.changed), ("missing", d.added), ("not generated", d.removed)):
+        for rel in files:
+            print(f"  {label}: {os.path.join(args.out, rel)}", file=sys.stderr)
+    return 1
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m codegen", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, fn, help_text in (("gen", cmd_gen, "generate into the output directory"),
+                                ("check", cmd_check, "fail if the output directory is stale")):
+        p = sub.add_parser(name, help=help_text)
+        p.add_argument("--spec", default=DEFAULT_SPEC)
+        p.add_argument("--out", default=DEFAULT_OUT)
+        p.set_defaults(fn=fn)
+    args = parser.parse_args(argv)
+    try:
+        return args.fn(args)
+    except SpecErrors as e:
+        for err in e.errors:
+            print(err.format(), file=sys.stderr)
+        print(f"codegen: {len(e.errors)} error(s) in {args.spec}; nothing was written",
+              file=sys.stderr)
+        return 1
+    except SpecError as e:
+        print(e.format(), file=sys.stderr)
+        print(f"codegen: error in {args.spec}; nothing was written", file=sys.stderr)
+        return 1
+    except (RenderError, OSError) as e:
+        print(f"codegen: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

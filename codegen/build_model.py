@@ -1,0 +1,555 @@
+"""Validate the loaded catalogue and build the immutable op model.
+
+Every problem becomes a SpecError carrying the catalogue line and op name; problems in
+different entries are collected so one `make gen` run reports them all.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any, Optional
+
+from .torch_info import torch_version
+from torchgen.model import FunctionSchema, SchemaKind
+
+from . import ctypes_map
+from .aten_index import AtenIndex
+from .dtypes import CATALOGUE_DTYPES
+from .errors import SpecError, SpecErrors
+from .model import (ArgSource, AtenBinding, Catalogue, DiopiArg, DiopiFunction, OpFamily,
+                    OutputRule, Tolerance)
+from .rules import COMPUTED_HELPERS, OUTPUT_RULES, RuleError, parse_call
+from .yaml_loader import LineDict, LineList
+
+TOP_KEYS = {"version": False, "tolerances": True, "ops": True}
+OP_KEYS = {"name": True, "doc": True, "dtypes": True, "functions": True, "tolerance": False,
+           "autocompare": False}
+FN_KEYS = {"diopi": True, "aten": False, "args": False, "outputs": False, "ignore": False,
+           "computed": False, "dtypes": False, "doc": False, "derive": False, "runtime": False}
+ARG_KEYS = {"name": True, "from": False, "type": False, "doc": False}
+
+FAMILY_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+DIOPI_NAME = re.compile(r"^diopi[A-Z][A-Za-z0-9_]*$")
+C_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+ARG_DOCS = {
+    "input": "the input tensor", "out": "the output tensor", "other": "the second operand",
+    "alpha": "multiplier applied to `other`", "beta": "multiplier applied to `input`",
+    "grad_input": "gradient with respect to the input", "grad_output": "gradient of the output",
+    "output": "the forward result", "dim": "the dimension(s) to reduce or operate along",
+    "mat1": "the first matrix", "mat2": "the second matrix", "value": "the fill value",
+    "exponent": "the exponent", "target": "class indices", "weight": "per-class weights",
+    "reduction": "how the loss is reduced", "ignore_index": "target value that is ignored",
+    "threshold": "the threshold", "approximate": "approximation: \"none\" or \"tanh\"",
+    "src": "the source tensor", "dest": "the destination tensor",
+}
+
+
+def _bad_text(text: str) -> Optional[str]:
+    """Why `text` cannot go into a generated C comment or string literal (None if fine)."""
+    if "*/" in text or "/*" in text:
+        return "contains '/*' or '*/', which would break the generated C comment"
+    for ch in text:
+        if ch != "\n" and (ord(ch) < 0x20 or ord(ch) == 0x7F):
+            return f"contains control character {ch!r}"
+    if "\\" in text:
+        return "contains a backslash, which would be an escape in generated C strings"
+    return None
+
+
+class _Builder:
+    def __init__(self, path: str, index: AtenIndex):
+        self.path = path
+        self.index = index
+        self.errors: list[SpecError] = []
+        self.seen_families: dict[str, int] = {}
+        self.seen_diopi: dict[str, int] = {}
+        self.claimed: dict[str, str] = {}   # ATen overload -> DIOPI function claiming it
+
+    # -- reporting -----------------------------------------------------------------------
+    def err(self, line: Optional[int], op: Optional[str], reason: str) -> None:
+        self.errors.append(SpecError(self.path, line, op, reason))
+
+    def check_keys(self, d: LineDict, allowed: dict[str, bool], op: Optional[str], what: str) -> bool:
+        ok = True
+        for key in d:
+            if key not in allowed:
+                close = difflib.get_close_matches(key, list(allowed), n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                self.err(d.line_of(key), op, f"unknown field '{key}' in {what}{hint}")
+                ok = False
+        for key, required in allowed.items():
+            if required and key not in d:
+                self.err(d.line, op, f"missing required field '{key}' in {what}")
+                ok = False
+        return ok
+
+    def check_text(self, value: Any, line: int, op: str, field: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            self.err(line, op, f"'{field}' must be a non-empty string")
+            return ""
+        why = _bad_text(value)
+        if why:
+            self.err(line, op, f"'{field}' {why}")
+            return ""
+        return value.strip()
+
+    def check_dtypes(self, value: Any, line: int, op: str, field: str) -> tuple[str, ...]:
+        if not isinstance(value, list) or not value:
+            self.err(line, op, f"'{field}' must be a non-empty list of dtypes")
+            return ()
+        out = []
+        for i, d in enumerate(value):
+            if d not in CATALOGUE_DTYPES:
+                at = value.line_of(i) if isinstance(value, LineList) else line
+                self.err(at, op, f"unknown dtype '{d}' in '{field}' (known: {', '.join(CATALOGUE_DTYPES)})")
+            elif d in out:
+                self.err(line, op, f"dtype '{d}' listed twice in '{field}'")
+            else:
+                out.append(d)
+        return tuple(out)
+
+    def check_tolerances(self, value: Any, line: int, op: Optional[str]) -> dict[str, Tolerance]:
+        if not isinstance(value, dict):
+            self.err(line, op, "tolerances must map dtype -> [atol, rtol]")
+            return {}
+        out = {}
+        for dtype, pair in value.items():
+            at = value.line_of(dtype) if isinstance(value, LineDict) else line
+            if dtype not in CATALOGUE_DTYPES:
+                self.err(at, op, f"unknown dtype '{dtype}' in tolerances")
+                continue
+            if (not isinstance(pair, list) or len(pair) != 2 or
+                    not all(isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0
+                            for x in pair)):
+                self.err(at, op, f"tolerance for {dtype} must be [atol, rtol] with numbers >= 0")
+                continue
+            out[dtype] = Tolerance(float(pair[0]), float(pair[1]))
+        return out
+
+    # -- the catalogue ---------------------------------------------------------------------
+    def build(self, doc: Any) -> Catalogue:
+        if not isinstance(doc, LineDict):
+            raise SpecErrors([SpecError(self.path, 1, None, "the catalogue must be a mapping "
+                                        "with 'tolerances' and 'ops'")])
+        self.check_keys(doc, TOP_KEYS, None, "the catalogue")
+        version = doc.get("version", 1)
+        if version != 1:
+            self.err(doc.line_of("version"), None, f"unsupported catalogue version {version!r}")
+        defaults = self.check_tolerances(doc.get("tolerances", {}), doc.line_of("tolerances"), None)
+        ops = doc.get("ops")
+        if not isinstance(ops, LineList):
+            self.err(doc.line_of("ops"), None, "'ops' must be a list of op entries")
+            raise SpecErrors(self.errors)
+        entries = [e for e in ops if isinstance(e, LineDict)]
+        for i, e in enumerate(ops):
+            if not isinstance(e, LineDict):
+                self.err(ops.line_of(i), None, "each entry of 'ops' must be a mapping")
+        self.collect_claims(entries)
+        families = []
+        for entry in entries:
+            fam = self.build_family(entry, defaults)
+            if fam is not None:
+                families.append(fam)
+        if self.errors:
+            raise SpecErrors(self.errors)
+        return Catalogue(self.path, tuple(families), torch_version())
+
+    def collect_claims(self, entries: list[LineDict]) -> None:
+        """First pass: which ATen overloads are named explicitly (they are never derived)."""
+        for entry in entries:
+            for fn in entry.get("functions") or []:
+                if not isinstance(fn, LineDict):
+                    continue
+                aten = fn.get("aten")
+                for text in (aten if isinstance(aten, list) else [aten] if aten else []):
+                    if isinstance(text, str):
+                        self.claimed.setdefault(text.split("(")[0].strip(), str(fn.get("diopi")))
+
+    def build_family(self, e: LineDict, defaults: dict[str, Tolerance]) -> Optional[OpFamily]:
+        name = e.get("name")
+        op = name if isinstance(name, str) else None
+        if not self.check_keys(e, OP_KEYS, op, "an op entry"):
+            return None
+        if not isinstance(name, str) or not FAMILY_NAME.match(name):
+            self.err(e.line_of("name"), op, f"op name {name!r} must be lower_snake_case")
+            return None
+        if name in self.seen_families:
+            self.err(e.line_of("name"), name,
+                     f"duplicate op name (first defined at line {self.seen_families[name]})")
+            return None
+        self.seen_families[name] = e.line_of("name")
+        doc = self.check_text(e["doc"], e.line_of("doc"), name, "doc")
+        dtypes = self.check_dtypes(e["dtypes"], e.line_of("dtypes"), name, "dtypes")
+        tol = dict(defaults)
+        tol.update(self.check_tolerances(e.get("tolerance", {}), e.line_of("tolerance"), name))
+        compare, reason = True, ""
+        if "autocompare" in e:
+            ac = e["autocompare"]
+            if ac is True:
+                pass
+            elif isinstance(ac, LineDict) and set(ac) <= {"enabled", "reason"} and ac.get("enabled") is False:
+                compare = False
+                reason = self.check_text(ac.get("reason"), e.line_of("autocompare"), name,
+                                         "autocompare.reason")
+            else:
+                self.err(e.line_of("autocompare"), name,
+                         "autocompare must be true or {enabled: false, reason: <why>}")
+        fns_raw = e["functions"]
+        if not isinstance(fns_raw, LineList) or not fns_raw:
+            self.err(e.line_of("functions"), name, "'functions' must be a non-empty list")
+            return None
+        functions = []
+        for i, f in enumerate(fns_raw):
+            if not isinstance(f, LineDict):
+                self.err(fns_raw.line_of(i), name, "each function must be a mapping")
+                continue
+            fn = self.build_function(f, name, dtypes)
+            if fn is not None:
+                functions.append(fn)
+        return OpFamily(name, doc, dtypes, tuple(sorted(tol.items())), compare, reason,
+                        tuple(functions), e.line)
+
+    # -- one DIOPI function -----------------------------------------------------------------
+    def build_function(self, f: LineDict, family: str, family_dtypes) -> Optional[DiopiFunction]:
+        raw_name = f.get("diopi")
+        op = raw_name if isinstance(raw_name, str) else family
+        if not self.check_keys(f, FN_KEYS, op, "a function entry"):
+            return None
+        name = raw_name
+        if not isinstance(name, str) or not C_IDENT.match(name):
+            self.err(f.line_of("diopi"), family, f"DIOPI name {name!r} is not a C identifier")
+            return None
+        if not DIOPI_NAME.match(name):
+            self.err(f.line_of("diopi"), name, "DIOPI name must look like diopiCamelCase")
+            return None
+        if name in self.seen_diopi:
+            self.err(f.line_of("diopi"), name,
+                     f"duplicate DIOPI function (first defined at line {self.seen_diopi[name]})")
+            return None
+        self.seen_diopi[name] = f.line_of("diopi")
+        nerr = len(self.errors)
+        doc = self.check_text(f["doc"], f.line_of("doc"), name, "doc") if "doc" in f else ""
+        runtime_use = ""
+        if "runtime" in f:
+            runtime_use = self.check_text(f["runtime"], f.line_of("runtime"), name, "runtime")
+
+        schemas = self.parse_schemas(f, name)
+        if schemas is None:
+            return None
+        if not schemas and not runtime_use:
+            self.err(f.line, name, "needs 'aten' (the overloads it implements) or 'runtime' "
+                                   "(who calls it)")
+            return None
+
+        arg_specs = self.parse_arg_specs(f, name, schemas)
+        if arg_specs is None:
+            return None
+        arg_dtypes = dict(f.get("dtypes") or {})
+        for k in arg_dtypes:
+            if k not in [a[0] for a in arg_specs]:
+                self.err(f.line_of("dtypes"), name, f"'dtypes' names unknown DIOPI argument '{k}'")
+
+        bindings: list[AtenBinding] = []
+        params: dict[str, tuple[ctypes_map.CParam, str]] = {}
+        if not schemas:  # runtime-only: C types come from the spec
+            for arg_name, _src, typ, _doc in arg_specs:
+                param = ctypes_map.RUNTIME_ARG_TYPES.get(typ)
+                if param is None:
+                    self.err(f.line_of("args"), name, f"argument '{arg_name}' of a runtime-only "
+                             f"function needs 'type' (one of: {', '.join(ctypes_map.RUNTIME_ARG_TYPES)})")
+                    return None
+                params[arg_name] = (param, "out" if param.ctype == "diopiTensorHandle_t" else "in")
+        for idx, (schema, line) in enumerate(schemas):
+            b = self.bind(f, name, schema, line, arg_specs, params, primary=(idx == 0))
+            if b is None:
+                continue
+            bindings.append(b)
+            if b.variant == "out" and f.get("derive", True) is not False:
+                bindings.extend(self.derive(f, name, b, line))
+        if len(self.errors) > nerr:
+            return None
+
+        args = []
+        for arg_name, _src, type_override, arg_doc in arg_specs:
+            param, direction = params.get(arg_name, (None, "in"))
+            if param is None:
+                self.err(f.line_of("args"), name, f"argument '{arg_name}' is not bound by any "
+                                                  "ATen overload; give it a 'type'")
+                continue
+            dts = ()
+            if param.kind in ("tensor", "tensor_list"):
+                dts = family_dtypes
+                if arg_name in arg_dtypes:
+                    dts = self.check_dtypes(arg_dtypes[arg_name], f.line_of("dtypes"), name,
+                                            f"dtypes.{arg_name}")
+            args.append(DiopiArg(arg_name, param.ctype, param.kind, direction, param.optional,
+                                 arg_doc or ARG_DOCS.get(arg_name, arg_name.replace("_", " ")),
+                                 dts))
+        if len(self.errors) > nerr:
+            return None
+        return DiopiFunction(name, family, doc, tuple(args), tuple(bindings), runtime_use,
+                             f.line_of("diopi"))
+
+    def parse_schemas(self, f: LineDict, name: str):
+        aten = f.get("aten")
+        if aten is None:
+            return []
+        texts = aten if isinstance(aten, list) else [aten]
+        lines = ([aten.line_of(i) for i in range(len(aten))] if isinstance(aten, LineList)
+                 else [f.line_of("aten")])
+        out = []
+        for text, line in zip(texts, lines):
+            if not isinstance(text, str):
+                self.err(line, name, f"ATen schema must be a string, got {text!r}")
+                return None
+            try:
+                schema = FunctionSchema.parse(text.strip())
+            except Exception as e:  # torchgen raises AssertionError/RuntimeError on bad text
+                msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                self.err(line, name, f"malformed ATen schema '{text}': {msg}")
+                return None
+            overload = str(schema.name)
+            known = self.index.schema_text(overload)
+            if known is None:
+                close = difflib.get_close_matches(overload, list(self.index._by_name), n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                self.err(line, name, f"ATen overload '{overload}' does not exist in torch "
+                                     f"{torch_version()}'s native_functions.yaml{hint}")
+                return None
+            if str(FunctionSchema.parse(known)) != str(schema):
+                self.err(line, name, f"ATen schema differs from torch {torch_version()}'s: "
+                                     f"expected '{known}'")
+                return None
+            if schema.kind() not in (SchemaKind.functional, SchemaKind.inplace, SchemaKind.out):
+                self.err(line, name, f"'{overload}' is a {schema.kind().name} schema; only "
+                                     "functional, in-place and out= overloads can be routed")
+                return None
+            out.append((schema, line))
+        return out
+
+    def parse_arg_specs(self, f: LineDict, name: str, schemas):
+        """DIOPI argument list: explicit `args`, or derived from the first ATen schema."""
+        raw = f.get("args")
+        if raw is None:
+            if not schemas:
+                self.err(f.line, name, "a runtime-only function needs an explicit 'args' list")
+                return None
+            return [(n, None, None, "") for n in default_arg_names(schemas[0][0])]
+        if not isinstance(raw, LineList) or not raw:
+            self.err(f.line_of("args"), name, "'args' must be a non-empty list")
+            return None
+        specs, seen = [], set()
+        for i, item in enumerate(raw):
+            line = raw.line_of(i)
+            if isinstance(item, str):
+                arg, _, src = item.partition("=")
+                arg, src, typ, doc = arg.strip(), src.strip() or None, None, ""
+            elif isinstance(item, LineDict):
+                if not self.check_keys(item, ARG_KEYS, name, "an argument"):
+                    return None
+                arg, src, typ = item.get("name"), item.get("from"), item.get("type")
+                doc = self.check_text(item["doc"], line, name, "doc") if "doc" in item else ""
+            else:
+                self.err(line, name, f"argument {item!r} must be 'name', 'name=aten_arg' or a mapping")
+                return None
+            if not isinstance(arg, str) or not C_IDENT.match(arg):
+                self.err(line, name, f"argument name {arg!r} is not a C identifier")
+                return None
+            if arg in seen:
+                self.err(line, name, f"argument '{arg}' listed twice")
+                return None
+            seen.add(arg)
+            specs.append((arg, src, typ, doc))
+        return specs
+
+    def bind(self, f, name, schema: FunctionSchema, line, arg_specs, params, *,
+             primary: bool) -> Optional[AtenBinding]:
+        variant = schema.kind().name
+        aten_args = {a.name: a for a in schema.arguments.flat_all}
+        out_names = [a.name for a in schema.arguments.out]
+        mutable_self = schema.arguments.self_arg is not None and schema.kind() == SchemaKind.inplace
+        sources, used = [], set()
+        n_returns = len(schema.returns) if variant == "functional" else 0
+        next_return = 0
+        overload = f"aten::{schema.name}"
+        for arg, src, typ, _doc in arg_specs:
+            aten_name = src or arg
+            if src is None and arg == "input" and "input" not in aten_args and "self" in aten_args:
+                aten_name = "self"
+            if aten_name in aten_args:
+                a = aten_args[aten_name]
+                written = aten_name in out_names or (mutable_self and aten_name == "self")
+                direction = "out" if aten_name in out_names else (
+                    "inout" if written else "in")
+                try:
+                    param = ctypes_map.c_param(a, written=written)
+                    if typ:
+                        param = ctypes_map.enum_override(param, typ)
+                except ctypes_map.UnsupportedType as e:
+                    self.err(line, name, f"{overload}: {e}")
+                    return None
+                self.record_param(params, arg, param, direction, name, line, primary)
+                sources.append((arg, ArgSource("arg", aten_name)))
+                used.add(aten_name)
+            elif variant == "functional" and next_return < n_returns and (
+                    not sources or all(s.kind == "return" for _, s in sources)):
+                # Leading DIOPI outputs bind to the functional overload's results, in order.
+                if primary:
+                    self.record_param(params, arg, ctypes_map.TENSOR_OUT, "out", name, line, True)
+                sources.append((arg, ArgSource("return", index=next_return)))
+                next_return += 1
+            elif not primary and arg in params and (params[arg][0].optional or params[arg][0].kind == "enum"):
+                sources.append((arg, ArgSource("absent")))
+            else:
+                known = ", ".join(aten_args) or "none"
+                self.err(line, name, f"argument '{arg}' is not an argument of {overload} "
+                                     f"(its arguments: {known})")
+                return None
+        if variant == "functional" and next_return < n_returns:
+            self.err(line, name, f"{overload} returns {n_returns} tensors but only "
+                                 f"{next_return} DIOPI outputs bind to them")
+            return None
+
+        outputs = self.parse_outputs(f, name, schema, line, sources)
+        if outputs is None:
+            return None
+        guards = self.parse_guards(f, name, schema, line)
+        if guards is None:
+            return None
+        computed = self.parse_computed(f, name, schema, line)
+        if computed is None:
+            return None
+        rule_args = {a for _, r in outputs for a in r.args} | {a for r in computed.values() for a in r.args}
+        unpassed_outs = [o for o in out_names if o not in used]
+        for o in unpassed_outs:
+            if o not in computed:
+                self.err(line, name, f"out argument '{o}' of {overload} is neither passed to "
+                                     f"{name} nor listed in 'computed'")
+                return None
+        for aname in aten_args:
+            if aname not in used and aname not in guards and aname not in rule_args and \
+                    aname not in out_names:
+                self.err(line, name, f"ATen argument '{aname}' of {overload} is not passed to "
+                                     f"{name}, not read by an output rule and not in 'ignore'")
+                return None
+        return AtenBinding(schema, variant, False, tuple(sources), outputs,
+                           tuple(sorted(guards.items())), tuple(sorted(computed.items())))
+
+    def record_param(self, params, arg, param, direction, name, line, primary):
+        if arg in params:
+            old, old_dir = params[arg]
+            if old.ctype != param.ctype:
+                self.err(line, name, f"argument '{arg}' has C type {param.ctype} here but "
+                                     f"{old.ctype} in the first ATen overload")
+        elif primary:
+            params[arg] = (param, direction)
+        else:
+            self.err(line, name, f"argument '{arg}' is missing from the first ATen overload")
+
+    def parse_outputs(self, f, name, schema, line, sources):
+        raw = f.get("outputs") or {}
+        if not isinstance(raw, dict):
+            self.err(f.line_of("outputs"), name, "'outputs' must map output -> rule(args)")
+            return None
+        aten_args = {a.name for a in schema.arguments.flat_all}
+        diopi_outs = [arg for arg, s in sources
+                      if s.kind == "return" or (s.kind == "arg" and s.aten_name in
+                                                {a.name for a in schema.arguments.out})]
+        computed = f.get("computed") or {}
+        rules = []
+        for out in diopi_outs:
+            if out not in raw:
+                self.err(f.line_of("outputs") if "outputs" in f else f.line, name,
+                         f"output '{out}' needs a shaping rule in 'outputs' "
+                         f"(one of: {', '.join(sorted(OUTPUT_RULES))})")
+                return None
+        for key, text in raw.items():
+            at = raw.line_of(key) if isinstance(raw, LineDict) else line
+            if key not in diopi_outs and key not in computed and schema.kind() != SchemaKind.inplace:
+                self.err(at, name, f"'outputs' names '{key}', which is not an output")
+                return None
+            try:
+                rule = parse_call(text, OUTPUT_RULES, "output rule")
+            except RuleError as e:
+                self.err(at, name, str(e))
+                return None
+            for a in rule.args:
+                if a not in aten_args:
+                    self.err(at, name, f"output rule {rule} reads '{a}', which is not an "
+                                       f"argument of aten::{schema.name}")
+                    return None
+            rules.append((key, rule))
+        return tuple(rules)
+
+    def parse_guards(self, f, name, schema, line):
+        raw = f.get("ignore") or {}
+        if not isinstance(raw, dict):
+            self.err(f.line_of("ignore"), name, "'ignore' must map ATen argument -> required value")
+            return None
+        aten_args = {a.name for a in schema.arguments.flat_all}
+        for key, value in raw.items():
+            if key not in aten_args:
+                self.err(raw.line_of(key), name, f"'ignore' names '{key}', which is not an "
+                                                 f"argument of aten::{schema.name}")
+                return None
+            if value != "unused" and not isinstance(value, (bool, int, type(None))):
+                self.err(raw.line_of(key), name, "'ignore' values must be true, false, an "
+                                                 "integer, null (required value) or 'unused'")
+                return None
+        return dict(raw)
+
+    def parse_computed(self, f, name, schema, line):
+        raw = f.get("computed") or {}
+        if not isinstance(raw, dict):
+            self.err(f.line_of("computed"), name, "'computed' must map output -> helper(args)")
+            return None
+        out_names = {a.name for a in schema.arguments.out}
+        ret_ok = schema.kind() == SchemaKind.functional
+        result = {}
+        for key, text in raw.items():
+            at = raw.line_of(key)
+            if key not in out_names and not ret_ok:
+                self.err(at, name, f"'computed' names '{key}', which is not an out argument "
+                                   f"of aten::{schema.name}")
+                return None
+            try:
+                result[key] = parse_call(text, COMPUTED_HELPERS, "computed helper")
+            except RuleError as e:
+                self.err(at, name, str(e))
+                return None
+        return result
+
+    def derive(self, f, name, out_binding: AtenBinding, line) -> list[AtenBinding]:
+        """Functional and in-place siblings of an out= overload, as torchgen groups them.
+
+        A derived wrapper allocates (functional) or aliases to self (in-place) the out=
+        tensors and then runs the out= binding, like torchgen's structured kernels."""
+        derived = []
+        siblings = self.index.siblings(out_binding.schema)
+        for kind in (SchemaKind.functional, SchemaKind.inplace):
+            sib = siblings.get(kind)
+            if sib is None or str(sib.name) in self.claimed:
+                continue
+            self.claimed[str(sib.name)] = name
+            derived.append(AtenBinding(sib, kind.name, True, out_binding.sources,
+                                       out_binding.outputs, out_binding.guards,
+                                       out_binding.computed, base=out_binding))
+        return derived
+
+
+def default_arg_names(schema: FunctionSchema) -> list[str]:
+    """DIOPI order: outputs first, then inputs and attributes in ATen order; self -> input."""
+    names = []
+    if schema.kind() == SchemaKind.functional:
+        names += ["out"] if len(schema.returns) == 1 else [
+            r.name or f"out{i}" for i, r in enumerate(schema.returns)]
+    names += [a.name for a in schema.arguments.out]
+    for a in schema.arguments.flat_non_out:
+        names.append("input" if a.name == "self" else a.name)
+    return names
+
+
+def build_catalogue(doc: Any, path: str, index: AtenIndex) -> Catalogue:
+    return _Builder(path, index).build(doc)

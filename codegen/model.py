@@ -1,0 +1,119 @@
+"""The immutable op model every emitter reads (emitters never see YAML)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from torchgen.model import FunctionSchema
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    atol: float
+    rtol: float
+
+
+@dataclass(frozen=True)
+class OutputRule:
+    """How a wrapper shapes an output it allocates or resizes: a named runtime rule."""
+
+    rule: str                 # e.g. "broadcast"
+    args: tuple[str, ...]     # ATen argument names the rule reads
+
+    def __str__(self) -> str:
+        return f"{self.rule}({', '.join(self.args)})"
+
+
+@dataclass(frozen=True)
+class DiopiArg:
+    name: str
+    ctype: str
+    kind: str           # see ctypes_map.CParam.kind
+    direction: str      # in | out | inout
+    optional: bool
+    doc: str
+    dtypes: tuple[str, ...]  # empty for non-tensors
+
+    @property
+    def is_tensor(self) -> bool:
+        return self.kind in ("tensor", "tensor_list")
+
+
+@dataclass(frozen=True)
+class ArgSource:
+    """Where a DIOPI argument's value comes from in one ATen overload."""
+
+    kind: str                # "arg" (an ATen argument), "return" (a functional result), "absent"
+    aten_name: str = ""      # for "arg"
+    index: int = 0           # for "return"
+
+
+@dataclass(frozen=True)
+class AtenBinding:
+    """One ATen overload routed to a DIOPI function."""
+
+    schema: FunctionSchema
+    variant: str                         # functional | inplace | out
+    derived: bool                        # True when found through torchgen's grouping
+    sources: tuple[tuple[str, ArgSource], ...]      # DIOPI arg name -> source, DIOPI order
+    outputs: tuple[tuple[str, OutputRule], ...]     # DIOPI out arg -> shaping rule
+    guards: tuple[tuple[str, object], ...]          # ATen args the DIOPI call ignores: required value
+    computed: tuple[tuple[str, OutputRule], ...] = ()  # out args filled by a runtime helper
+    base: Optional["AtenBinding"] = None            # derived siblings call the out= binding
+
+    @property
+    def overload_name(self) -> str:
+        return str(self.schema.name)
+
+    @property
+    def op_name(self) -> str:
+        """`aten::add.out` style name, as the dispatcher and users see it."""
+        o = self.schema.name.overload_name
+        return f"aten::{self.schema.name.name}" + (f".{o}" if o else "")
+
+
+@dataclass(frozen=True)
+class DiopiFunction:
+    name: str
+    family: str
+    doc: str
+    args: tuple[DiopiArg, ...]
+    bindings: tuple[AtenBinding, ...]
+    runtime_use: str          # non-empty when called by the runtime rather than an ATen op
+    line: int
+
+    @property
+    def outputs(self) -> tuple[DiopiArg, ...]:
+        return tuple(a for a in self.args if a.direction != "in")
+
+
+@dataclass(frozen=True)
+class OpFamily:
+    name: str
+    doc: str
+    dtypes: tuple[str, ...]
+    tolerances: tuple[tuple[str, Tolerance], ...]
+    autocompare: bool
+    autocompare_reason: str
+    functions: tuple[DiopiFunction, ...]
+    line: int
+
+    def tolerance(self, dtype: str) -> Optional[Tolerance]:
+        return dict(self.tolerances).get(dtype)
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    source: str
+    families: tuple[OpFamily, ...]
+    torch_version: str
+
+    @property
+    def functions(self) -> tuple[DiopiFunction, ...]:
+        return tuple(f for fam in self.families for f in fam.functions)
+
+    @property
+    def bindings(self) -> tuple[tuple[OpFamily, DiopiFunction, AtenBinding], ...]:
+        return tuple((fam, fn, b) for fam in self.families for fn in fam.functions
+                     for b in fn.bindings)

@@ -1,0 +1,88 @@
+/* The device-runtime seam: the only functions a vendor must implement for its device.
+ *
+ * A vendor library exports one symbol, `owGetVendorSeam`, returning a table of function
+ * pointers. Optional capabilities are NULL pointers, so the runtime can report what a vendor
+ * has instead of discovering it through link errors. All functions return owStatus.
+ * Every function is thread-safe; "current device" is per host thread (like CUDA). */
+#ifndef OPWEAVE_VENDOR_SEAM_H_
+#define OPWEAVE_VENDOR_SEAM_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define OW_SEAM_VERSION 1
+
+typedef enum {
+  owSuccess = 0,
+  owNotReady = 1,      /* stream/event query: work still pending */
+  owOutOfMemory = 2,   /* malloc: device capacity exhausted */
+  owInvalidValue = 3,  /* bad device index, null handle, ... */
+  owError = 4,         /* anything else; details via lastError */
+} owStatus;
+
+typedef enum {
+  owMemcpyHostToDevice = 0,
+  owMemcpyDeviceToHost = 1,
+  owMemcpyDeviceToDevice = 2,
+} owMemcpyKind;
+
+typedef struct owStream_* owStream_t; /* opaque, vendor-defined; also the DIOPI stream */
+typedef struct owEvent_* owEvent_t;
+
+typedef struct owVendorSeam {
+  uint32_t version;     /* OW_SEAM_VERSION the vendor was built against */
+  uint32_t struct_size; /* sizeof(owVendorSeam) in the vendor's build */
+  const char* name;     /* vendor name, e.g. "sim" */
+
+  /* Devices. */
+  owStatus (*deviceCount)(int* count);
+  owStatus (*setDevice)(int index);
+  owStatus (*getDevice)(int* index);
+  owStatus (*deviceSynchronize)(int index);
+
+  /* Device memory. malloc(0) may return NULL. */
+  owStatus (*malloc)(int device, size_t bytes, void** ptr);
+  owStatus (*free)(int device, void* ptr);
+  owStatus (*memsetAsync)(void* ptr, int value, size_t bytes, owStream_t stream);
+  /* Ordered after earlier work on `stream`; host memory must stay valid until it completes. */
+  owStatus (*memcpyAsync)(void* dst, const void* src, size_t bytes, owMemcpyKind kind,
+                          owStream_t stream);
+
+  /* Streams: work on one stream runs in order; different streams may overlap. */
+  owStatus (*streamCreate)(int device, owStream_t* stream);
+  owStatus (*streamDestroy)(owStream_t stream);
+  owStatus (*streamSynchronize)(owStream_t stream);
+  owStatus (*streamQuery)(owStream_t stream); /* owSuccess when idle, owNotReady otherwise */
+
+  /* Events: recorded on a stream, waited on by another stream or the host. */
+  owStatus (*eventCreate)(owEvent_t* event);
+  owStatus (*eventDestroy)(owEvent_t event);
+  owStatus (*eventRecord)(owEvent_t event, owStream_t stream);
+  owStatus (*streamWaitEvent)(owStream_t stream, owEvent_t event);
+  owStatus (*eventQuery)(owEvent_t event);
+  owStatus (*eventSynchronize)(owEvent_t event);
+  owStatus (*eventElapsedTime)(float* ms, owEvent_t start, owEvent_t end);
+
+  /* Message for the last failing call on this thread (never NULL). */
+  const char* (*lastError)(void);
+
+  /* Optional capabilities (NULL when absent). */
+  owStatus (*hostMallocPinned)(size_t bytes, void** ptr);
+  owStatus (*hostFreePinned)(void* ptr);
+  owStatus (*memcpyPeerAsync)(void* dst, int dst_device, const void* src, int src_device,
+                              size_t bytes, owStream_t stream);
+} owVendorSeam;
+
+/* The single entry point a vendor library exports. */
+typedef const owVendorSeam* (*owGetVendorSeamFn)(void);
+const owVendorSeam* owGetVendorSeam(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPWEAVE_VENDOR_SEAM_H_ */

@@ -1,0 +1,121 @@
+"""A bad catalogue fails with `file:line: op: reason`, exit 1, no traceback, nothing written."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+GOOD = """\
+version: 1
+tolerances:
+  float32: [1.0e-5, 1.0e-5]
+ops:
+  - name: add
+    doc: Element-wise sum.
+    dtypes: [float32, float64]
+    functions:
+      - diopi: diopiAdd
+        aten: "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)"
+        outputs:
+          out: broadcast(self, other)
+  - name: neg
+    doc: Negation.
+    dtypes: [float32]
+    functions:
+      - diopi: diopiNeg
+        aten: "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"
+        outputs:
+          out: like(self)
+"""
+
+# (case id, text replaced, replacement, expected "line: op: reason" fragment)
+BAD_CASES = [
+    ("yaml_syntax", "    dtypes: [float32, float64]", "    dtypes: [float32, float64",
+     "ops.yaml:8: YAML syntax error"),
+    ("unknown_field", "    doc: Element-wise sum.", "    docs: Element-wise sum.",
+     "ops.yaml:6: add: unknown field 'docs' in an op entry (did you mean 'doc'?)"),
+    ("missing_field", "    dtypes: [float32]\n", "",
+     "ops.yaml:13: neg: missing required field 'dtypes' in an op entry"),
+    ("duplicate_op", "  - name: neg", "  - name: add",
+     "ops.yaml:13: add: duplicate op name (first defined at line 5)"),
+    ("duplicate_diopi", "      - diopi: diopiNeg", "      - diopi: diopiAdd",
+     "ops.yaml:17: diopiAdd: duplicate DIOPI function (first defined at line 9)"),
+    ("unknown_dtype", "    dtypes: [float32]", "    dtypes: [float33]",
+     "ops.yaml:15: neg: unknown dtype 'float33' in 'dtypes'"),
+    ("malformed_schema", '"neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"',
+     '"neg.out(Tensor self, *, Tensor(a!) out -> Tensor(a!)"',
+     "ops.yaml:18: diopiNeg: malformed ATen schema"),
+    ("nonexistent_schema", '"neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"',
+     '"negg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"',
+     "ops.yaml:18: diopiNeg: ATen overload 'negg.out' does not exist"),
+    ("schema_drift", '"neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"',
+     '"neg.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)"',
+     "ops.yaml:18: diopiNeg: ATen schema differs from torch"),
+    ("diopi_not_identifier", "      - diopi: diopiNeg", "      - diopi: diopi-Neg",
+     "ops.yaml:17: neg: DIOPI name 'diopi-Neg' is not a C identifier"),
+    ("arg_not_in_schema", "        outputs:\n          out: like(self)",
+     "        args: [out, input, dim]\n        outputs:\n          out: like(self)",
+     "ops.yaml:18: diopiNeg: argument 'dim' is not an argument of aten::neg.out"),
+    ("rule_reads_missing_arg", "out: like(self)", "out: like(other)",
+     "ops.yaml:20: diopiNeg: output rule like(other) reads 'other', which is not an argument"),
+    ("unknown_rule", "out: like(self)", "out: shape_of(self)",
+     "ops.yaml:20: diopiNeg: unknown output rule 'shape_of'"),
+    ("missing_output_rule", "        outputs:\n          out: like(self)\n", "",
+     "ops.yaml:17: diopiNeg: output 'out' needs a shaping rule in 'outputs'"),
+    ("comment_breaker", "    doc: Negation.", "    doc: Negation */ int x; /*",
+     "ops.yaml:14: neg: 'doc' contains '/*' or '*/'"),
+    ("string_breaker", "    doc: Negation.", '    doc: "Negation \\\\ and more"',
+     "ops.yaml:14: neg: 'doc' contains a backslash"),
+    ("alias_bomb", "ops:\n", "bomb: &a [x, x]\nbomb2: [*a, *a]\nops:\n",
+     "ops.yaml:4: YAML anchors and aliases are not allowed"),
+    ("not_a_mapping", GOOD, "- just\n- a list\n", "ops.yaml:1: the catalogue must be a mapping"),
+]
+
+
+def run_codegen(tmp_path, text, *args):
+    spec = tmp_path / "ops.yaml"
+    spec.write_text(text)
+    out = tmp_path / "generated"
+    proc = subprocess.run([sys.executable, "-m", "codegen", *(args or ("gen",)), "--spec",
+                           str(spec), "--out", str(out)], cwd=REPO, capture_output=True,
+                          text=True, timeout=120)
+    return proc, out
+
+
+def test_good_spec_generates(tmp_path):
+    proc, out = run_codegen(tmp_path, GOOD)
+    assert proc.returncode == 0, proc.stderr
+    assert (out / "diopi" / "functions.h").exists()
+
+
+@pytest.mark.parametrize("case,old,new,expected", BAD_CASES, ids=[c[0] for c in BAD_CASES])
+def test_bad_spec_reports_line_and_op(tmp_path, case, old, new, expected):
+    assert old in GOOD, "test case does not apply to the GOOD spec"
+    # A previous good generation must survive the failed run untouched.
+    proc, out = run_codegen(tmp_path, GOOD)
+    assert proc.returncode == 0, proc.stderr
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+    proc, out = run_codegen(tmp_path, GOOD.replace(old, new, 1))
+    assert proc.returncode == 1
+    assert expected in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "nothing was written" in proc.stderr
+    after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
+
+
+def test_oversized_spec_is_refused(tmp_path):
+    proc, _ = run_codegen(tmp_path, GOOD + "#" * (5 * 1024 * 1024))
+    assert proc.returncode == 1
+    assert "larger than" in proc.stderr
+
+
+def test_several_errors_reported_in_one_run(tmp_path):
+    text = GOOD.replace("[float32]", "[float33]").replace("doc: Element-wise sum.", "docs: x")
+    proc, _ = run_codegen(tmp_path, text)
+    assert proc.returncode == 1
+    assert "unknown dtype 'float33'" in proc.stderr and "unknown field 'docs'" in proc.stderr
