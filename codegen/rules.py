@@ -22,6 +22,7 @@ OUTPUT_RULES = {
     "like": RuleSpec((1,), "same shape and dtype as the argument"),
     "broadcast": RuleSpec((2, 3), "broadcast shape of the arguments, promoted dtype"),
     "compare": RuleSpec((2,), "broadcast shape of the arguments, bool dtype"),
+    "select": RuleSpec((3,), "select(condition, a, b): broadcast shape, dtype promoted from a and b"),
     "reduce": RuleSpec((3, 4), "reduce(input, dim, keepdim[, dtype]): reduction over dims"),
     "mm": RuleSpec((2,), "matrix product [n, m] x [m, p] -> [n, p]"),
     "bmm": RuleSpec((2,), "batched matrix product [b, n, m] x [b, m, p] -> [b, n, p]"),

@@ -1,0 +1,234 @@
+"""Emitter: PrivateUse1 ATen wrapper kernels calling DIOPI functions (generated/aten/).
+
+The api layer here turns each AtenBinding into a WrapperPlan (C++ names, argument
+conversions, output shaping); the template only lays plans out. Families are sharded into
+a few translation units by a stable hash of the family name, so the build parallelises and
+one family's edit recompiles one shard.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field
+
+from torchgen import local
+from torchgen.api.types import DispatcherSignature
+from torchgen.model import BaseTy, BaseType, OptionalType
+
+from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction, OpFamily
+from .output_set import OutputSet
+from .render import render
+
+NUM_SHARDS = 4
+
+
+@dataclass
+class WrapperPlan:
+    op_name: str            # aten::add.out
+    register_name: str      # add.out
+    ops_struct: str         # at::_ops::add_out
+    cname: str              # add_out (C++ identifier stem)
+    diopi: str
+    variant: str
+    derived: bool
+    ret_type: str
+    params: list[str]
+    arg_names: list[str]
+    base_cname: str = ""    # derived: the out= binding's stem
+    device_tensors: list[str] = field(default_factory=list)
+    guards: list[tuple[str, str]] = field(default_factory=list)    # (violated condition, text)
+    unused: list[str] = field(default_factory=list)
+    prepare: list[str] = field(default_factory=list)               # C++ statements
+    call_args: list[str] = field(default_factory=list)
+    allocs: list[tuple[str, str, str]] = field(default_factory=list)  # (var, rule expr, like)
+    resizes: list[tuple[str, str]] = field(default_factory=list)      # (out arg, rule expr)
+    inplace_checks: list[tuple[str, str]] = field(default_factory=list)
+    computed: list[str] = field(default_factory=list)
+    base_call_args: list[str] = field(default_factory=list)   # derived: args of the out= impl
+    return_expr: str = ""
+
+
+def _cpp_type_of(binding_args, name):
+    for a in binding_args:
+        if a.name == name:
+            return a.argument.type
+    raise KeyError(name)
+
+
+def _rule_expr(rule) -> str:
+    return f"opweave::rules::{rule.rule}({', '.join(rule.args)})"
+
+
+def _convert(arg: DiopiArg, expr: str, aten_type, var: str, prepare: list[str]) -> str:
+    """C++ expression passing ATen value `expr` as DIOPI parameter `arg`."""
+    optional = isinstance(aten_type, OptionalType)
+    k = arg.kind
+    if k == "tensor":
+        if optional:
+            return f"opweave::optional_handle({expr})"
+        return f"opweave::handle({expr})" if arg.direction != "in" else f"opweave::const_handle({expr})"
+    if k == "scalar":
+        if optional:
+            prepare.append(f"const opweave::OptionalScalar {var}({expr});")
+            return f"{var}.get()"
+        prepare.append(f"const diopiScalar_t {var} = opweave::to_diopi_scalar({expr});")
+        return f"&{var}"
+    if k == "size":
+        return f"opweave::to_diopi_size({expr})"
+    if k in ("int", "bool", "float"):
+        return expr
+    if k in ("int_opt", "float_opt", "bool_opt"):
+        return f"opweave::optional_ptr({expr})"
+    if k == "str":
+        if optional:
+            prepare.append(f"const opweave::OptionalCString {var}({expr});")
+        else:
+            prepare.append(f"const std::string {var}({expr});")
+            return f"{var}.c_str()"
+        return f"{var}.get()"
+    if k == "dtype":
+        return f"opweave::to_diopi_dtype({expr})"
+    if k == "dtype_opt":
+        prepare.append(f"const opweave::OptionalDtype {var}({expr});")
+        return f"{var}.get()"
+    if k == "enum":
+        if arg.ctype == "diopiReduction_t":
+            return f"static_cast<diopiReduction_t>({expr})"
+        if arg.ctype == "diopiRoundMode_t":
+            return f"opweave::to_round_mode({expr})"
+    if k == "generator":
+        return f"opweave::generator_handle({expr})"
+    raise NotImplementedError(f"no conversion for DIOPI argument kind {k} ({arg.name})")
+
+
+def _absent(arg: DiopiArg) -> str:
+    if arg.kind == "size":
+        return "diopiSize_t{nullptr, 0}"
+    if arg.kind == "enum":
+        return f"static_cast<{arg.ctype}>(0)"
+    return "nullptr"
+
+
+def _guard_condition(name: str, value, aten_type) -> tuple[str, str]:
+    if value is None:
+        return f"{name}.has_value()", f"{name} must be None"
+    if isinstance(value, bool):
+        return f"{name} != {'true' if value else 'false'}", f"{name} must be {value}"
+    return f"{name} != {value}", f"{name} must be {value}"
+
+
+def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
+    with local.parametrize(use_const_ref_for_mutable_tensors=False,
+                           use_ilistref_for_tensor_lists=False):
+        sig = DispatcherSignature.from_schema(b.schema, symint=False)
+        bargs = sig.arguments()
+        ret_type = sig.returns_type().cpp_type()
+    cname = b.schema.name.unambiguous_name()
+    plan = WrapperPlan(
+        op_name=b.op_name, register_name=b.overload_name, ops_struct=f"at::_ops::{cname}",
+        cname=cname, diopi=fn.name, variant=b.variant, derived=b.derived, ret_type=ret_type,
+        params=[f"{a.type} {a.name}" for a in bargs], arg_names=[a.name for a in bargs])
+    schema_args = {a.name: a for a in b.schema.arguments.flat_all}
+    for a in b.schema.arguments.flat_all:
+        t = a.type
+        if isinstance(t, BaseType) and t.name == BaseTy.Tensor:
+            plan.device_tensors.append(a.name)
+    if b.derived:
+        base = b.base
+        plan.base_cname = base.schema.name.unambiguous_name()
+        out_rules = _out_rules(base)
+        out_args = [a.name for a in base.schema.arguments.out]
+        base_names = [a.name for a in base.schema.arguments.flat_all]
+        like = b.schema.arguments.flat_non_out[0].name
+        if b.variant == "functional":
+            for o in out_args:
+                plan.allocs.append((o, _rule_expr(out_rules[o]), like))
+            plan.base_call_args = base_names
+            outs = ", ".join(out_args)
+            plan.return_expr = outs if len(out_args) == 1 else f"{ret_type}({outs})"
+        else:  # inplace: the out= tensors are self
+            for o in out_args:
+                plan.inplace_checks.append(("self", _rule_expr(out_rules[o])))
+            plan.base_call_args = ["self" if n in out_args else n for n in base_names]
+            plan.return_expr = "self"
+        return plan
+
+    # Direct binding: guards, output shaping, argument conversion, DIOPI call.
+    for name, value in b.guards:
+        if value == "unused":
+            plan.unused.append(name)
+        else:
+            plan.guards.append(_guard_condition(name, value, schema_args[name].type))
+    rules = dict(b.outputs)
+    diopi_args = {a.name: a for a in fn.args}
+    returns = []
+    for arg_name, src in b.sources:
+        arg = diopi_args[arg_name]
+        var = f"{arg_name}_d"
+        if src.kind == "absent":
+            plan.call_args.append(_absent(arg))
+        elif src.kind == "return":
+            out_var = f"result{src.index}"
+            like = b.schema.arguments.flat_non_out[0].name
+            plan.allocs.append((out_var, _rule_expr(rules[arg_name]), like))
+            returns.append(out_var)
+            plan.call_args.append(f"opweave::handle({out_var})")
+        else:
+            aten = src.aten_name
+            if b.variant == "out" and aten in {a.name for a in b.schema.arguments.out}:
+                plan.resizes.append((aten, _rule_expr(rules[arg_name])))
+            plan.call_args.append(_convert(arg, aten, schema_args[aten].type, var, plan.prepare))
+    if b.variant == "inplace":
+        for key, rule in rules.items():
+            plan.inplace_checks.append(("self", _rule_expr(rule)))
+    for out_name, helper in b.computed:
+        plan.resizes.append((out_name, _rule_expr(rules[out_name])))
+        plan.computed.append(f"opweave::helpers::{helper.rule}({out_name}, {', '.join(helper.args)});")
+    if b.variant == "out":
+        outs = [a.name for a in b.schema.arguments.out]
+        plan.return_expr = outs[0] if len(outs) == 1 else f"{ret_type}({', '.join(outs)})"
+    elif b.variant == "inplace":
+        plan.return_expr = "self"
+    else:
+        plan.return_expr = returns[0] if len(returns) == 1 else f"{ret_type}({', '.join(returns)})"
+    return plan
+
+
+def _out_rules(b: AtenBinding) -> dict:
+    """ATen out= argument name -> shaping rule, for allocating a derived functional's outputs."""
+    rules = dict(b.outputs)
+    result = {}
+    for arg_name, src in b.sources:
+        if src.kind == "arg" and arg_name in rules:
+            result[src.aten_name] = rules[arg_name]
+    for out_name, _ in b.computed:
+        result[out_name] = rules[out_name]
+    return result
+
+
+def shard_of(family: OpFamily) -> int:
+    return zlib.crc32(family.name.encode()) % NUM_SHARDS
+
+
+TOLERANCE_DTYPES = ("float16", "bfloat16", "float32", "float64")  # opweave::ToleranceSlot order
+
+
+def tolerances(fam: OpFamily, which: str) -> str:
+    values = []
+    for dtype in TOLERANCE_DTYPES:
+        tol = fam.tolerance(dtype)
+        values.append(repr(float(getattr(tol, which))) + "f" if tol else "1e-5f")
+    return ", ".join(values)
+
+
+def emit(cat: Catalogue, env, out: OutputSet) -> None:
+    env.globals["tolerances"] = tolerances
+    shards: list[list[tuple[OpFamily, DiopiFunction, list[WrapperPlan]]]] = [[] for _ in range(NUM_SHARDS)]
+    for fam in cat.families:
+        for fn in fam.functions:
+            if fn.bindings:
+                plans = [plan_binding(fn, b) for b in fn.bindings]
+                shards[shard_of(fam)].append((fam, fn, plans))
+    for i, entries in enumerate(shards):
+        out.add(f"aten/wrappers_{i}.cpp", render(env, "aten/wrappers.cpp.j2", shard=i,
+                                                 entries=entries))

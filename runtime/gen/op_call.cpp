@@ -1,0 +1,137 @@
+// Slow paths of the generated wrappers: errors, fallback, and the dump records.
+#include "opweave/op_call.h"
+
+#include <c10/util/Exception.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <sstream>
+
+#include "diopi/functions.h"
+#include "opweave/fallback.h"
+
+namespace opweave {
+
+namespace {
+thread_local const char* t_pending_reason = nullptr;
+}  // namespace
+
+void throw_device_mismatch(int op, const at::Tensor& t, c10::Device expected) {
+  TORCH_CHECK(false, op_info(op).aten_name, ": expected all tensors to be on ", expected,
+              ", but found one on ", t.device());
+}
+
+void set_pending_fallback_reason(const char* reason) { t_pending_reason = reason; }
+
+void fallback_with_reason(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
+  const char* reason = t_pending_reason ? t_pending_reason : "no device kernel";
+  t_pending_reason = nullptr;
+  cpu_fallback_with_reason(op, stack, reason);
+}
+
+bool kernel_declined(int op, diopiError_t status) {
+  if (status == diopiNoImplement || status == diopiForceFallbackToCPU) return true;
+  const OpInfo& info = op_info(op);
+  const char* vendor_message = diopiGetLastErrorString();
+  TORCH_CHECK(false, info.aten_name, ": ", info.diopi_name, " failed with error ",
+              static_cast<int>(status), status == diopiDtypeNotSupported ? " (dtype not supported)" : "",
+              ": ", vendor_message && *vendor_message ? vendor_message : "(no message from vendor)");
+}
+
+// ---- argument dump (JSON lines) ---------------------------------------------------------
+
+namespace {
+
+std::mutex g_dump_mu;
+
+FILE* dump_stream() {
+  static FILE* stream = [] {
+    const char* path = std::getenv("OPWEAVE_DUMP_FILE");
+    if (path && *path) {
+      if (FILE* f = std::fopen(path, "a")) return f;
+    }
+    return stderr;
+  }();
+  return stream;
+}
+
+void json_string(std::ostringstream& os, const std::string& s) {
+  os << '"';
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      os << '\\' << c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      os << ' ';
+    } else {
+      os << c;
+    }
+  }
+  os << '"';
+}
+
+void json_sizes(std::ostringstream& os, at::IntArrayRef v) {
+  os << '[';
+  for (size_t i = 0; i < v.size(); ++i) os << (i ? "," : "") << v[i];
+  os << ']';
+}
+
+void json_tensor(std::ostringstream& os, const at::Tensor& t, int level) {
+  if (!t.defined()) {
+    os << "null";
+    return;
+  }
+  os << "{\"shape\":";
+  json_sizes(os, t.sizes());
+  os << ",\"stride\":";
+  json_sizes(os, t.strides());
+  os << ",\"dtype\":";
+  json_string(os, c10::toString(t.scalar_type()));
+  os << ",\"device\":";
+  json_string(os, t.device().str());
+  if (level >= 3 && t.numel() > 0) {
+    // Values cross to the host through the dispatcher (a synchronous copy).
+    at::Tensor host = t.detach().to(at::kCPU).to(at::kDouble).flatten();
+    const int64_t n = std::min<int64_t>(host.numel(), 16);
+    os << ",\"values\":[";
+    for (int64_t i = 0; i < n; ++i) os << (i ? "," : "") << host[i].item<double>();
+    os << "],\"min\":" << host.min().item<double>() << ",\"max\":" << host.max().item<double>()
+       << ",\"mean\":" << host.mean().item<double>();
+  }
+  os << '}';
+}
+
+}  // namespace
+
+void dump_call(int op, const torch::jit::Stack& args) {
+  const OpInfo& info = op_info(op);
+  const int level = dump_level();
+  std::ostringstream os;
+  os << "{\"op\":";
+  json_string(os, info.aten_name);
+  os << ",\"diopi\":";
+  json_string(os, info.diopi_name);
+  if (level >= 2) {
+    os << ",\"args\":[";
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (i) os << ',';
+      const c10::IValue& v = args[i];
+      if (v.isTensor()) {
+        json_tensor(os, v.toTensor(), level);
+      } else if (v.isNone()) {
+        os << "null";
+      } else {
+        std::ostringstream text;
+        text << v;
+        json_string(os, text.str());
+      }
+    }
+    os << ']';
+  }
+  os << "}\n";
+  std::lock_guard<std::mutex> lock(g_dump_mu);
+  std::fputs(os.str().c_str(), dump_stream());
+  std::fflush(dump_stream());
+}
+
+}  // namespace opweave

@@ -1,0 +1,194 @@
+#include "opweave/op_registry.h"
+
+#include <c10/util/Exception.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <regex>
+
+namespace opweave {
+
+std::atomic<uint8_t> g_op_flags[kMaxOps];
+void* g_op_kernels[kMaxOps];
+
+namespace {
+
+struct Switches {
+  std::string fallback_regex;
+  int dump_level = 0;
+  std::string dump_regex = ".*";
+  bool compare = false;
+  std::string compare_regex = ".*";
+  bool profile = false;
+};
+
+struct Registry {
+  std::mutex mu;
+  std::vector<const OpInfo*> ops;
+  std::vector<bool> forced;
+  bool resolved = false;
+  Switches sw;
+};
+
+Registry& registry() {
+  static Registry* r = new Registry();  // leaked on purpose: used during static destruction
+  return *r;
+}
+
+const char* env_or(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v ? v : fallback;
+}
+
+bool autocompare_compiled() {
+#ifdef OPWEAVE_AUTOCOMPARE
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::regex compile(const std::string& text, const char* what) {
+  try {
+    return std::regex(text, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    TORCH_CHECK(false, "opweave: invalid ", what, " regex '", text, "': ", e.what());
+  }
+}
+
+// Caller holds r.mu.
+void recompute_locked(Registry& r) {
+  const Switches& s = r.sw;
+  const bool any_fallback = !s.fallback_regex.empty();
+  std::regex fallback_re = any_fallback ? compile(s.fallback_regex, "fallback") : std::regex();
+  std::regex dump_re = compile(s.dump_regex, "dump");
+  std::regex compare_re = compile(s.compare_regex, "autocompare");
+  for (size_t i = 0; i < r.ops.size(); ++i) {
+    const OpInfo& info = *r.ops[i];
+    const std::string name = info.aten_name;
+    const bool forced = any_fallback && std::regex_search(name, fallback_re);
+    r.forced[i] = forced;
+    uint8_t flags = 0;
+    if (forced || g_op_kernels[i] == nullptr) flags |= kOpFallback;
+    if (s.dump_level > 0 && std::regex_search(name, dump_re)) flags |= kOpDump;
+    if (autocompare_compiled() && s.compare && info.autocompare &&
+        std::regex_search(name, compare_re)) {
+      flags |= kOpCompare;
+    }
+    if (s.profile) flags |= kOpProfile;
+    g_op_flags[i].store(flags, std::memory_order_relaxed);
+  }
+}
+
+void load_env_switches(Switches& s) {
+  s.fallback_regex = env_or("OPWEAVE_FALLBACK_OPS", "");
+  s.dump_level = std::atoi(env_or("OPWEAVE_DUMP_LEVEL", "0"));
+  s.dump_regex = env_or("OPWEAVE_DUMP_OPS", ".*");
+  // In the autocompare build comparing is on unless OPWEAVE_AUTOCOMPARE=0.
+  s.compare = autocompare_compiled() && std::string(env_or("OPWEAVE_AUTOCOMPARE", "1")) != "0";
+  s.compare_regex = env_or("OPWEAVE_AUTOCOMPARE_OPS", ".*");
+  s.profile = std::string(env_or("OPWEAVE_PROFILE_NAMES", "0")) == "1";
+}
+
+}  // namespace
+
+int register_op(const OpInfo* info) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  TORCH_CHECK(r.ops.size() < static_cast<size_t>(kMaxOps), "opweave: too many ops");
+  if (r.ops.empty()) load_env_switches(r.sw);
+  const int id = static_cast<int>(r.ops.size());
+  r.ops.push_back(info);
+  r.forced.push_back(false);
+  g_op_kernels[id] = nullptr;
+  g_op_flags[id].store(kOpFallback, std::memory_order_relaxed);  // until resolved
+  return id;
+}
+
+const OpInfo& op_info(int op) { return *registry().ops.at(op); }
+
+int op_count() {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  return static_cast<int>(r.ops.size());
+}
+
+void resolve_kernels(void* (*lookup)(const char*)) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  for (size_t i = 0; i < r.ops.size(); ++i) {
+    g_op_kernels[i] = lookup ? lookup(r.ops[i]->diopi_name) : nullptr;
+  }
+  r.resolved = true;
+  try {
+    recompute_locked(r);
+  } catch (const c10::Error&) {
+    // A bad regex in the environment must not break loading: report and ignore it.
+    r.sw = Switches();
+    recompute_locked(r);
+  }
+}
+
+void set_fallback_ops(const std::string& regex) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  if (!regex.empty()) compile(regex, "fallback");
+  r.sw.fallback_regex = regex;
+  recompute_locked(r);
+}
+
+void set_dump(int level, const std::string& ops_regex) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  TORCH_CHECK(level >= 0 && level <= 3, "opweave: dump level must be 0..3, got ", level);
+  compile(ops_regex, "dump");
+  r.sw.dump_level = level;
+  r.sw.dump_regex = ops_regex;
+  recompute_locked(r);
+}
+
+void set_autocompare(bool enabled, const std::string& ops_regex) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  TORCH_CHECK(!enabled || autocompare_compiled(),
+              "opweave: this build has no autocompare twins; rebuild with `make build "
+              "AUTOCOMPARE=1` (CMake -DOPWEAVE_AUTOCOMPARE=ON)");
+  compile(ops_regex, "autocompare");
+  r.sw.compare = enabled;
+  r.sw.compare_regex = ops_regex;
+  recompute_locked(r);
+}
+
+void set_profile_names(bool enabled) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  r.sw.profile = enabled;
+  recompute_locked(r);
+}
+
+int dump_level() {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  return r.sw.dump_level;
+}
+
+const char* fallback_reason(int op) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  if (r.forced.at(op)) return "listed in the fallback ops (OPWEAVE_FALLBACK_OPS)";
+  if (!r.resolved) return "no vendor loaded";
+  return "the vendor has no kernel for this DIOPI function";
+}
+
+std::vector<OpStatus> op_statuses() {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  std::vector<OpStatus> out;
+  for (size_t i = 0; i < r.ops.size(); ++i) {
+    out.push_back({r.ops[i]->aten_name, r.ops[i]->diopi_name, g_op_kernels[i] != nullptr,
+                   static_cast<bool>(r.forced[i])});
+  }
+  return out;
+}
+
+}  // namespace opweave

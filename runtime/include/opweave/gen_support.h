@@ -1,0 +1,14 @@
+// Everything a generated wrapper shard includes (generated/aten/wrappers_*.cpp).
+#pragma once
+
+#include <ATen/Operators.h>
+#include <ATen/core/Tensor.h>
+#include <torch/library.h>
+
+#include "diopi/functions.h"
+#include "opweave/diopi_convert.h"
+#include "opweave/diopi_handles.h"
+#include "opweave/op_call.h"
+#include "opweave/op_helpers.h"
+#include "opweave/op_registry.h"
+#include "opweave/output_rules.h"

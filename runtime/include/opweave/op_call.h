@@ -1,0 +1,152 @@
+// What a generated wrapper does besides the DIOPI call: device checks and context (OpGuard),
+// the CPU fallback path, kernel error reporting, and the instrumented slow path (argument
+// dump, autocompare, profiler names). Only OpGuard and the flag test run on the fast path.
+#pragma once
+
+#include <ATen/core/Tensor.h>
+#include <ATen/core/boxing/KernelFunction.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/record_function.h>
+#include <c10/core/DeviceGuard.h>
+
+#include <tuple>
+#include <vector>
+
+#include "diopi/diopirt.h"
+#include "opweave/context.h"
+#include "opweave/op_registry.h"
+
+namespace opweave {
+
+// ---- device checks and the DIOPI context of one call ---------------------------------------
+
+[[noreturn]] void throw_device_mismatch(int op, const at::Tensor& t, c10::Device expected);
+
+class OpGuard {
+ public:
+  template <class... Ts>
+  explicit OpGuard(int op, const Ts&... tensors) : device_(find_device(tensors...)) {
+    (check(op, tensors), ...);
+    guard_.emplace(device_);
+    ctx_.emplace(device_);
+  }
+  // False when an argument is a CPU 0-dim tensor: the call then runs through the fallback.
+  bool ok() const { return !cpu_scalar_; }
+  diopiContextHandle_t ctx() { return &*ctx_; }
+
+ private:
+  static c10::Device pick(const at::Tensor& t) {
+    return t.defined() && t.device().type() == c10::DeviceType::PrivateUse1
+               ? t.device()
+               : c10::Device(c10::DeviceType::CPU);
+  }
+  static c10::Device pick(const c10::optional<at::Tensor>& t) {
+    return t.has_value() ? pick(*t) : c10::Device(c10::DeviceType::CPU);
+  }
+  template <class... Ts>
+  static c10::Device find_device(const Ts&... ts) {
+    c10::Device found(c10::DeviceType::CPU);
+    ((found.type() == c10::DeviceType::CPU ? (void)(found = pick(ts)) : (void)0), ...);
+    return found;
+  }
+  void check(int op, const at::Tensor& t) {
+    if (!t.defined() || t.device() == device_) return;
+    if (t.device().is_cpu() && t.dim() == 0) {
+      cpu_scalar_ = true;
+      return;
+    }
+    throw_device_mismatch(op, t, device_);
+  }
+  void check(int op, const c10::optional<at::Tensor>& t) {
+    if (t.has_value()) check(op, *t);
+  }
+
+  c10::Device device_;
+  bool cpu_scalar_ = false;
+  c10::optional<c10::DeviceGuard> guard_;
+  c10::optional<OpContext> ctx_;
+};
+
+// ---- CPU fallback ---------------------------------------------------------------------------
+
+// Boxed CPU fallback with the reason recorded for the one-time log line.
+void fallback_with_reason(const c10::OperatorHandle& op, torch::jit::Stack* stack);
+void set_pending_fallback_reason(const char* reason);
+
+template <class Ops>
+const c10::OperatorHandle& operator_handle() {
+  static const c10::OperatorHandle handle =
+      c10::Dispatcher::singleton().findSchemaOrThrow(Ops::name, Ops::overload_name);
+  return handle;
+}
+
+template <class Ops, class... Args>
+decltype(auto) fallback_call(int op, const char* reason, Args&&... args) {
+  (void)op;
+  set_pending_fallback_reason(reason);
+  using Sig = typename Ops::schema;
+  return c10::impl::BoxedKernelWrapper<Sig>::call(
+      c10::BoxedKernel::makeFromFunction<&fallback_with_reason>(), operator_handle<Ops>(),
+      c10::DispatchKeySet(), std::forward<Args>(args)...);
+}
+
+// A DIOPI call returned `status`: throws a RuntimeError naming the op, the DIOPI function and
+// the vendor's message, or (diopiNoImplement / diopiForceFallbackToCPU) runs the op on CPU.
+bool kernel_declined(int op, diopiError_t status);
+
+template <class Ops, class... Args>
+decltype(auto) kernel_failed(int op, diopiError_t status, Args&&... args) {
+  kernel_declined(op, status);  // throws unless declined
+  return fallback_call<Ops>(op, "the kernel declined these arguments",
+                            std::forward<Args>(args)...);
+}
+
+// ---- instrumented slow path ---------------------------------------------------------------
+
+void dump_call(int op, const torch::jit::Stack& args);
+
+class CompareSession {
+ public:
+  CompareSession(int op, const c10::OperatorHandle& handle, torch::jit::Stack args);
+  // Device results (returned tensors, then mutated arguments are read from the args).
+  void finish(const std::vector<at::Tensor>& returned);
+
+ private:
+  int op_;
+  const c10::OperatorHandle& handle_;
+  torch::jit::Stack device_args_;
+  std::vector<at::Tensor> before_;  // CPU copies of every tensor argument before the call
+};
+
+inline void collect(std::vector<at::Tensor>& out, const at::Tensor& t) { out.push_back(t); }
+template <class... Ts>
+void collect(std::vector<at::Tensor>& out, const std::tuple<Ts...>& t) {
+  std::apply([&](const auto&... x) { (collect(out, x), ...); }, t);
+}
+
+template <class Ops, class Impl, class... Args>
+decltype(auto) instrumented_call(int op, Impl impl, Args&&... args) {
+  const uint8_t flags = op_flags(op);
+  if (flags & kOpFallback) {
+    return fallback_call<Ops>(op, fallback_reason(op), std::forward<Args>(args)...);
+  }
+  c10::optional<at::RecordFunction> range;
+  if (flags & kOpProfile) {
+    range.emplace(at::RecordScope::USER_SCOPE);
+    if (range->isActive()) range->before(op_info(op).diopi_name);
+  }
+  if (flags & kOpDump) dump_call(op, c10::impl::boxArgs<Args...>(args...));
+#ifdef OPWEAVE_AUTOCOMPARE
+  if (flags & kOpCompare) {
+    CompareSession session(op, operator_handle<Ops>(), c10::impl::boxArgs<Args...>(args...));
+    decltype(auto) result = impl(op, std::forward<Args>(args)...);
+    std::vector<at::Tensor> returned;
+    collect(returned, result);
+    session.finish(returned);
+    return result;
+  }
+#endif
+  return impl(op, std::forward<Args>(args)...);
+}
+
+}  // namespace opweave
