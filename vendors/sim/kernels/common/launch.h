@@ -1,0 +1,58 @@
+// Kernel entry-point plumbing: identity + fault flag, stream lookup, and enqueueing the compute.
+//
+//   diopiError_t diopiFoo(diopiContextHandle_t ctx, diopiTensorHandle_t out, ...) {
+//     SIMK_KERNEL(diopiFoo);
+//     return simk::guarded(kernel.name, [&] {
+//       View o = output_view(out, "out");           // metadata, on the calling thread
+//       ... validate, throw KernelError on bad arguments ...
+//       simk::launch(kernel, ctx, o, [=] { ... compute on the stream ... });
+//     });
+//   }
+#ifndef SIM_KERNELS_COMMON_LAUNCH_H_
+#define SIM_KERNELS_COMMON_LAUNCH_H_
+
+#include <diopi/diopirt.h>
+
+#include <functional>
+#include <utility>
+
+#include "error.h"
+#include "view.h"
+
+namespace simk {
+
+struct Kernel {
+  const char* name;
+  bool fault;  // OPWEAVE_SIM_FAULT lists this kernel: perturb its output
+};
+
+// True when `kernel` is listed in OPWEAVE_SIM_FAULT (read once, at library load).
+bool fault_requested(const char* kernel);
+
+// One static Kernel per entry point: the fault lookup happens once, on the first call.
+#define SIMK_KERNEL(fn) \
+  static const ::simk::Kernel kernel { #fn, ::simk::fault_requested(#fn) }
+
+// Planted bug for fault injection: nudges the first element of `out` (x += 1e-2 * (1 + |x|)
+// for floating types, +1 for integers, negation for bool).
+void perturb_first(const View& out);
+
+// Enqueues `work` on the stream of `ctx`, wrapped in std::function (heap captured by value).
+void enqueue_on(diopiContextHandle_t ctx, std::function<void()> work);
+
+// Enqueues `body` on ctx's stream; afterwards perturbs `out` when the kernel is faulted.
+template <class F>
+void launch(const Kernel& kernel, diopiContextHandle_t ctx, const View& out, F&& body) {
+  if (kernel.fault) {
+    enqueue_on(ctx, [body = std::forward<F>(body), out]() {
+      body();
+      perturb_first(out);
+    });
+  } else {
+    enqueue_on(ctx, std::function<void()>(std::forward<F>(body)));
+  }
+}
+
+}  // namespace simk
+
+#endif  // SIM_KERNELS_COMMON_LAUNCH_H_
