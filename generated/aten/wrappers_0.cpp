@@ -32,8 +32,8 @@ at::Tensor& sub_out_impl(int op, const at::Tensor& self, const at::Tensor& other
   return out;
 }
 
-at::Tensor& sub_out(const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha,
-                    at::Tensor& out) {
+at::Tensor& wrap_sub_out(const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha,
+                         at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_sub_out) != 0)) {
     return opweave::instrumented_call<at::_ops::sub_out>(kOp_sub_out, &sub_out_impl, self, other,
@@ -58,7 +58,8 @@ at::Tensor sub_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& oth
   return out;
 }
 
-at::Tensor sub_Tensor(const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha) {
+at::Tensor wrap_sub_Tensor(const at::Tensor& self, const at::Tensor& other,
+                           const at::Scalar& alpha) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_sub_Tensor) != 0)) {
     return opweave::instrumented_call<at::_ops::sub_Tensor>(kOp_sub_Tensor, &sub_Tensor_impl, self,
@@ -93,7 +94,7 @@ at::Tensor& sub__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other,
   return self;
 }
 
-at::Tensor& sub__Tensor(at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha) {
+at::Tensor& wrap_sub__Tensor(at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_sub__Tensor) != 0)) {
     return opweave::instrumented_call<at::_ops::sub__Tensor>(kOp_sub__Tensor, &sub__Tensor_impl,
@@ -129,7 +130,8 @@ at::Tensor sub_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& oth
   return result0;
 }
 
-at::Tensor sub_Scalar(const at::Tensor& self, const at::Scalar& other, const at::Scalar& alpha) {
+at::Tensor wrap_sub_Scalar(const at::Tensor& self, const at::Scalar& other,
+                           const at::Scalar& alpha) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_sub_Scalar) != 0)) {
     return opweave::instrumented_call<at::_ops::sub_Scalar>(kOp_sub_Scalar, &sub_Scalar_impl, self,
@@ -164,7 +166,7 @@ at::Tensor& sub__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other,
   return self;
 }
 
-at::Tensor& sub__Scalar(at::Tensor& self, const at::Scalar& other, const at::Scalar& alpha) {
+at::Tensor& wrap_sub__Scalar(at::Tensor& self, const at::Scalar& other, const at::Scalar& alpha) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_sub__Scalar) != 0)) {
     return opweave::instrumented_call<at::_ops::sub__Scalar>(kOp_sub__Scalar, &sub__Scalar_impl,
@@ -201,8 +203,8 @@ at::Tensor& addcmul_out_impl(int op, const at::Tensor& self, const at::Tensor& t
   return out;
 }
 
-at::Tensor& addcmul_out(const at::Tensor& self, const at::Tensor& tensor1,
-                        const at::Tensor& tensor2, const at::Scalar& value, at::Tensor& out) {
+at::Tensor& wrap_addcmul_out(const at::Tensor& self, const at::Tensor& tensor1,
+                             const at::Tensor& tensor2, const at::Scalar& value, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_addcmul_out) != 0)) {
     return opweave::instrumented_call<at::_ops::addcmul_out>(kOp_addcmul_out, &addcmul_out_impl,
@@ -227,8 +229,8 @@ at::Tensor addcmul_impl(int op, const at::Tensor& self, const at::Tensor& tensor
   return out;
 }
 
-at::Tensor addcmul(const at::Tensor& self, const at::Tensor& tensor1, const at::Tensor& tensor2,
-                   const at::Scalar& value) {
+at::Tensor wrap_addcmul(const at::Tensor& self, const at::Tensor& tensor1,
+                        const at::Tensor& tensor2, const at::Scalar& value) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_addcmul) != 0)) {
     return opweave::instrumented_call<at::_ops::addcmul>(kOp_addcmul, &addcmul_impl, self, tensor1,
@@ -253,8 +255,8 @@ at::Tensor& addcmul__impl(int op, at::Tensor& self, const at::Tensor& tensor1,
   return self;
 }
 
-at::Tensor& addcmul_(at::Tensor& self, const at::Tensor& tensor1, const at::Tensor& tensor2,
-                     const at::Scalar& value) {
+at::Tensor& wrap_addcmul_(at::Tensor& self, const at::Tensor& tensor1, const at::Tensor& tensor2,
+                          const at::Scalar& value) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_addcmul_) != 0)) {
     return opweave::instrumented_call<at::_ops::addcmul_>(kOp_addcmul_, &addcmul__impl, self,
@@ -291,8 +293,8 @@ at::Tensor& addcdiv_out_impl(int op, const at::Tensor& self, const at::Tensor& t
   return out;
 }
 
-at::Tensor& addcdiv_out(const at::Tensor& self, const at::Tensor& tensor1,
-                        const at::Tensor& tensor2, const at::Scalar& value, at::Tensor& out) {
+at::Tensor& wrap_addcdiv_out(const at::Tensor& self, const at::Tensor& tensor1,
+                             const at::Tensor& tensor2, const at::Scalar& value, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_addcdiv_out) != 0)) {
     return opweave::instrumented_call<at::_ops::addcdiv_out>(kOp_addcdiv_out, &addcdiv_out_impl,
@@ -317,8 +319,8 @@ at::Tensor addcdiv_impl(int op, const at::Tensor& self, const at::Tensor& tensor
   return out;
 }
 
-at::Tensor addcdiv(const at::Tensor& self, const at::Tensor& tensor1, const at::Tensor& tensor2,
-                   const at::Scalar& value) {
+at::Tensor wrap_addcdiv(const at::Tensor& self, const at::Tensor& tensor1,
+                        const at::Tensor& tensor2, const at::Scalar& value) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_addcdiv) != 0)) {
     return opweave::instrumented_call<at::_ops::addcdiv>(kOp_addcdiv, &addcdiv_impl, self, tensor1,
@@ -343,8 +345,8 @@ at::Tensor& addcdiv__impl(int op, at::Tensor& self, const at::Tensor& tensor1,
   return self;
 }
 
-at::Tensor& addcdiv_(at::Tensor& self, const at::Tensor& tensor1, const at::Tensor& tensor2,
-                     const at::Scalar& value) {
+at::Tensor& wrap_addcdiv_(at::Tensor& self, const at::Tensor& tensor1, const at::Tensor& tensor2,
+                          const at::Scalar& value) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_addcdiv_) != 0)) {
     return opweave::instrumented_call<at::_ops::addcdiv_>(kOp_addcdiv_, &addcdiv__impl, self,
@@ -377,7 +379,7 @@ at::Tensor& sqrt_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   return out;
 }
 
-at::Tensor& sqrt_out(const at::Tensor& self, at::Tensor& out) {
+at::Tensor& wrap_sqrt_out(const at::Tensor& self, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_sqrt_out) != 0)) {
     return opweave::instrumented_call<at::_ops::sqrt_out>(kOp_sqrt_out, &sqrt_out_impl, self, out);
@@ -400,7 +402,7 @@ at::Tensor sqrt_impl(int op, const at::Tensor& self) {
   return out;
 }
 
-at::Tensor sqrt(const at::Tensor& self) {
+at::Tensor wrap_sqrt(const at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_sqrt) != 0)) {
     return opweave::instrumented_call<at::_ops::sqrt>(kOp_sqrt, &sqrt_impl, self);
@@ -430,7 +432,7 @@ at::Tensor& sqrt__impl(int op, at::Tensor& self) {
   return self;
 }
 
-at::Tensor& sqrt_(at::Tensor& self) {
+at::Tensor& wrap_sqrt_(at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_sqrt_) != 0)) {
     return opweave::instrumented_call<at::_ops::sqrt_>(kOp_sqrt_, &sqrt__impl, self);
@@ -461,7 +463,7 @@ at::Tensor relu_impl(int op, const at::Tensor& self) {
   return result0;
 }
 
-at::Tensor relu(const at::Tensor& self) {
+at::Tensor wrap_relu(const at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_relu) != 0)) {
     return opweave::instrumented_call<at::_ops::relu>(kOp_relu, &relu_impl, self);
@@ -491,7 +493,7 @@ at::Tensor& relu__impl(int op, at::Tensor& self) {
   return self;
 }
 
-at::Tensor& relu_(at::Tensor& self) {
+at::Tensor& wrap_relu_(at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_relu_) != 0)) {
     return opweave::instrumented_call<at::_ops::relu_>(kOp_relu_, &relu__impl, self);
@@ -524,8 +526,8 @@ at::Tensor& mean_out_impl(int op, const at::Tensor& self, at::OptionalIntArrayRe
   return out;
 }
 
-at::Tensor& mean_out(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
-                     c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+at::Tensor& wrap_mean_out(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
+                          c10::optional<at::ScalarType> dtype, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_mean_out) != 0)) {
     return opweave::instrumented_call<at::_ops::mean_out>(kOp_mean_out, &mean_out_impl, self, dim,
@@ -550,8 +552,8 @@ at::Tensor mean_dim_impl(int op, const at::Tensor& self, at::OptionalIntArrayRef
   return out;
 }
 
-at::Tensor mean_dim(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
-                    c10::optional<at::ScalarType> dtype) {
+at::Tensor wrap_mean_dim(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
+                         c10::optional<at::ScalarType> dtype) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_mean_dim) != 0)) {
     return opweave::instrumented_call<at::_ops::mean_dim>(kOp_mean_dim, &mean_dim_impl, self, dim,
@@ -584,7 +586,7 @@ at::Tensor& mm_out_impl(int op, const at::Tensor& self, const at::Tensor& mat2, 
   return out;
 }
 
-at::Tensor& mm_out(const at::Tensor& self, const at::Tensor& mat2, at::Tensor& out) {
+at::Tensor& wrap_mm_out(const at::Tensor& self, const at::Tensor& mat2, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_mm_out) != 0)) {
     return opweave::instrumented_call<at::_ops::mm_out>(kOp_mm_out, &mm_out_impl, self, mat2, out);
@@ -604,7 +606,7 @@ at::Tensor mm_impl(int op, const at::Tensor& self, const at::Tensor& mat2) {
   return out;
 }
 
-at::Tensor mm(const at::Tensor& self, const at::Tensor& mat2) {
+at::Tensor wrap_mm(const at::Tensor& self, const at::Tensor& mat2) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_mm) != 0)) {
     return opweave::instrumented_call<at::_ops::mm>(kOp_mm, &mm_impl, self, mat2);
@@ -636,7 +638,7 @@ at::Tensor& fill__Scalar_impl(int op, at::Tensor& self, const at::Scalar& value)
   return self;
 }
 
-at::Tensor& fill__Scalar(at::Tensor& self, const at::Scalar& value) {
+at::Tensor& wrap_fill__Scalar(at::Tensor& self, const at::Scalar& value) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_fill__Scalar) != 0)) {
     return opweave::instrumented_call<at::_ops::fill__Scalar>(kOp_fill__Scalar, &fill__Scalar_impl,
@@ -649,25 +651,25 @@ at::Tensor& fill__Scalar(at::Tensor& self, const at::Scalar& value) {
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
-  m.impl("sub.out", TORCH_FN(sub_out));
-  m.impl("sub.Tensor", TORCH_FN(sub_Tensor));
-  m.impl("sub_.Tensor", TORCH_FN(sub__Tensor));
-  m.impl("sub.Scalar", TORCH_FN(sub_Scalar));
-  m.impl("sub_.Scalar", TORCH_FN(sub__Scalar));
-  m.impl("addcmul.out", TORCH_FN(addcmul_out));
-  m.impl("addcmul", TORCH_FN(addcmul));
-  m.impl("addcmul_", TORCH_FN(addcmul_));
-  m.impl("addcdiv.out", TORCH_FN(addcdiv_out));
-  m.impl("addcdiv", TORCH_FN(addcdiv));
-  m.impl("addcdiv_", TORCH_FN(addcdiv_));
-  m.impl("sqrt.out", TORCH_FN(sqrt_out));
-  m.impl("sqrt", TORCH_FN(sqrt));
-  m.impl("sqrt_", TORCH_FN(sqrt_));
-  m.impl("relu", TORCH_FN(relu));
-  m.impl("relu_", TORCH_FN(relu_));
-  m.impl("mean.out", TORCH_FN(mean_out));
-  m.impl("mean.dim", TORCH_FN(mean_dim));
-  m.impl("mm.out", TORCH_FN(mm_out));
-  m.impl("mm", TORCH_FN(mm));
-  m.impl("fill_.Scalar", TORCH_FN(fill__Scalar));
+  m.impl("sub.out", TORCH_FN(wrap_sub_out));
+  m.impl("sub.Tensor", TORCH_FN(wrap_sub_Tensor));
+  m.impl("sub_.Tensor", TORCH_FN(wrap_sub__Tensor));
+  m.impl("sub.Scalar", TORCH_FN(wrap_sub_Scalar));
+  m.impl("sub_.Scalar", TORCH_FN(wrap_sub__Scalar));
+  m.impl("addcmul.out", TORCH_FN(wrap_addcmul_out));
+  m.impl("addcmul", TORCH_FN(wrap_addcmul));
+  m.impl("addcmul_", TORCH_FN(wrap_addcmul_));
+  m.impl("addcdiv.out", TORCH_FN(wrap_addcdiv_out));
+  m.impl("addcdiv", TORCH_FN(wrap_addcdiv));
+  m.impl("addcdiv_", TORCH_FN(wrap_addcdiv_));
+  m.impl("sqrt.out", TORCH_FN(wrap_sqrt_out));
+  m.impl("sqrt", TORCH_FN(wrap_sqrt));
+  m.impl("sqrt_", TORCH_FN(wrap_sqrt_));
+  m.impl("relu", TORCH_FN(wrap_relu));
+  m.impl("relu_", TORCH_FN(wrap_relu_));
+  m.impl("mean.out", TORCH_FN(wrap_mean_out));
+  m.impl("mean.dim", TORCH_FN(wrap_mean_dim));
+  m.impl("mm.out", TORCH_FN(wrap_mm_out));
+  m.impl("mm", TORCH_FN(wrap_mm));
+  m.impl("fill_.Scalar", TORCH_FN(wrap_fill__Scalar));
 }

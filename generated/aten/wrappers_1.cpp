@@ -29,7 +29,7 @@ at::Tensor& mul_out_impl(int op, const at::Tensor& self, const at::Tensor& other
   return out;
 }
 
-at::Tensor& mul_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+at::Tensor& wrap_mul_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_mul_out) != 0)) {
     return opweave::instrumented_call<at::_ops::mul_out>(kOp_mul_out, &mul_out_impl, self, other,
@@ -53,7 +53,7 @@ at::Tensor mul_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& oth
   return out;
 }
 
-at::Tensor mul_Tensor(const at::Tensor& self, const at::Tensor& other) {
+at::Tensor wrap_mul_Tensor(const at::Tensor& self, const at::Tensor& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_mul_Tensor) != 0)) {
     return opweave::instrumented_call<at::_ops::mul_Tensor>(kOp_mul_Tensor, &mul_Tensor_impl, self,
@@ -86,7 +86,7 @@ at::Tensor& mul__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) 
   return self;
 }
 
-at::Tensor& mul__Tensor(at::Tensor& self, const at::Tensor& other) {
+at::Tensor& wrap_mul__Tensor(at::Tensor& self, const at::Tensor& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_mul__Tensor) != 0)) {
     return opweave::instrumented_call<at::_ops::mul__Tensor>(kOp_mul__Tensor, &mul__Tensor_impl,
@@ -120,7 +120,7 @@ at::Tensor mul_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& oth
   return result0;
 }
 
-at::Tensor mul_Scalar(const at::Tensor& self, const at::Scalar& other) {
+at::Tensor wrap_mul_Scalar(const at::Tensor& self, const at::Scalar& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_mul_Scalar) != 0)) {
     return opweave::instrumented_call<at::_ops::mul_Scalar>(kOp_mul_Scalar, &mul_Scalar_impl, self,
@@ -153,7 +153,7 @@ at::Tensor& mul__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) 
   return self;
 }
 
-at::Tensor& mul__Scalar(at::Tensor& self, const at::Scalar& other) {
+at::Tensor& wrap_mul__Scalar(at::Tensor& self, const at::Scalar& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_mul__Scalar) != 0)) {
     return opweave::instrumented_call<at::_ops::mul__Scalar>(kOp_mul__Scalar, &mul__Scalar_impl,
@@ -189,8 +189,8 @@ at::Tensor& div_out_mode_impl(int op, const at::Tensor& self, const at::Tensor& 
   return out;
 }
 
-at::Tensor& div_out_mode(const at::Tensor& self, const at::Tensor& other,
-                         c10::optional<c10::string_view> rounding_mode, at::Tensor& out) {
+at::Tensor& wrap_div_out_mode(const at::Tensor& self, const at::Tensor& other,
+                              c10::optional<c10::string_view> rounding_mode, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_div_out_mode) != 0)) {
     return opweave::instrumented_call<at::_ops::div_out_mode>(kOp_div_out_mode, &div_out_mode_impl,
@@ -215,8 +215,8 @@ at::Tensor div_Tensor_mode_impl(int op, const at::Tensor& self, const at::Tensor
   return out;
 }
 
-at::Tensor div_Tensor_mode(const at::Tensor& self, const at::Tensor& other,
-                           c10::optional<c10::string_view> rounding_mode) {
+at::Tensor wrap_div_Tensor_mode(const at::Tensor& self, const at::Tensor& other,
+                                c10::optional<c10::string_view> rounding_mode) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_div_Tensor_mode) != 0)) {
     return opweave::instrumented_call<at::_ops::div_Tensor_mode>(
@@ -250,7 +250,7 @@ at::Tensor& div_out_impl(int op, const at::Tensor& self, const at::Tensor& other
   return out;
 }
 
-at::Tensor& div_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+at::Tensor& wrap_div_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_div_out) != 0)) {
     return opweave::instrumented_call<at::_ops::div_out>(kOp_div_out, &div_out_impl, self, other,
@@ -274,7 +274,7 @@ at::Tensor div_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& oth
   return out;
 }
 
-at::Tensor div_Tensor(const at::Tensor& self, const at::Tensor& other) {
+at::Tensor wrap_div_Tensor(const at::Tensor& self, const at::Tensor& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_div_Tensor) != 0)) {
     return opweave::instrumented_call<at::_ops::div_Tensor>(kOp_div_Tensor, &div_Tensor_impl, self,
@@ -310,8 +310,8 @@ at::Tensor& div__Tensor_mode_impl(int op, at::Tensor& self, const at::Tensor& ot
   return self;
 }
 
-at::Tensor& div__Tensor_mode(at::Tensor& self, const at::Tensor& other,
-                             c10::optional<c10::string_view> rounding_mode) {
+at::Tensor& wrap_div__Tensor_mode(at::Tensor& self, const at::Tensor& other,
+                                  c10::optional<c10::string_view> rounding_mode) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_div__Tensor_mode) != 0)) {
     return opweave::instrumented_call<at::_ops::div__Tensor_mode>(
@@ -345,7 +345,7 @@ at::Tensor& div__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) 
   return self;
 }
 
-at::Tensor& div__Tensor(at::Tensor& self, const at::Tensor& other) {
+at::Tensor& wrap_div__Tensor(at::Tensor& self, const at::Tensor& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_div__Tensor) != 0)) {
     return opweave::instrumented_call<at::_ops::div__Tensor>(kOp_div__Tensor, &div__Tensor_impl,
@@ -382,8 +382,8 @@ at::Tensor div_Scalar_mode_impl(int op, const at::Tensor& self, const at::Scalar
   return result0;
 }
 
-at::Tensor div_Scalar_mode(const at::Tensor& self, const at::Scalar& other,
-                           c10::optional<c10::string_view> rounding_mode) {
+at::Tensor wrap_div_Scalar_mode(const at::Tensor& self, const at::Scalar& other,
+                                c10::optional<c10::string_view> rounding_mode) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_div_Scalar_mode) != 0)) {
     return opweave::instrumented_call<at::_ops::div_Scalar_mode>(
@@ -418,7 +418,7 @@ at::Tensor div_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& oth
   return result0;
 }
 
-at::Tensor div_Scalar(const at::Tensor& self, const at::Scalar& other) {
+at::Tensor wrap_div_Scalar(const at::Tensor& self, const at::Scalar& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_div_Scalar) != 0)) {
     return opweave::instrumented_call<at::_ops::div_Scalar>(kOp_div_Scalar, &div_Scalar_impl, self,
@@ -453,8 +453,8 @@ at::Tensor& div__Scalar_mode_impl(int op, at::Tensor& self, const at::Scalar& ot
   return self;
 }
 
-at::Tensor& div__Scalar_mode(at::Tensor& self, const at::Scalar& other,
-                             c10::optional<c10::string_view> rounding_mode) {
+at::Tensor& wrap_div__Scalar_mode(at::Tensor& self, const at::Scalar& other,
+                                  c10::optional<c10::string_view> rounding_mode) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_div__Scalar_mode) != 0)) {
     return opweave::instrumented_call<at::_ops::div__Scalar_mode>(
@@ -487,7 +487,7 @@ at::Tensor& div__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) 
   return self;
 }
 
-at::Tensor& div__Scalar(at::Tensor& self, const at::Scalar& other) {
+at::Tensor& wrap_div__Scalar(at::Tensor& self, const at::Scalar& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_div__Scalar) != 0)) {
     return opweave::instrumented_call<at::_ops::div__Scalar>(kOp_div__Scalar, &div__Scalar_impl,
@@ -522,8 +522,8 @@ at::Tensor& pow_Tensor_Scalar_out_impl(int op, const at::Tensor& self, const at:
   return out;
 }
 
-at::Tensor& pow_Tensor_Scalar_out(const at::Tensor& self, const at::Scalar& exponent,
-                                  at::Tensor& out) {
+at::Tensor& wrap_pow_Tensor_Scalar_out(const at::Tensor& self, const at::Scalar& exponent,
+                                       at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_pow_Tensor_Scalar_out) != 0)) {
     return opweave::instrumented_call<at::_ops::pow_Tensor_Scalar_out>(
@@ -547,7 +547,7 @@ at::Tensor pow_Tensor_Scalar_impl(int op, const at::Tensor& self, const at::Scal
   return out;
 }
 
-at::Tensor pow_Tensor_Scalar(const at::Tensor& self, const at::Scalar& exponent) {
+at::Tensor wrap_pow_Tensor_Scalar(const at::Tensor& self, const at::Scalar& exponent) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_pow_Tensor_Scalar) != 0)) {
     return opweave::instrumented_call<at::_ops::pow_Tensor_Scalar>(
@@ -571,7 +571,7 @@ at::Tensor& pow__Scalar_impl(int op, at::Tensor& self, const at::Scalar& exponen
   return self;
 }
 
-at::Tensor& pow__Scalar(at::Tensor& self, const at::Scalar& exponent) {
+at::Tensor& wrap_pow__Scalar(at::Tensor& self, const at::Scalar& exponent) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_pow__Scalar) != 0)) {
     return opweave::instrumented_call<at::_ops::pow__Scalar>(kOp_pow__Scalar, &pow__Scalar_impl,
@@ -606,8 +606,8 @@ at::Tensor& pow_Tensor_Tensor_out_impl(int op, const at::Tensor& self, const at:
   return out;
 }
 
-at::Tensor& pow_Tensor_Tensor_out(const at::Tensor& self, const at::Tensor& exponent,
-                                  at::Tensor& out) {
+at::Tensor& wrap_pow_Tensor_Tensor_out(const at::Tensor& self, const at::Tensor& exponent,
+                                       at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_pow_Tensor_Tensor_out) != 0)) {
     return opweave::instrumented_call<at::_ops::pow_Tensor_Tensor_out>(
@@ -631,7 +631,7 @@ at::Tensor pow_Tensor_Tensor_impl(int op, const at::Tensor& self, const at::Tens
   return out;
 }
 
-at::Tensor pow_Tensor_Tensor(const at::Tensor& self, const at::Tensor& exponent) {
+at::Tensor wrap_pow_Tensor_Tensor(const at::Tensor& self, const at::Tensor& exponent) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_pow_Tensor_Tensor) != 0)) {
     return opweave::instrumented_call<at::_ops::pow_Tensor_Tensor>(
@@ -655,7 +655,7 @@ at::Tensor& pow__Tensor_impl(int op, at::Tensor& self, const at::Tensor& exponen
   return self;
 }
 
-at::Tensor& pow__Tensor(at::Tensor& self, const at::Tensor& exponent) {
+at::Tensor& wrap_pow__Tensor(at::Tensor& self, const at::Tensor& exponent) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_pow__Tensor) != 0)) {
     return opweave::instrumented_call<at::_ops::pow__Tensor>(kOp_pow__Tensor, &pow__Tensor_impl,
@@ -687,7 +687,7 @@ at::Tensor& neg_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   return out;
 }
 
-at::Tensor& neg_out(const at::Tensor& self, at::Tensor& out) {
+at::Tensor& wrap_neg_out(const at::Tensor& self, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_neg_out) != 0)) {
     return opweave::instrumented_call<at::_ops::neg_out>(kOp_neg_out, &neg_out_impl, self, out);
@@ -710,7 +710,7 @@ at::Tensor neg_impl(int op, const at::Tensor& self) {
   return out;
 }
 
-at::Tensor neg(const at::Tensor& self) {
+at::Tensor wrap_neg(const at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_neg) != 0)) {
     return opweave::instrumented_call<at::_ops::neg>(kOp_neg, &neg_impl, self);
@@ -740,7 +740,7 @@ at::Tensor& neg__impl(int op, at::Tensor& self) {
   return self;
 }
 
-at::Tensor& neg_(at::Tensor& self) {
+at::Tensor& wrap_neg_(at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_neg_) != 0)) {
     return opweave::instrumented_call<at::_ops::neg_>(kOp_neg_, &neg__impl, self);
@@ -771,7 +771,7 @@ at::Tensor& log_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   return out;
 }
 
-at::Tensor& log_out(const at::Tensor& self, at::Tensor& out) {
+at::Tensor& wrap_log_out(const at::Tensor& self, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_log_out) != 0)) {
     return opweave::instrumented_call<at::_ops::log_out>(kOp_log_out, &log_out_impl, self, out);
@@ -794,7 +794,7 @@ at::Tensor log_impl(int op, const at::Tensor& self) {
   return out;
 }
 
-at::Tensor log(const at::Tensor& self) {
+at::Tensor wrap_log(const at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_log) != 0)) {
     return opweave::instrumented_call<at::_ops::log>(kOp_log, &log_impl, self);
@@ -824,7 +824,7 @@ at::Tensor& log__impl(int op, at::Tensor& self) {
   return self;
 }
 
-at::Tensor& log_(at::Tensor& self) {
+at::Tensor& wrap_log_(at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_log_) != 0)) {
     return opweave::instrumented_call<at::_ops::log_>(kOp_log_, &log__impl, self);
@@ -855,7 +855,7 @@ at::Tensor& cos_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   return out;
 }
 
-at::Tensor& cos_out(const at::Tensor& self, at::Tensor& out) {
+at::Tensor& wrap_cos_out(const at::Tensor& self, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_cos_out) != 0)) {
     return opweave::instrumented_call<at::_ops::cos_out>(kOp_cos_out, &cos_out_impl, self, out);
@@ -878,7 +878,7 @@ at::Tensor cos_impl(int op, const at::Tensor& self) {
   return out;
 }
 
-at::Tensor cos(const at::Tensor& self) {
+at::Tensor wrap_cos(const at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_cos) != 0)) {
     return opweave::instrumented_call<at::_ops::cos>(kOp_cos, &cos_impl, self);
@@ -901,7 +901,7 @@ at::Tensor& cos__impl(int op, at::Tensor& self) {
   return self;
 }
 
-at::Tensor& cos_(at::Tensor& self) {
+at::Tensor& wrap_cos_(at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_cos_) != 0)) {
     return opweave::instrumented_call<at::_ops::cos_>(kOp_cos_, &cos__impl, self);
@@ -933,7 +933,7 @@ at::Tensor& reciprocal_out_impl(int op, const at::Tensor& self, at::Tensor& out)
   return out;
 }
 
-at::Tensor& reciprocal_out(const at::Tensor& self, at::Tensor& out) {
+at::Tensor& wrap_reciprocal_out(const at::Tensor& self, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_reciprocal_out) != 0)) {
     return opweave::instrumented_call<at::_ops::reciprocal_out>(kOp_reciprocal_out,
@@ -957,7 +957,7 @@ at::Tensor reciprocal_impl(int op, const at::Tensor& self) {
   return out;
 }
 
-at::Tensor reciprocal(const at::Tensor& self) {
+at::Tensor wrap_reciprocal(const at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_reciprocal) != 0)) {
     return opweave::instrumented_call<at::_ops::reciprocal>(kOp_reciprocal, &reciprocal_impl, self);
@@ -980,7 +980,7 @@ at::Tensor& reciprocal__impl(int op, at::Tensor& self) {
   return self;
 }
 
-at::Tensor& reciprocal_(at::Tensor& self) {
+at::Tensor& wrap_reciprocal_(at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_reciprocal_) != 0)) {
     return opweave::instrumented_call<at::_ops::reciprocal_>(kOp_reciprocal_, &reciprocal__impl,
@@ -1013,7 +1013,7 @@ at::Tensor& silu_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   return out;
 }
 
-at::Tensor& silu_out(const at::Tensor& self, at::Tensor& out) {
+at::Tensor& wrap_silu_out(const at::Tensor& self, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_silu_out) != 0)) {
     return opweave::instrumented_call<at::_ops::silu_out>(kOp_silu_out, &silu_out_impl, self, out);
@@ -1036,7 +1036,7 @@ at::Tensor silu_impl(int op, const at::Tensor& self) {
   return out;
 }
 
-at::Tensor silu(const at::Tensor& self) {
+at::Tensor wrap_silu(const at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_silu) != 0)) {
     return opweave::instrumented_call<at::_ops::silu>(kOp_silu, &silu_impl, self);
@@ -1059,7 +1059,7 @@ at::Tensor& silu__impl(int op, at::Tensor& self) {
   return self;
 }
 
-at::Tensor& silu_(at::Tensor& self) {
+at::Tensor& wrap_silu_(at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_silu_) != 0)) {
     return opweave::instrumented_call<at::_ops::silu_>(kOp_silu_, &silu__impl, self);
@@ -1094,8 +1094,8 @@ at::Tensor& silu_backward_grad_input_impl(int op, const at::Tensor& grad_output,
   return grad_input;
 }
 
-at::Tensor& silu_backward_grad_input(const at::Tensor& grad_output, const at::Tensor& self,
-                                     at::Tensor& grad_input) {
+at::Tensor& wrap_silu_backward_grad_input(const at::Tensor& grad_output, const at::Tensor& self,
+                                          at::Tensor& grad_input) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_silu_backward_grad_input) != 0)) {
     return opweave::instrumented_call<at::_ops::silu_backward_grad_input>(
@@ -1120,7 +1120,7 @@ at::Tensor silu_backward_impl(int op, const at::Tensor& grad_output, const at::T
   return grad_input;
 }
 
-at::Tensor silu_backward(const at::Tensor& grad_output, const at::Tensor& self) {
+at::Tensor wrap_silu_backward(const at::Tensor& grad_output, const at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_silu_backward) != 0)) {
     return opweave::instrumented_call<at::_ops::silu_backward>(
@@ -1155,7 +1155,7 @@ at::Tensor& gelu_out_impl(int op, const at::Tensor& self, c10::string_view appro
   return out;
 }
 
-at::Tensor& gelu_out(const at::Tensor& self, c10::string_view approximate, at::Tensor& out) {
+at::Tensor& wrap_gelu_out(const at::Tensor& self, c10::string_view approximate, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_gelu_out) != 0)) {
     return opweave::instrumented_call<at::_ops::gelu_out>(kOp_gelu_out, &gelu_out_impl, self,
@@ -1179,7 +1179,7 @@ at::Tensor gelu_impl(int op, const at::Tensor& self, c10::string_view approximat
   return out;
 }
 
-at::Tensor gelu(const at::Tensor& self, c10::string_view approximate) {
+at::Tensor wrap_gelu(const at::Tensor& self, c10::string_view approximate) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_gelu) != 0)) {
     return opweave::instrumented_call<at::_ops::gelu>(kOp_gelu, &gelu_impl, self, approximate);
@@ -1202,7 +1202,7 @@ at::Tensor& gelu__impl(int op, at::Tensor& self, c10::string_view approximate) {
   return self;
 }
 
-at::Tensor& gelu_(at::Tensor& self, c10::string_view approximate) {
+at::Tensor& wrap_gelu_(at::Tensor& self, c10::string_view approximate) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_gelu_) != 0)) {
     return opweave::instrumented_call<at::_ops::gelu_>(kOp_gelu_, &gelu__impl, self, approximate);
@@ -1239,8 +1239,8 @@ at::Tensor& gelu_backward_grad_input_impl(int op, const at::Tensor& grad_output,
   return grad_input;
 }
 
-at::Tensor& gelu_backward_grad_input(const at::Tensor& grad_output, const at::Tensor& self,
-                                     c10::string_view approximate, at::Tensor& grad_input) {
+at::Tensor& wrap_gelu_backward_grad_input(const at::Tensor& grad_output, const at::Tensor& self,
+                                          c10::string_view approximate, at::Tensor& grad_input) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_gelu_backward_grad_input) != 0)) {
     return opweave::instrumented_call<at::_ops::gelu_backward_grad_input>(
@@ -1267,8 +1267,8 @@ at::Tensor gelu_backward_impl(int op, const at::Tensor& grad_output, const at::T
   return grad_input;
 }
 
-at::Tensor gelu_backward(const at::Tensor& grad_output, const at::Tensor& self,
-                         c10::string_view approximate) {
+at::Tensor wrap_gelu_backward(const at::Tensor& grad_output, const at::Tensor& self,
+                              c10::string_view approximate) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_gelu_backward) != 0)) {
     return opweave::instrumented_call<at::_ops::gelu_backward>(
@@ -1302,7 +1302,7 @@ at::Tensor& lt_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor&
   return out;
 }
 
-at::Tensor& lt_Tensor_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+at::Tensor& wrap_lt_Tensor_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_lt_Tensor_out) != 0)) {
     return opweave::instrumented_call<at::_ops::lt_Tensor_out>(
@@ -1326,7 +1326,7 @@ at::Tensor lt_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& othe
   return out;
 }
 
-at::Tensor lt_Tensor(const at::Tensor& self, const at::Tensor& other) {
+at::Tensor wrap_lt_Tensor(const at::Tensor& self, const at::Tensor& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_lt_Tensor) != 0)) {
     return opweave::instrumented_call<at::_ops::lt_Tensor>(kOp_lt_Tensor, &lt_Tensor_impl, self,
@@ -1350,7 +1350,7 @@ at::Tensor& lt__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
   return self;
 }
 
-at::Tensor& lt__Tensor(at::Tensor& self, const at::Tensor& other) {
+at::Tensor& wrap_lt__Tensor(at::Tensor& self, const at::Tensor& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_lt__Tensor) != 0)) {
     return opweave::instrumented_call<at::_ops::lt__Tensor>(kOp_lt__Tensor, &lt__Tensor_impl, self,
@@ -1385,7 +1385,7 @@ at::Tensor& lt_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar&
   return out;
 }
 
-at::Tensor& lt_Scalar_out(const at::Tensor& self, const at::Scalar& other, at::Tensor& out) {
+at::Tensor& wrap_lt_Scalar_out(const at::Tensor& self, const at::Scalar& other, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_lt_Scalar_out) != 0)) {
     return opweave::instrumented_call<at::_ops::lt_Scalar_out>(
@@ -1409,7 +1409,7 @@ at::Tensor lt_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& othe
   return out;
 }
 
-at::Tensor lt_Scalar(const at::Tensor& self, const at::Scalar& other) {
+at::Tensor wrap_lt_Scalar(const at::Tensor& self, const at::Scalar& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_lt_Scalar) != 0)) {
     return opweave::instrumented_call<at::_ops::lt_Scalar>(kOp_lt_Scalar, &lt_Scalar_impl, self,
@@ -1433,7 +1433,7 @@ at::Tensor& lt__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
   return self;
 }
 
-at::Tensor& lt__Scalar(at::Tensor& self, const at::Scalar& other) {
+at::Tensor& wrap_lt__Scalar(at::Tensor& self, const at::Scalar& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_lt__Scalar) != 0)) {
     return opweave::instrumented_call<at::_ops::lt__Scalar>(kOp_lt__Scalar, &lt__Scalar_impl, self,
@@ -1469,8 +1469,8 @@ at::Tensor& sum_IntList_out_impl(int op, const at::Tensor& self, at::OptionalInt
   return out;
 }
 
-at::Tensor& sum_IntList_out(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
-                            c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+at::Tensor& wrap_sum_IntList_out(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
+                                 c10::optional<at::ScalarType> dtype, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_sum_IntList_out) != 0)) {
     return opweave::instrumented_call<at::_ops::sum_IntList_out>(
@@ -1495,8 +1495,8 @@ at::Tensor sum_dim_IntList_impl(int op, const at::Tensor& self, at::OptionalIntA
   return out;
 }
 
-at::Tensor sum_dim_IntList(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
-                           c10::optional<at::ScalarType> dtype) {
+at::Tensor wrap_sum_dim_IntList(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
+                                c10::optional<at::ScalarType> dtype) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_sum_dim_IntList) != 0)) {
     return opweave::instrumented_call<at::_ops::sum_dim_IntList>(
@@ -1535,8 +1535,8 @@ at::Tensor& _log_softmax_out_impl(int op, const at::Tensor& self, int64_t dim, b
   return out;
 }
 
-at::Tensor& _log_softmax_out(const at::Tensor& self, int64_t dim, bool half_to_float,
-                             at::Tensor& out) {
+at::Tensor& wrap__log_softmax_out(const at::Tensor& self, int64_t dim, bool half_to_float,
+                                  at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp__log_softmax_out) != 0)) {
     return opweave::instrumented_call<at::_ops::_log_softmax_out>(
@@ -1560,7 +1560,7 @@ at::Tensor _log_softmax_impl(int op, const at::Tensor& self, int64_t dim, bool h
   return out;
 }
 
-at::Tensor _log_softmax(const at::Tensor& self, int64_t dim, bool half_to_float) {
+at::Tensor wrap__log_softmax(const at::Tensor& self, int64_t dim, bool half_to_float) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp__log_softmax) != 0)) {
     return opweave::instrumented_call<at::_ops::_log_softmax>(kOp__log_softmax, &_log_softmax_impl,
@@ -1598,9 +1598,9 @@ at::Tensor& _log_softmax_backward_data_out_impl(int op, const at::Tensor& grad_o
   return out;
 }
 
-at::Tensor& _log_softmax_backward_data_out(const at::Tensor& grad_output, const at::Tensor& output,
-                                           int64_t dim, at::ScalarType input_dtype,
-                                           at::Tensor& out) {
+at::Tensor& wrap__log_softmax_backward_data_out(const at::Tensor& grad_output,
+                                                const at::Tensor& output, int64_t dim,
+                                                at::ScalarType input_dtype, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp__log_softmax_backward_data_out) != 0)) {
     return opweave::instrumented_call<at::_ops::_log_softmax_backward_data_out>(
@@ -1629,8 +1629,8 @@ at::Tensor _log_softmax_backward_data_impl(int op, const at::Tensor& grad_output
   return out;
 }
 
-at::Tensor _log_softmax_backward_data(const at::Tensor& grad_output, const at::Tensor& output,
-                                      int64_t dim, at::ScalarType input_dtype) {
+at::Tensor wrap__log_softmax_backward_data(const at::Tensor& grad_output, const at::Tensor& output,
+                                           int64_t dim, at::ScalarType input_dtype) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp__log_softmax_backward_data) != 0)) {
     return opweave::instrumented_call<at::_ops::_log_softmax_backward_data>(
@@ -1645,59 +1645,59 @@ at::Tensor _log_softmax_backward_data(const at::Tensor& grad_output, const at::T
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
-  m.impl("mul.out", TORCH_FN(mul_out));
-  m.impl("mul.Tensor", TORCH_FN(mul_Tensor));
-  m.impl("mul_.Tensor", TORCH_FN(mul__Tensor));
-  m.impl("mul.Scalar", TORCH_FN(mul_Scalar));
-  m.impl("mul_.Scalar", TORCH_FN(mul__Scalar));
-  m.impl("div.out_mode", TORCH_FN(div_out_mode));
-  m.impl("div.Tensor_mode", TORCH_FN(div_Tensor_mode));
-  m.impl("div.out", TORCH_FN(div_out));
-  m.impl("div.Tensor", TORCH_FN(div_Tensor));
-  m.impl("div_.Tensor_mode", TORCH_FN(div__Tensor_mode));
-  m.impl("div_.Tensor", TORCH_FN(div__Tensor));
-  m.impl("div.Scalar_mode", TORCH_FN(div_Scalar_mode));
-  m.impl("div.Scalar", TORCH_FN(div_Scalar));
-  m.impl("div_.Scalar_mode", TORCH_FN(div__Scalar_mode));
-  m.impl("div_.Scalar", TORCH_FN(div__Scalar));
-  m.impl("pow.Tensor_Scalar_out", TORCH_FN(pow_Tensor_Scalar_out));
-  m.impl("pow.Tensor_Scalar", TORCH_FN(pow_Tensor_Scalar));
-  m.impl("pow_.Scalar", TORCH_FN(pow__Scalar));
-  m.impl("pow.Tensor_Tensor_out", TORCH_FN(pow_Tensor_Tensor_out));
-  m.impl("pow.Tensor_Tensor", TORCH_FN(pow_Tensor_Tensor));
-  m.impl("pow_.Tensor", TORCH_FN(pow__Tensor));
-  m.impl("neg.out", TORCH_FN(neg_out));
-  m.impl("neg", TORCH_FN(neg));
-  m.impl("neg_", TORCH_FN(neg_));
-  m.impl("log.out", TORCH_FN(log_out));
-  m.impl("log", TORCH_FN(log));
-  m.impl("log_", TORCH_FN(log_));
-  m.impl("cos.out", TORCH_FN(cos_out));
-  m.impl("cos", TORCH_FN(cos));
-  m.impl("cos_", TORCH_FN(cos_));
-  m.impl("reciprocal.out", TORCH_FN(reciprocal_out));
-  m.impl("reciprocal", TORCH_FN(reciprocal));
-  m.impl("reciprocal_", TORCH_FN(reciprocal_));
-  m.impl("silu.out", TORCH_FN(silu_out));
-  m.impl("silu", TORCH_FN(silu));
-  m.impl("silu_", TORCH_FN(silu_));
-  m.impl("silu_backward.grad_input", TORCH_FN(silu_backward_grad_input));
-  m.impl("silu_backward", TORCH_FN(silu_backward));
-  m.impl("gelu.out", TORCH_FN(gelu_out));
-  m.impl("gelu", TORCH_FN(gelu));
-  m.impl("gelu_", TORCH_FN(gelu_));
-  m.impl("gelu_backward.grad_input", TORCH_FN(gelu_backward_grad_input));
-  m.impl("gelu_backward", TORCH_FN(gelu_backward));
-  m.impl("lt.Tensor_out", TORCH_FN(lt_Tensor_out));
-  m.impl("lt.Tensor", TORCH_FN(lt_Tensor));
-  m.impl("lt_.Tensor", TORCH_FN(lt__Tensor));
-  m.impl("lt.Scalar_out", TORCH_FN(lt_Scalar_out));
-  m.impl("lt.Scalar", TORCH_FN(lt_Scalar));
-  m.impl("lt_.Scalar", TORCH_FN(lt__Scalar));
-  m.impl("sum.IntList_out", TORCH_FN(sum_IntList_out));
-  m.impl("sum.dim_IntList", TORCH_FN(sum_dim_IntList));
-  m.impl("_log_softmax.out", TORCH_FN(_log_softmax_out));
-  m.impl("_log_softmax", TORCH_FN(_log_softmax));
-  m.impl("_log_softmax_backward_data.out", TORCH_FN(_log_softmax_backward_data_out));
-  m.impl("_log_softmax_backward_data", TORCH_FN(_log_softmax_backward_data));
+  m.impl("mul.out", TORCH_FN(wrap_mul_out));
+  m.impl("mul.Tensor", TORCH_FN(wrap_mul_Tensor));
+  m.impl("mul_.Tensor", TORCH_FN(wrap_mul__Tensor));
+  m.impl("mul.Scalar", TORCH_FN(wrap_mul_Scalar));
+  m.impl("mul_.Scalar", TORCH_FN(wrap_mul__Scalar));
+  m.impl("div.out_mode", TORCH_FN(wrap_div_out_mode));
+  m.impl("div.Tensor_mode", TORCH_FN(wrap_div_Tensor_mode));
+  m.impl("div.out", TORCH_FN(wrap_div_out));
+  m.impl("div.Tensor", TORCH_FN(wrap_div_Tensor));
+  m.impl("div_.Tensor_mode", TORCH_FN(wrap_div__Tensor_mode));
+  m.impl("div_.Tensor", TORCH_FN(wrap_div__Tensor));
+  m.impl("div.Scalar_mode", TORCH_FN(wrap_div_Scalar_mode));
+  m.impl("div.Scalar", TORCH_FN(wrap_div_Scalar));
+  m.impl("div_.Scalar_mode", TORCH_FN(wrap_div__Scalar_mode));
+  m.impl("div_.Scalar", TORCH_FN(wrap_div__Scalar));
+  m.impl("pow.Tensor_Scalar_out", TORCH_FN(wrap_pow_Tensor_Scalar_out));
+  m.impl("pow.Tensor_Scalar", TORCH_FN(wrap_pow_Tensor_Scalar));
+  m.impl("pow_.Scalar", TORCH_FN(wrap_pow__Scalar));
+  m.impl("pow.Tensor_Tensor_out", TORCH_FN(wrap_pow_Tensor_Tensor_out));
+  m.impl("pow.Tensor_Tensor", TORCH_FN(wrap_pow_Tensor_Tensor));
+  m.impl("pow_.Tensor", TORCH_FN(wrap_pow__Tensor));
+  m.impl("neg.out", TORCH_FN(wrap_neg_out));
+  m.impl("neg", TORCH_FN(wrap_neg));
+  m.impl("neg_", TORCH_FN(wrap_neg_));
+  m.impl("log.out", TORCH_FN(wrap_log_out));
+  m.impl("log", TORCH_FN(wrap_log));
+  m.impl("log_", TORCH_FN(wrap_log_));
+  m.impl("cos.out", TORCH_FN(wrap_cos_out));
+  m.impl("cos", TORCH_FN(wrap_cos));
+  m.impl("cos_", TORCH_FN(wrap_cos_));
+  m.impl("reciprocal.out", TORCH_FN(wrap_reciprocal_out));
+  m.impl("reciprocal", TORCH_FN(wrap_reciprocal));
+  m.impl("reciprocal_", TORCH_FN(wrap_reciprocal_));
+  m.impl("silu.out", TORCH_FN(wrap_silu_out));
+  m.impl("silu", TORCH_FN(wrap_silu));
+  m.impl("silu_", TORCH_FN(wrap_silu_));
+  m.impl("silu_backward.grad_input", TORCH_FN(wrap_silu_backward_grad_input));
+  m.impl("silu_backward", TORCH_FN(wrap_silu_backward));
+  m.impl("gelu.out", TORCH_FN(wrap_gelu_out));
+  m.impl("gelu", TORCH_FN(wrap_gelu));
+  m.impl("gelu_", TORCH_FN(wrap_gelu_));
+  m.impl("gelu_backward.grad_input", TORCH_FN(wrap_gelu_backward_grad_input));
+  m.impl("gelu_backward", TORCH_FN(wrap_gelu_backward));
+  m.impl("lt.Tensor_out", TORCH_FN(wrap_lt_Tensor_out));
+  m.impl("lt.Tensor", TORCH_FN(wrap_lt_Tensor));
+  m.impl("lt_.Tensor", TORCH_FN(wrap_lt__Tensor));
+  m.impl("lt.Scalar_out", TORCH_FN(wrap_lt_Scalar_out));
+  m.impl("lt.Scalar", TORCH_FN(wrap_lt_Scalar));
+  m.impl("lt_.Scalar", TORCH_FN(wrap_lt__Scalar));
+  m.impl("sum.IntList_out", TORCH_FN(wrap_sum_IntList_out));
+  m.impl("sum.dim_IntList", TORCH_FN(wrap_sum_dim_IntList));
+  m.impl("_log_softmax.out", TORCH_FN(wrap__log_softmax_out));
+  m.impl("_log_softmax", TORCH_FN(wrap__log_softmax));
+  m.impl("_log_softmax_backward_data.out", TORCH_FN(wrap__log_softmax_backward_data_out));
+  m.impl("_log_softmax_backward_data", TORCH_FN(wrap__log_softmax_backward_data));
 }

@@ -30,7 +30,7 @@ at::Tensor& maximum_out_impl(int op, const at::Tensor& self, const at::Tensor& o
   return out;
 }
 
-at::Tensor& maximum_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+at::Tensor& wrap_maximum_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_maximum_out) != 0)) {
     return opweave::instrumented_call<at::_ops::maximum_out>(kOp_maximum_out, &maximum_out_impl,
@@ -54,7 +54,7 @@ at::Tensor maximum_impl(int op, const at::Tensor& self, const at::Tensor& other)
   return out;
 }
 
-at::Tensor maximum(const at::Tensor& self, const at::Tensor& other) {
+at::Tensor wrap_maximum(const at::Tensor& self, const at::Tensor& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_maximum) != 0)) {
     return opweave::instrumented_call<at::_ops::maximum>(kOp_maximum, &maximum_impl, self, other);
@@ -86,7 +86,7 @@ at::Tensor& rsqrt_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   return out;
 }
 
-at::Tensor& rsqrt_out(const at::Tensor& self, at::Tensor& out) {
+at::Tensor& wrap_rsqrt_out(const at::Tensor& self, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_rsqrt_out) != 0)) {
     return opweave::instrumented_call<at::_ops::rsqrt_out>(kOp_rsqrt_out, &rsqrt_out_impl, self,
@@ -110,7 +110,7 @@ at::Tensor rsqrt_impl(int op, const at::Tensor& self) {
   return out;
 }
 
-at::Tensor rsqrt(const at::Tensor& self) {
+at::Tensor wrap_rsqrt(const at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_rsqrt) != 0)) {
     return opweave::instrumented_call<at::_ops::rsqrt>(kOp_rsqrt, &rsqrt_impl, self);
@@ -133,7 +133,7 @@ at::Tensor& rsqrt__impl(int op, at::Tensor& self) {
   return self;
 }
 
-at::Tensor& rsqrt_(at::Tensor& self) {
+at::Tensor& wrap_rsqrt_(at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_rsqrt_) != 0)) {
     return opweave::instrumented_call<at::_ops::rsqrt_>(kOp_rsqrt_, &rsqrt__impl, self);
@@ -164,7 +164,7 @@ at::Tensor& abs_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   return out;
 }
 
-at::Tensor& abs_out(const at::Tensor& self, at::Tensor& out) {
+at::Tensor& wrap_abs_out(const at::Tensor& self, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_abs_out) != 0)) {
     return opweave::instrumented_call<at::_ops::abs_out>(kOp_abs_out, &abs_out_impl, self, out);
@@ -187,7 +187,7 @@ at::Tensor abs_impl(int op, const at::Tensor& self) {
   return out;
 }
 
-at::Tensor abs(const at::Tensor& self) {
+at::Tensor wrap_abs(const at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_abs) != 0)) {
     return opweave::instrumented_call<at::_ops::abs>(kOp_abs, &abs_impl, self);
@@ -210,7 +210,7 @@ at::Tensor& abs__impl(int op, at::Tensor& self) {
   return self;
 }
 
-at::Tensor& abs_(at::Tensor& self) {
+at::Tensor& wrap_abs_(at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_abs_) != 0)) {
     return opweave::instrumented_call<at::_ops::abs_>(kOp_abs_, &abs__impl, self);
@@ -241,7 +241,7 @@ at::Tensor& sin_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   return out;
 }
 
-at::Tensor& sin_out(const at::Tensor& self, at::Tensor& out) {
+at::Tensor& wrap_sin_out(const at::Tensor& self, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_sin_out) != 0)) {
     return opweave::instrumented_call<at::_ops::sin_out>(kOp_sin_out, &sin_out_impl, self, out);
@@ -264,7 +264,7 @@ at::Tensor sin_impl(int op, const at::Tensor& self) {
   return out;
 }
 
-at::Tensor sin(const at::Tensor& self) {
+at::Tensor wrap_sin(const at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_sin) != 0)) {
     return opweave::instrumented_call<at::_ops::sin>(kOp_sin, &sin_impl, self);
@@ -287,7 +287,7 @@ at::Tensor& sin__impl(int op, at::Tensor& self) {
   return self;
 }
 
-at::Tensor& sin_(at::Tensor& self) {
+at::Tensor& wrap_sin_(at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_sin_) != 0)) {
     return opweave::instrumented_call<at::_ops::sin_>(kOp_sin_, &sin__impl, self);
@@ -322,8 +322,8 @@ at::Tensor& clamp_out_impl(int op, const at::Tensor& self, const c10::optional<a
   return out;
 }
 
-at::Tensor& clamp_out(const at::Tensor& self, const c10::optional<at::Scalar>& min,
-                      const c10::optional<at::Scalar>& max, at::Tensor& out) {
+at::Tensor& wrap_clamp_out(const at::Tensor& self, const c10::optional<at::Scalar>& min,
+                           const c10::optional<at::Scalar>& max, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_clamp_out) != 0)) {
     return opweave::instrumented_call<at::_ops::clamp_out>(kOp_clamp_out, &clamp_out_impl, self,
@@ -348,8 +348,8 @@ at::Tensor clamp_impl(int op, const at::Tensor& self, const c10::optional<at::Sc
   return out;
 }
 
-at::Tensor clamp(const at::Tensor& self, const c10::optional<at::Scalar>& min,
-                 const c10::optional<at::Scalar>& max) {
+at::Tensor wrap_clamp(const at::Tensor& self, const c10::optional<at::Scalar>& min,
+                      const c10::optional<at::Scalar>& max) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_clamp) != 0)) {
     return opweave::instrumented_call<at::_ops::clamp>(kOp_clamp, &clamp_impl, self, min, max);
@@ -373,8 +373,8 @@ at::Tensor& clamp__impl(int op, at::Tensor& self, const c10::optional<at::Scalar
   return self;
 }
 
-at::Tensor& clamp_(at::Tensor& self, const c10::optional<at::Scalar>& min,
-                   const c10::optional<at::Scalar>& max) {
+at::Tensor& wrap_clamp_(at::Tensor& self, const c10::optional<at::Scalar>& min,
+                        const c10::optional<at::Scalar>& max) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_clamp_) != 0)) {
     return opweave::instrumented_call<at::_ops::clamp_>(kOp_clamp_, &clamp__impl, self, min, max);
@@ -409,8 +409,8 @@ at::Tensor& threshold_out_impl(int op, const at::Tensor& self, const at::Scalar&
   return out;
 }
 
-at::Tensor& threshold_out(const at::Tensor& self, const at::Scalar& threshold,
-                          const at::Scalar& value, at::Tensor& out) {
+at::Tensor& wrap_threshold_out(const at::Tensor& self, const at::Scalar& threshold,
+                               const at::Scalar& value, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_threshold_out) != 0)) {
     return opweave::instrumented_call<at::_ops::threshold_out>(
@@ -435,7 +435,8 @@ at::Tensor threshold_impl(int op, const at::Tensor& self, const at::Scalar& thre
   return out;
 }
 
-at::Tensor threshold(const at::Tensor& self, const at::Scalar& threshold, const at::Scalar& value) {
+at::Tensor wrap_threshold(const at::Tensor& self, const at::Scalar& threshold,
+                          const at::Scalar& value) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_threshold) != 0)) {
     return opweave::instrumented_call<at::_ops::threshold>(kOp_threshold, &threshold_impl, self,
@@ -460,7 +461,8 @@ at::Tensor& threshold__impl(int op, at::Tensor& self, const at::Scalar& threshol
   return self;
 }
 
-at::Tensor& threshold_(at::Tensor& self, const at::Scalar& threshold, const at::Scalar& value) {
+at::Tensor& wrap_threshold_(at::Tensor& self, const at::Scalar& threshold,
+                            const at::Scalar& value) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_threshold_) != 0)) {
     return opweave::instrumented_call<at::_ops::threshold_>(kOp_threshold_, &threshold__impl, self,
@@ -499,8 +501,9 @@ at::Tensor& threshold_backward_grad_input_impl(int op, const at::Tensor& grad_ou
   return grad_input;
 }
 
-at::Tensor& threshold_backward_grad_input(const at::Tensor& grad_output, const at::Tensor& self,
-                                          const at::Scalar& threshold, at::Tensor& grad_input) {
+at::Tensor& wrap_threshold_backward_grad_input(const at::Tensor& grad_output,
+                                               const at::Tensor& self, const at::Scalar& threshold,
+                                               at::Tensor& grad_input) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_threshold_backward_grad_input) != 0)) {
     return opweave::instrumented_call<at::_ops::threshold_backward_grad_input>(
@@ -528,8 +531,8 @@ at::Tensor threshold_backward_impl(int op, const at::Tensor& grad_output, const 
   return grad_input;
 }
 
-at::Tensor threshold_backward(const at::Tensor& grad_output, const at::Tensor& self,
-                              const at::Scalar& threshold) {
+at::Tensor wrap_threshold_backward(const at::Tensor& grad_output, const at::Tensor& self,
+                                   const at::Scalar& threshold) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_threshold_backward) != 0)) {
     return opweave::instrumented_call<at::_ops::threshold_backward>(
@@ -563,7 +566,7 @@ at::Tensor& gt_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor&
   return out;
 }
 
-at::Tensor& gt_Tensor_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+at::Tensor& wrap_gt_Tensor_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_gt_Tensor_out) != 0)) {
     return opweave::instrumented_call<at::_ops::gt_Tensor_out>(
@@ -587,7 +590,7 @@ at::Tensor gt_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& othe
   return out;
 }
 
-at::Tensor gt_Tensor(const at::Tensor& self, const at::Tensor& other) {
+at::Tensor wrap_gt_Tensor(const at::Tensor& self, const at::Tensor& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_gt_Tensor) != 0)) {
     return opweave::instrumented_call<at::_ops::gt_Tensor>(kOp_gt_Tensor, &gt_Tensor_impl, self,
@@ -611,7 +614,7 @@ at::Tensor& gt__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
   return self;
 }
 
-at::Tensor& gt__Tensor(at::Tensor& self, const at::Tensor& other) {
+at::Tensor& wrap_gt__Tensor(at::Tensor& self, const at::Tensor& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_gt__Tensor) != 0)) {
     return opweave::instrumented_call<at::_ops::gt__Tensor>(kOp_gt__Tensor, &gt__Tensor_impl, self,
@@ -646,7 +649,7 @@ at::Tensor& gt_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar&
   return out;
 }
 
-at::Tensor& gt_Scalar_out(const at::Tensor& self, const at::Scalar& other, at::Tensor& out) {
+at::Tensor& wrap_gt_Scalar_out(const at::Tensor& self, const at::Scalar& other, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_gt_Scalar_out) != 0)) {
     return opweave::instrumented_call<at::_ops::gt_Scalar_out>(
@@ -670,7 +673,7 @@ at::Tensor gt_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& othe
   return out;
 }
 
-at::Tensor gt_Scalar(const at::Tensor& self, const at::Scalar& other) {
+at::Tensor wrap_gt_Scalar(const at::Tensor& self, const at::Scalar& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_gt_Scalar) != 0)) {
     return opweave::instrumented_call<at::_ops::gt_Scalar>(kOp_gt_Scalar, &gt_Scalar_impl, self,
@@ -694,7 +697,7 @@ at::Tensor& gt__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
   return self;
 }
 
-at::Tensor& gt__Scalar(at::Tensor& self, const at::Scalar& other) {
+at::Tensor& wrap_gt__Scalar(at::Tensor& self, const at::Scalar& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_gt__Scalar) != 0)) {
     return opweave::instrumented_call<at::_ops::gt__Scalar>(kOp_gt__Scalar, &gt__Scalar_impl, self,
@@ -730,8 +733,8 @@ at::Tensor& where_self_out_impl(int op, const at::Tensor& condition, const at::T
   return out;
 }
 
-at::Tensor& where_self_out(const at::Tensor& condition, const at::Tensor& self,
-                           const at::Tensor& other, at::Tensor& out) {
+at::Tensor& wrap_where_self_out(const at::Tensor& condition, const at::Tensor& self,
+                                const at::Tensor& other, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_where_self_out) != 0)) {
     return opweave::instrumented_call<at::_ops::where_self_out>(
@@ -756,8 +759,8 @@ at::Tensor where_self_impl(int op, const at::Tensor& condition, const at::Tensor
   return out;
 }
 
-at::Tensor where_self(const at::Tensor& condition, const at::Tensor& self,
-                      const at::Tensor& other) {
+at::Tensor wrap_where_self(const at::Tensor& condition, const at::Tensor& self,
+                           const at::Tensor& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_where_self) != 0)) {
     return opweave::instrumented_call<at::_ops::where_self>(kOp_where_self, &where_self_impl,
@@ -796,7 +799,8 @@ at::Tensor& _softmax_out_impl(int op, const at::Tensor& self, int64_t dim, bool 
   return out;
 }
 
-at::Tensor& _softmax_out(const at::Tensor& self, int64_t dim, bool half_to_float, at::Tensor& out) {
+at::Tensor& wrap__softmax_out(const at::Tensor& self, int64_t dim, bool half_to_float,
+                              at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp__softmax_out) != 0)) {
     return opweave::instrumented_call<at::_ops::_softmax_out>(kOp__softmax_out, &_softmax_out_impl,
@@ -820,7 +824,7 @@ at::Tensor _softmax_impl(int op, const at::Tensor& self, int64_t dim, bool half_
   return out;
 }
 
-at::Tensor _softmax(const at::Tensor& self, int64_t dim, bool half_to_float) {
+at::Tensor wrap__softmax(const at::Tensor& self, int64_t dim, bool half_to_float) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp__softmax) != 0)) {
     return opweave::instrumented_call<at::_ops::_softmax>(kOp__softmax, &_softmax_impl, self, dim,
@@ -857,9 +861,9 @@ at::Tensor& _softmax_backward_data_out_impl(int op, const at::Tensor& grad_outpu
   return grad_input;
 }
 
-at::Tensor& _softmax_backward_data_out(const at::Tensor& grad_output, const at::Tensor& output,
-                                       int64_t dim, at::ScalarType input_dtype,
-                                       at::Tensor& grad_input) {
+at::Tensor& wrap__softmax_backward_data_out(const at::Tensor& grad_output, const at::Tensor& output,
+                                            int64_t dim, at::ScalarType input_dtype,
+                                            at::Tensor& grad_input) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp__softmax_backward_data_out) != 0)) {
     return opweave::instrumented_call<at::_ops::_softmax_backward_data_out>(
@@ -889,8 +893,8 @@ at::Tensor _softmax_backward_data_impl(int op, const at::Tensor& grad_output,
   return grad_input;
 }
 
-at::Tensor _softmax_backward_data(const at::Tensor& grad_output, const at::Tensor& output,
-                                  int64_t dim, at::ScalarType input_dtype) {
+at::Tensor wrap__softmax_backward_data(const at::Tensor& grad_output, const at::Tensor& output,
+                                       int64_t dim, at::ScalarType input_dtype) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp__softmax_backward_data) != 0)) {
     return opweave::instrumented_call<at::_ops::_softmax_backward_data>(
@@ -905,35 +909,35 @@ at::Tensor _softmax_backward_data(const at::Tensor& grad_output, const at::Tenso
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
-  m.impl("maximum.out", TORCH_FN(maximum_out));
-  m.impl("maximum", TORCH_FN(maximum));
-  m.impl("rsqrt.out", TORCH_FN(rsqrt_out));
-  m.impl("rsqrt", TORCH_FN(rsqrt));
-  m.impl("rsqrt_", TORCH_FN(rsqrt_));
-  m.impl("abs.out", TORCH_FN(abs_out));
-  m.impl("abs", TORCH_FN(abs));
-  m.impl("abs_", TORCH_FN(abs_));
-  m.impl("sin.out", TORCH_FN(sin_out));
-  m.impl("sin", TORCH_FN(sin));
-  m.impl("sin_", TORCH_FN(sin_));
-  m.impl("clamp.out", TORCH_FN(clamp_out));
-  m.impl("clamp", TORCH_FN(clamp));
-  m.impl("clamp_", TORCH_FN(clamp_));
-  m.impl("threshold.out", TORCH_FN(threshold_out));
-  m.impl("threshold", TORCH_FN(threshold));
-  m.impl("threshold_", TORCH_FN(threshold_));
-  m.impl("threshold_backward.grad_input", TORCH_FN(threshold_backward_grad_input));
-  m.impl("threshold_backward", TORCH_FN(threshold_backward));
-  m.impl("gt.Tensor_out", TORCH_FN(gt_Tensor_out));
-  m.impl("gt.Tensor", TORCH_FN(gt_Tensor));
-  m.impl("gt_.Tensor", TORCH_FN(gt__Tensor));
-  m.impl("gt.Scalar_out", TORCH_FN(gt_Scalar_out));
-  m.impl("gt.Scalar", TORCH_FN(gt_Scalar));
-  m.impl("gt_.Scalar", TORCH_FN(gt__Scalar));
-  m.impl("where.self_out", TORCH_FN(where_self_out));
-  m.impl("where.self", TORCH_FN(where_self));
-  m.impl("_softmax.out", TORCH_FN(_softmax_out));
-  m.impl("_softmax", TORCH_FN(_softmax));
-  m.impl("_softmax_backward_data.out", TORCH_FN(_softmax_backward_data_out));
-  m.impl("_softmax_backward_data", TORCH_FN(_softmax_backward_data));
+  m.impl("maximum.out", TORCH_FN(wrap_maximum_out));
+  m.impl("maximum", TORCH_FN(wrap_maximum));
+  m.impl("rsqrt.out", TORCH_FN(wrap_rsqrt_out));
+  m.impl("rsqrt", TORCH_FN(wrap_rsqrt));
+  m.impl("rsqrt_", TORCH_FN(wrap_rsqrt_));
+  m.impl("abs.out", TORCH_FN(wrap_abs_out));
+  m.impl("abs", TORCH_FN(wrap_abs));
+  m.impl("abs_", TORCH_FN(wrap_abs_));
+  m.impl("sin.out", TORCH_FN(wrap_sin_out));
+  m.impl("sin", TORCH_FN(wrap_sin));
+  m.impl("sin_", TORCH_FN(wrap_sin_));
+  m.impl("clamp.out", TORCH_FN(wrap_clamp_out));
+  m.impl("clamp", TORCH_FN(wrap_clamp));
+  m.impl("clamp_", TORCH_FN(wrap_clamp_));
+  m.impl("threshold.out", TORCH_FN(wrap_threshold_out));
+  m.impl("threshold", TORCH_FN(wrap_threshold));
+  m.impl("threshold_", TORCH_FN(wrap_threshold_));
+  m.impl("threshold_backward.grad_input", TORCH_FN(wrap_threshold_backward_grad_input));
+  m.impl("threshold_backward", TORCH_FN(wrap_threshold_backward));
+  m.impl("gt.Tensor_out", TORCH_FN(wrap_gt_Tensor_out));
+  m.impl("gt.Tensor", TORCH_FN(wrap_gt_Tensor));
+  m.impl("gt_.Tensor", TORCH_FN(wrap_gt__Tensor));
+  m.impl("gt.Scalar_out", TORCH_FN(wrap_gt_Scalar_out));
+  m.impl("gt.Scalar", TORCH_FN(wrap_gt_Scalar));
+  m.impl("gt_.Scalar", TORCH_FN(wrap_gt__Scalar));
+  m.impl("where.self_out", TORCH_FN(wrap_where_self_out));
+  m.impl("where.self", TORCH_FN(wrap_where_self));
+  m.impl("_softmax.out", TORCH_FN(wrap__softmax_out));
+  m.impl("_softmax", TORCH_FN(wrap__softmax));
+  m.impl("_softmax_backward_data.out", TORCH_FN(wrap__softmax_backward_data_out));
+  m.impl("_softmax_backward_data", TORCH_FN(wrap__softmax_backward_data));
 }

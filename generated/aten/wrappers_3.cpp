@@ -32,8 +32,8 @@ at::Tensor& add_out_impl(int op, const at::Tensor& self, const at::Tensor& other
   return out;
 }
 
-at::Tensor& add_out(const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha,
-                    at::Tensor& out) {
+at::Tensor& wrap_add_out(const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha,
+                         at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_add_out) != 0)) {
     return opweave::instrumented_call<at::_ops::add_out>(kOp_add_out, &add_out_impl, self, other,
@@ -58,7 +58,8 @@ at::Tensor add_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& oth
   return out;
 }
 
-at::Tensor add_Tensor(const at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha) {
+at::Tensor wrap_add_Tensor(const at::Tensor& self, const at::Tensor& other,
+                           const at::Scalar& alpha) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_add_Tensor) != 0)) {
     return opweave::instrumented_call<at::_ops::add_Tensor>(kOp_add_Tensor, &add_Tensor_impl, self,
@@ -93,7 +94,7 @@ at::Tensor& add__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other,
   return self;
 }
 
-at::Tensor& add__Tensor(at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha) {
+at::Tensor& wrap_add__Tensor(at::Tensor& self, const at::Tensor& other, const at::Scalar& alpha) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_add__Tensor) != 0)) {
     return opweave::instrumented_call<at::_ops::add__Tensor>(kOp_add__Tensor, &add__Tensor_impl,
@@ -129,7 +130,8 @@ at::Tensor add_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& oth
   return result0;
 }
 
-at::Tensor add_Scalar(const at::Tensor& self, const at::Scalar& other, const at::Scalar& alpha) {
+at::Tensor wrap_add_Scalar(const at::Tensor& self, const at::Scalar& other,
+                           const at::Scalar& alpha) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_add_Scalar) != 0)) {
     return opweave::instrumented_call<at::_ops::add_Scalar>(kOp_add_Scalar, &add_Scalar_impl, self,
@@ -164,7 +166,7 @@ at::Tensor& add__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other,
   return self;
 }
 
-at::Tensor& add__Scalar(at::Tensor& self, const at::Scalar& other, const at::Scalar& alpha) {
+at::Tensor& wrap_add__Scalar(at::Tensor& self, const at::Scalar& other, const at::Scalar& alpha) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_add__Scalar) != 0)) {
     return opweave::instrumented_call<at::_ops::add__Scalar>(kOp_add__Scalar, &add__Scalar_impl,
@@ -196,7 +198,7 @@ at::Tensor& exp_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   return out;
 }
 
-at::Tensor& exp_out(const at::Tensor& self, at::Tensor& out) {
+at::Tensor& wrap_exp_out(const at::Tensor& self, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_exp_out) != 0)) {
     return opweave::instrumented_call<at::_ops::exp_out>(kOp_exp_out, &exp_out_impl, self, out);
@@ -219,7 +221,7 @@ at::Tensor exp_impl(int op, const at::Tensor& self) {
   return out;
 }
 
-at::Tensor exp(const at::Tensor& self) {
+at::Tensor wrap_exp(const at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_exp) != 0)) {
     return opweave::instrumented_call<at::_ops::exp>(kOp_exp, &exp_impl, self);
@@ -249,7 +251,7 @@ at::Tensor& exp__impl(int op, at::Tensor& self) {
   return self;
 }
 
-at::Tensor& exp_(at::Tensor& self) {
+at::Tensor& wrap_exp_(at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_exp_) != 0)) {
     return opweave::instrumented_call<at::_ops::exp_>(kOp_exp_, &exp__impl, self);
@@ -281,7 +283,7 @@ at::Tensor& sigmoid_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   return out;
 }
 
-at::Tensor& sigmoid_out(const at::Tensor& self, at::Tensor& out) {
+at::Tensor& wrap_sigmoid_out(const at::Tensor& self, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_sigmoid_out) != 0)) {
     return opweave::instrumented_call<at::_ops::sigmoid_out>(kOp_sigmoid_out, &sigmoid_out_impl,
@@ -305,7 +307,7 @@ at::Tensor sigmoid_impl(int op, const at::Tensor& self) {
   return out;
 }
 
-at::Tensor sigmoid(const at::Tensor& self) {
+at::Tensor wrap_sigmoid(const at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_sigmoid) != 0)) {
     return opweave::instrumented_call<at::_ops::sigmoid>(kOp_sigmoid, &sigmoid_impl, self);
@@ -328,7 +330,7 @@ at::Tensor& sigmoid__impl(int op, at::Tensor& self) {
   return self;
 }
 
-at::Tensor& sigmoid_(at::Tensor& self) {
+at::Tensor& wrap_sigmoid_(at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_sigmoid_) != 0)) {
     return opweave::instrumented_call<at::_ops::sigmoid_>(kOp_sigmoid_, &sigmoid__impl, self);
@@ -364,8 +366,8 @@ at::Tensor& sigmoid_backward_grad_input_impl(int op, const at::Tensor& grad_outp
   return grad_input;
 }
 
-at::Tensor& sigmoid_backward_grad_input(const at::Tensor& grad_output, const at::Tensor& output,
-                                        at::Tensor& grad_input) {
+at::Tensor& wrap_sigmoid_backward_grad_input(const at::Tensor& grad_output,
+                                             const at::Tensor& output, at::Tensor& grad_input) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_sigmoid_backward_grad_input) != 0)) {
     return opweave::instrumented_call<at::_ops::sigmoid_backward_grad_input>(
@@ -391,7 +393,7 @@ at::Tensor sigmoid_backward_impl(int op, const at::Tensor& grad_output, const at
   return grad_input;
 }
 
-at::Tensor sigmoid_backward(const at::Tensor& grad_output, const at::Tensor& output) {
+at::Tensor wrap_sigmoid_backward(const at::Tensor& grad_output, const at::Tensor& output) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_sigmoid_backward) != 0)) {
     return opweave::instrumented_call<at::_ops::sigmoid_backward>(
@@ -424,7 +426,7 @@ at::Tensor& tanh_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   return out;
 }
 
-at::Tensor& tanh_out(const at::Tensor& self, at::Tensor& out) {
+at::Tensor& wrap_tanh_out(const at::Tensor& self, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_tanh_out) != 0)) {
     return opweave::instrumented_call<at::_ops::tanh_out>(kOp_tanh_out, &tanh_out_impl, self, out);
@@ -447,7 +449,7 @@ at::Tensor tanh_impl(int op, const at::Tensor& self) {
   return out;
 }
 
-at::Tensor tanh(const at::Tensor& self) {
+at::Tensor wrap_tanh(const at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_tanh) != 0)) {
     return opweave::instrumented_call<at::_ops::tanh>(kOp_tanh, &tanh_impl, self);
@@ -470,7 +472,7 @@ at::Tensor& tanh__impl(int op, at::Tensor& self) {
   return self;
 }
 
-at::Tensor& tanh_(at::Tensor& self) {
+at::Tensor& wrap_tanh_(at::Tensor& self) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_tanh_) != 0)) {
     return opweave::instrumented_call<at::_ops::tanh_>(kOp_tanh_, &tanh__impl, self);
@@ -505,8 +507,8 @@ at::Tensor& tanh_backward_grad_input_impl(int op, const at::Tensor& grad_output,
   return grad_input;
 }
 
-at::Tensor& tanh_backward_grad_input(const at::Tensor& grad_output, const at::Tensor& output,
-                                     at::Tensor& grad_input) {
+at::Tensor& wrap_tanh_backward_grad_input(const at::Tensor& grad_output, const at::Tensor& output,
+                                          at::Tensor& grad_input) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_tanh_backward_grad_input) != 0)) {
     return opweave::instrumented_call<at::_ops::tanh_backward_grad_input>(
@@ -532,7 +534,7 @@ at::Tensor tanh_backward_impl(int op, const at::Tensor& grad_output, const at::T
   return grad_input;
 }
 
-at::Tensor tanh_backward(const at::Tensor& grad_output, const at::Tensor& output) {
+at::Tensor wrap_tanh_backward(const at::Tensor& grad_output, const at::Tensor& output) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_tanh_backward) != 0)) {
     return opweave::instrumented_call<at::_ops::tanh_backward>(
@@ -566,7 +568,7 @@ at::Tensor& eq_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor&
   return out;
 }
 
-at::Tensor& eq_Tensor_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+at::Tensor& wrap_eq_Tensor_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_eq_Tensor_out) != 0)) {
     return opweave::instrumented_call<at::_ops::eq_Tensor_out>(
@@ -590,7 +592,7 @@ at::Tensor eq_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& othe
   return out;
 }
 
-at::Tensor eq_Tensor(const at::Tensor& self, const at::Tensor& other) {
+at::Tensor wrap_eq_Tensor(const at::Tensor& self, const at::Tensor& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_eq_Tensor) != 0)) {
     return opweave::instrumented_call<at::_ops::eq_Tensor>(kOp_eq_Tensor, &eq_Tensor_impl, self,
@@ -614,7 +616,7 @@ at::Tensor& eq__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
   return self;
 }
 
-at::Tensor& eq__Tensor(at::Tensor& self, const at::Tensor& other) {
+at::Tensor& wrap_eq__Tensor(at::Tensor& self, const at::Tensor& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_eq__Tensor) != 0)) {
     return opweave::instrumented_call<at::_ops::eq__Tensor>(kOp_eq__Tensor, &eq__Tensor_impl, self,
@@ -649,7 +651,7 @@ at::Tensor& eq_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar&
   return out;
 }
 
-at::Tensor& eq_Scalar_out(const at::Tensor& self, const at::Scalar& other, at::Tensor& out) {
+at::Tensor& wrap_eq_Scalar_out(const at::Tensor& self, const at::Scalar& other, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_eq_Scalar_out) != 0)) {
     return opweave::instrumented_call<at::_ops::eq_Scalar_out>(
@@ -673,7 +675,7 @@ at::Tensor eq_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& othe
   return out;
 }
 
-at::Tensor eq_Scalar(const at::Tensor& self, const at::Scalar& other) {
+at::Tensor wrap_eq_Scalar(const at::Tensor& self, const at::Scalar& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_eq_Scalar) != 0)) {
     return opweave::instrumented_call<at::_ops::eq_Scalar>(kOp_eq_Scalar, &eq_Scalar_impl, self,
@@ -697,7 +699,7 @@ at::Tensor& eq__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
   return self;
 }
 
-at::Tensor& eq__Scalar(at::Tensor& self, const at::Scalar& other) {
+at::Tensor& wrap_eq__Scalar(at::Tensor& self, const at::Scalar& other) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_eq__Scalar) != 0)) {
     return opweave::instrumented_call<at::_ops::eq__Scalar>(kOp_eq__Scalar, &eq__Scalar_impl, self,
@@ -730,7 +732,7 @@ at::Tensor& bmm_out_impl(int op, const at::Tensor& self, const at::Tensor& mat2,
   return out;
 }
 
-at::Tensor& bmm_out(const at::Tensor& self, const at::Tensor& mat2, at::Tensor& out) {
+at::Tensor& wrap_bmm_out(const at::Tensor& self, const at::Tensor& mat2, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_bmm_out) != 0)) {
     return opweave::instrumented_call<at::_ops::bmm_out>(kOp_bmm_out, &bmm_out_impl, self, mat2,
@@ -754,7 +756,7 @@ at::Tensor bmm_impl(int op, const at::Tensor& self, const at::Tensor& mat2) {
   return out;
 }
 
-at::Tensor bmm(const at::Tensor& self, const at::Tensor& mat2) {
+at::Tensor wrap_bmm(const at::Tensor& self, const at::Tensor& mat2) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_bmm) != 0)) {
     return opweave::instrumented_call<at::_ops::bmm>(kOp_bmm, &bmm_impl, self, mat2);
@@ -792,8 +794,8 @@ at::Tensor& addmm_out_impl(int op, const at::Tensor& self, const at::Tensor& mat
   return out;
 }
 
-at::Tensor& addmm_out(const at::Tensor& self, const at::Tensor& mat1, const at::Tensor& mat2,
-                      const at::Scalar& beta, const at::Scalar& alpha, at::Tensor& out) {
+at::Tensor& wrap_addmm_out(const at::Tensor& self, const at::Tensor& mat1, const at::Tensor& mat2,
+                           const at::Scalar& beta, const at::Scalar& alpha, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_addmm_out) != 0)) {
     return opweave::instrumented_call<at::_ops::addmm_out>(kOp_addmm_out, &addmm_out_impl, self,
@@ -818,8 +820,8 @@ at::Tensor addmm_impl(int op, const at::Tensor& self, const at::Tensor& mat1,
   return out;
 }
 
-at::Tensor addmm(const at::Tensor& self, const at::Tensor& mat1, const at::Tensor& mat2,
-                 const at::Scalar& beta, const at::Scalar& alpha) {
+at::Tensor wrap_addmm(const at::Tensor& self, const at::Tensor& mat1, const at::Tensor& mat2,
+                      const at::Scalar& beta, const at::Scalar& alpha) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_addmm) != 0)) {
     return opweave::instrumented_call<at::_ops::addmm>(kOp_addmm, &addmm_impl, self, mat1, mat2,
@@ -844,8 +846,8 @@ at::Tensor& addmm__impl(int op, at::Tensor& self, const at::Tensor& mat1, const 
   return self;
 }
 
-at::Tensor& addmm_(at::Tensor& self, const at::Tensor& mat1, const at::Tensor& mat2,
-                   const at::Scalar& beta, const at::Scalar& alpha) {
+at::Tensor& wrap_addmm_(at::Tensor& self, const at::Tensor& mat1, const at::Tensor& mat2,
+                        const at::Scalar& beta, const at::Scalar& alpha) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_addmm_) != 0)) {
     return opweave::instrumented_call<at::_ops::addmm_>(kOp_addmm_, &addmm__impl, self, mat1, mat2,
@@ -888,7 +890,7 @@ const int kOp_nll_loss_forward_output = opweave::register_op(&kInfo_nll_loss_for
   return ::std::tuple<at::Tensor&, at::Tensor&>(output, total_weight);
 }
 
-::std::tuple<at::Tensor&, at::Tensor&> nll_loss_forward_output(
+::std::tuple<at::Tensor&, at::Tensor&> wrap_nll_loss_forward_output(
     const at::Tensor& self, const at::Tensor& target, const c10::optional<at::Tensor>& weight,
     int64_t reduction, int64_t ignore_index, at::Tensor& output, at::Tensor& total_weight) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
@@ -922,10 +924,11 @@ const int kOp_nll_loss_forward = opweave::register_op(&kInfo_nll_loss_forward);
   return ::std::tuple<at::Tensor, at::Tensor>(output, total_weight);
 }
 
-::std::tuple<at::Tensor, at::Tensor> nll_loss_forward(const at::Tensor& self,
-                                                      const at::Tensor& target,
-                                                      const c10::optional<at::Tensor>& weight,
-                                                      int64_t reduction, int64_t ignore_index) {
+::std::tuple<at::Tensor, at::Tensor> wrap_nll_loss_forward(const at::Tensor& self,
+                                                           const at::Tensor& target,
+                                                           const c10::optional<at::Tensor>& weight,
+                                                           int64_t reduction,
+                                                           int64_t ignore_index) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_nll_loss_forward) != 0)) {
     return opweave::instrumented_call<at::_ops::nll_loss_forward>(
@@ -971,11 +974,12 @@ at::Tensor& nll_loss_backward_grad_input_impl(int op, const at::Tensor& grad_out
   return grad_input;
 }
 
-at::Tensor& nll_loss_backward_grad_input(const at::Tensor& grad_output, const at::Tensor& self,
-                                         const at::Tensor& target,
-                                         const c10::optional<at::Tensor>& weight, int64_t reduction,
-                                         int64_t ignore_index, const at::Tensor& total_weight,
-                                         at::Tensor& grad_input) {
+at::Tensor& wrap_nll_loss_backward_grad_input(const at::Tensor& grad_output, const at::Tensor& self,
+                                              const at::Tensor& target,
+                                              const c10::optional<at::Tensor>& weight,
+                                              int64_t reduction, int64_t ignore_index,
+                                              const at::Tensor& total_weight,
+                                              at::Tensor& grad_input) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_nll_loss_backward_grad_input) != 0)) {
     return opweave::instrumented_call<at::_ops::nll_loss_backward_grad_input>(
@@ -1006,10 +1010,10 @@ at::Tensor nll_loss_backward_impl(int op, const at::Tensor& grad_output, const a
   return grad_input;
 }
 
-at::Tensor nll_loss_backward(const at::Tensor& grad_output, const at::Tensor& self,
-                             const at::Tensor& target, const c10::optional<at::Tensor>& weight,
-                             int64_t reduction, int64_t ignore_index,
-                             const at::Tensor& total_weight) {
+at::Tensor wrap_nll_loss_backward(const at::Tensor& grad_output, const at::Tensor& self,
+                                  const at::Tensor& target, const c10::optional<at::Tensor>& weight,
+                                  int64_t reduction, int64_t ignore_index,
+                                  const at::Tensor& total_weight) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_nll_loss_backward) != 0)) {
     return opweave::instrumented_call<at::_ops::nll_loss_backward>(
@@ -1024,37 +1028,37 @@ at::Tensor nll_loss_backward(const at::Tensor& grad_output, const at::Tensor& se
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
-  m.impl("add.out", TORCH_FN(add_out));
-  m.impl("add.Tensor", TORCH_FN(add_Tensor));
-  m.impl("add_.Tensor", TORCH_FN(add__Tensor));
-  m.impl("add.Scalar", TORCH_FN(add_Scalar));
-  m.impl("add_.Scalar", TORCH_FN(add__Scalar));
-  m.impl("exp.out", TORCH_FN(exp_out));
-  m.impl("exp", TORCH_FN(exp));
-  m.impl("exp_", TORCH_FN(exp_));
-  m.impl("sigmoid.out", TORCH_FN(sigmoid_out));
-  m.impl("sigmoid", TORCH_FN(sigmoid));
-  m.impl("sigmoid_", TORCH_FN(sigmoid_));
-  m.impl("sigmoid_backward.grad_input", TORCH_FN(sigmoid_backward_grad_input));
-  m.impl("sigmoid_backward", TORCH_FN(sigmoid_backward));
-  m.impl("tanh.out", TORCH_FN(tanh_out));
-  m.impl("tanh", TORCH_FN(tanh));
-  m.impl("tanh_", TORCH_FN(tanh_));
-  m.impl("tanh_backward.grad_input", TORCH_FN(tanh_backward_grad_input));
-  m.impl("tanh_backward", TORCH_FN(tanh_backward));
-  m.impl("eq.Tensor_out", TORCH_FN(eq_Tensor_out));
-  m.impl("eq.Tensor", TORCH_FN(eq_Tensor));
-  m.impl("eq_.Tensor", TORCH_FN(eq__Tensor));
-  m.impl("eq.Scalar_out", TORCH_FN(eq_Scalar_out));
-  m.impl("eq.Scalar", TORCH_FN(eq_Scalar));
-  m.impl("eq_.Scalar", TORCH_FN(eq__Scalar));
-  m.impl("bmm.out", TORCH_FN(bmm_out));
-  m.impl("bmm", TORCH_FN(bmm));
-  m.impl("addmm.out", TORCH_FN(addmm_out));
-  m.impl("addmm", TORCH_FN(addmm));
-  m.impl("addmm_", TORCH_FN(addmm_));
-  m.impl("nll_loss_forward.output", TORCH_FN(nll_loss_forward_output));
-  m.impl("nll_loss_forward", TORCH_FN(nll_loss_forward));
-  m.impl("nll_loss_backward.grad_input", TORCH_FN(nll_loss_backward_grad_input));
-  m.impl("nll_loss_backward", TORCH_FN(nll_loss_backward));
+  m.impl("add.out", TORCH_FN(wrap_add_out));
+  m.impl("add.Tensor", TORCH_FN(wrap_add_Tensor));
+  m.impl("add_.Tensor", TORCH_FN(wrap_add__Tensor));
+  m.impl("add.Scalar", TORCH_FN(wrap_add_Scalar));
+  m.impl("add_.Scalar", TORCH_FN(wrap_add__Scalar));
+  m.impl("exp.out", TORCH_FN(wrap_exp_out));
+  m.impl("exp", TORCH_FN(wrap_exp));
+  m.impl("exp_", TORCH_FN(wrap_exp_));
+  m.impl("sigmoid.out", TORCH_FN(wrap_sigmoid_out));
+  m.impl("sigmoid", TORCH_FN(wrap_sigmoid));
+  m.impl("sigmoid_", TORCH_FN(wrap_sigmoid_));
+  m.impl("sigmoid_backward.grad_input", TORCH_FN(wrap_sigmoid_backward_grad_input));
+  m.impl("sigmoid_backward", TORCH_FN(wrap_sigmoid_backward));
+  m.impl("tanh.out", TORCH_FN(wrap_tanh_out));
+  m.impl("tanh", TORCH_FN(wrap_tanh));
+  m.impl("tanh_", TORCH_FN(wrap_tanh_));
+  m.impl("tanh_backward.grad_input", TORCH_FN(wrap_tanh_backward_grad_input));
+  m.impl("tanh_backward", TORCH_FN(wrap_tanh_backward));
+  m.impl("eq.Tensor_out", TORCH_FN(wrap_eq_Tensor_out));
+  m.impl("eq.Tensor", TORCH_FN(wrap_eq_Tensor));
+  m.impl("eq_.Tensor", TORCH_FN(wrap_eq__Tensor));
+  m.impl("eq.Scalar_out", TORCH_FN(wrap_eq_Scalar_out));
+  m.impl("eq.Scalar", TORCH_FN(wrap_eq_Scalar));
+  m.impl("eq_.Scalar", TORCH_FN(wrap_eq__Scalar));
+  m.impl("bmm.out", TORCH_FN(wrap_bmm_out));
+  m.impl("bmm", TORCH_FN(wrap_bmm));
+  m.impl("addmm.out", TORCH_FN(wrap_addmm_out));
+  m.impl("addmm", TORCH_FN(wrap_addmm));
+  m.impl("addmm_", TORCH_FN(wrap_addmm_));
+  m.impl("nll_loss_forward.output", TORCH_FN(wrap_nll_loss_forward_output));
+  m.impl("nll_loss_forward", TORCH_FN(wrap_nll_loss_forward));
+  m.impl("nll_loss_backward.grad_input", TORCH_FN(wrap_nll_loss_backward_grad_input));
+  m.impl("nll_loss_backward", TORCH_FN(wrap_nll_loss_backward));
 }

@@ -1,7 +1,10 @@
 #include "opweave/op_registry.h"
 
+#include "opweave/diopi_slots.h"
+
 #include <c10/util/Exception.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <regex>
@@ -9,6 +12,7 @@
 namespace opweave {
 
 std::atomic<uint8_t> g_op_flags[kMaxOps];
+std::atomic<bool> g_kernels_resolved{false};
 void* g_op_kernels[kMaxOps];
 
 namespace {
@@ -113,23 +117,28 @@ int op_count() {
   return static_cast<int>(r.ops.size());
 }
 
-void resolve_kernels(void* (*lookup)(const char*)) {
+void resolve_kernels() {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
+  if (r.resolved) return;
   for (size_t i = 0; i < r.ops.size(); ++i) {
-    g_op_kernels[i] = lookup ? lookup(r.ops[i]->diopi_name) : nullptr;
+    const int slot = diopi_slot_index(r.ops[i]->diopi_name);
+    g_op_kernels[i] = slot >= 0 ? g_diopi_slots[slot] : nullptr;
   }
   r.resolved = true;
   try {
     recompute_locked(r);
-  } catch (const c10::Error&) {
-    // A bad regex in the environment must not break loading: report and ignore it.
+  } catch (const c10::Error& e) {
+    // A bad regex in the environment must not break every op: report it and ignore it.
+    std::fprintf(stderr, "[opweave] ignoring instrumentation settings: %s\n", e.what_without_backtrace());
     r.sw = Switches();
     recompute_locked(r);
   }
+  g_kernels_resolved.store(true, std::memory_order_release);
 }
 
 void set_fallback_ops(const std::string& regex) {
+  ensure_resolved();
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
   if (!regex.empty()) compile(regex, "fallback");
@@ -138,6 +147,7 @@ void set_fallback_ops(const std::string& regex) {
 }
 
 void set_dump(int level, const std::string& ops_regex) {
+  ensure_resolved();
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
   TORCH_CHECK(level >= 0 && level <= 3, "opweave: dump level must be 0..3, got ", level);
@@ -148,6 +158,7 @@ void set_dump(int level, const std::string& ops_regex) {
 }
 
 void set_autocompare(bool enabled, const std::string& ops_regex) {
+  ensure_resolved();
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
   TORCH_CHECK(!enabled || autocompare_compiled(),
@@ -160,6 +171,7 @@ void set_autocompare(bool enabled, const std::string& ops_regex) {
 }
 
 void set_profile_names(bool enabled) {
+  ensure_resolved();
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
   r.sw.profile = enabled;
@@ -173,6 +185,7 @@ int dump_level() {
 }
 
 const char* fallback_reason(int op) {
+  ensure_resolved();
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
   if (r.forced.at(op)) return "listed in the fallback ops (OPWEAVE_FALLBACK_OPS)";
@@ -181,6 +194,7 @@ const char* fallback_reason(int op) {
 }
 
 std::vector<OpStatus> op_statuses() {
+  ensure_resolved();
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
   std::vector<OpStatus> out;

@@ -6,7 +6,7 @@
 #include <torch/library.h>
 
 #include "diopi/functions.h"
-#include "opweave/diopi_convert.h"
+#include "opweave/wrapper_args.h"
 #include "opweave/diopi_handles.h"
 #include "opweave/op_call.h"
 #include "opweave/op_helpers.h"

@@ -126,6 +126,7 @@ void collect(std::vector<at::Tensor>& out, const std::tuple<Ts...>& t) {
 
 template <class Ops, class Impl, class... Args>
 decltype(auto) instrumented_call(int op, Impl impl, Args&&... args) {
+  ensure_resolved();
   const uint8_t flags = op_flags(op);
   if (flags & kOpFallback) {
     return fallback_call<Ops>(op, fallback_reason(op), std::forward<Args>(args)...);

@@ -46,9 +46,14 @@ inline Fn kernel(int op) {
 const OpInfo& op_info(int op);
 int op_count();
 
-// Resolves every registered op's DIOPI function with `lookup` (the vendor loader's dlsym)
-// and recomputes flags. Ops whose kernel is missing get kOpFallback.
-void resolve_kernels(void* (*lookup)(const char* diopi_name));
+// Ops start flagged kOpFallback; the first slow-path call (or any status query) resolves
+// every registered op's kernel from the vendor's DIOPI slots and recomputes the flags, so
+// the order of static initialisation between wrappers and the vendor loader never matters.
+extern std::atomic<bool> g_kernels_resolved;
+void resolve_kernels();
+inline void ensure_resolved() {
+  if (!g_kernels_resolved.load(std::memory_order_acquire)) resolve_kernels();
+}
 
 // Run-time switches (also read from the environment once, at load).
 void set_fallback_ops(const std::string& regex);  // "" clears

@@ -1,0 +1,77 @@
+// ATen values -> DIOPI C parameters, as the generated wrappers pass them. Inline and
+// allocation-free for the common kinds: they run on every op call.
+#pragma once
+
+#include <ATen/core/Tensor.h>
+#include <c10/core/Scalar.h>
+#include <c10/util/Exception.h>
+#include <c10/util/Optional.h>
+#include <c10/util/string_view.h>
+
+#include <string>
+
+#include "diopi/diopirt.h"
+#include "opweave/diopi_convert.h"
+#include "opweave/diopi_handles.h"
+
+namespace opweave {
+
+inline diopiDtype_t to_diopi_dtype(at::ScalarType t) { return diopi_dtype(t); }
+inline diopiScalar_t to_diopi_scalar(const at::Scalar& s) { return diopi_scalar(s); }
+
+class OptionalScalar {
+ public:
+  explicit OptionalScalar(const c10::optional<at::Scalar>& s)
+      : present_(s.has_value()), value_(present_ ? diopi_scalar(*s) : diopiScalar_t{}) {}
+  const diopiScalar_t* get() const { return present_ ? &value_ : nullptr; }
+
+ private:
+  bool present_;
+  diopiScalar_t value_;
+};
+
+inline diopiSize_t to_diopi_size(at::IntArrayRef v) { return diopi_size(v); }
+inline diopiSize_t to_diopi_size(at::OptionalIntArrayRef v) {
+  return v.has_value() ? diopi_size(*v) : diopiSize_t{nullptr, 0};
+}
+
+template <class T>
+inline const T* optional_ptr(const c10::optional<T>& v) {
+  return v.has_value() ? &*v : nullptr;
+}
+
+class OptionalCString {
+ public:
+  explicit OptionalCString(const c10::optional<c10::string_view>& s)
+      : present_(s.has_value()), value_(present_ ? std::string(*s) : std::string()) {}
+  const char* get() const { return present_ ? value_.c_str() : nullptr; }
+
+ private:
+  bool present_;
+  std::string value_;
+};
+
+class OptionalDtype {
+ public:
+  explicit OptionalDtype(c10::optional<at::ScalarType> t)
+      : present_(t.has_value()), value_(present_ ? diopi_dtype(*t) : diopi_dtype_unsupported) {}
+  const diopiDtype_t* get() const { return present_ ? &value_ : nullptr; }
+
+ private:
+  bool present_;
+  diopiDtype_t value_;
+};
+
+inline diopiRoundMode_t to_round_mode(const c10::optional<c10::string_view>& mode) {
+  if (!mode.has_value()) return RoundModeNone;
+  if (*mode == "trunc") return RoundModeTrunc;
+  if (*mode == "floor") return RoundModeFloor;
+  TORCH_CHECK(false, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '",
+              std::string(*mode), "'");
+}
+
+inline diopiConstTensorHandle_t optional_handle(const c10::optional<at::Tensor>& t) {
+  return const_handle(t);
+}
+
+}  // namespace opweave
