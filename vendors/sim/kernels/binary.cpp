@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "common/arith.h"
 #include "common/elementwise.h"
 #include "common/scalar.h"
 
@@ -11,7 +12,16 @@ using namespace simk;
 
 namespace {
 
-// out = input + sign * alpha * other, `other` a tensor.
+// Scalar operands (alpha, a scalar `other`) are rounded to out's dtype, and float16 is computed
+// with float16 operations, as ATen 1.13 does on CPU.
+
+// out = input + alpha * other (Sign 1) or input - alpha * other (Sign -1).
+template <int Sign, class V>
+V add_op(V x, V alpha, V y) {
+  return Sign > 0 ? x + alpha * y : x - alpha * y;
+}
+
+// `other` a tensor.
 template <int Sign>
 void add_tensor(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t out,
                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t other,
@@ -20,14 +30,16 @@ void add_tensor(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandl
   elementwise<kFloatingAndInt>(
       kernel, ctx, out,
       [alpha](auto tag) {
-        using A = acc_t<TypeOf<decltype(tag)>>;
-        const A a = static_cast<A>(Sign) * alpha.as<A>();
-        return [a](A x, A y) -> A { return x + a * y; };
+        using T = TypeOf<decltype(tag)>;
+        using A = acc_t<T>;
+        using V = Arith<T, kPerOpHalf>;
+        const A a = alpha.rounded<T>();
+        return [a](A x, A y) -> A { return to_acc<A>(add_op<Sign, V>(x, a, y)); };
       },
       In{input, "input"}, In{other, "other"});
 }
 
-// out = input + sign * alpha * other, `other` a scalar.
+// `other` a scalar.
 template <int Sign>
 void add_scalar(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t out,
                 diopiConstTensorHandle_t input, const diopiScalar_t* other_arg,
@@ -37,9 +49,11 @@ void add_scalar(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandl
   elementwise<kFloatingAndInt>(
       kernel, ctx, out,
       [alpha, other](auto tag) {
-        using A = acc_t<TypeOf<decltype(tag)>>;
-        const A b = static_cast<A>(Sign) * alpha.as<A>() * other.as<A>();
-        return [b](A x) -> A { return x + b; };
+        using T = TypeOf<decltype(tag)>;
+        using A = acc_t<T>;
+        using V = Arith<T, kPerOpHalf>;
+        const A a = alpha.rounded<T>(), b = other.rounded<T>();
+        return [a, b](A x) -> A { return to_acc<A>(add_op<Sign, V>(x, a, b)); };
       },
       In{input, "input"});
 }
@@ -63,24 +77,28 @@ void mul_scalar(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandl
   elementwise<kFloatingAndInt>(
       kernel, ctx, out,
       [other](auto tag) {
-        using A = acc_t<TypeOf<decltype(tag)>>;
-        const A b = other.as<A>();
+        using T = TypeOf<decltype(tag)>;
+        using A = acc_t<T>;
+        const A b = other.rounded<T>();
         return [b](A x) -> A { return x * b; };
       },
       In{input, "input"});
 }
 
-// ATen's div with rounding_mode="floor" for floating types (c10::div_floor_floating).
-template <class A>
-A div_floor(A a, A b) {
+// ATen's div with rounding_mode="floor" (div_floor_floating); 16-bit types are computed with
+// 16-bit operations as ATen 1.13's vectorized kernel does.
+template <class T>
+acc_t<T> div_floor(acc_t<T> a, acc_t<T> b) {
+  using A = acc_t<T>;
+  using V = Arith<T, kPerOpHalf | kPerOpBFloat16>;
   if (b == 0) return a / b;
-  const A mod = std::fmod(a, b);
-  A div = (a - mod) / b;
-  if (mod != 0 && (b < 0) != (mod < 0)) div -= A(1);
-  if (div == 0) return std::copysign(A(0), a / b);
-  A floordiv = std::floor(div);
-  if (div - floordiv > A(0.5)) floordiv += A(1);
-  return floordiv;
+  const A mod = std::fmod(a, b);  // exact
+  V div = (V(a) - V(mod)) / V(b);
+  if (mod != 0 && (b < 0) != (mod < 0)) div = div - V(1);
+  if (to_acc<A>(div) == 0) return std::copysign(A(0), a / b);
+  V floordiv = V(std::floor(to_acc<A>(div)));
+  if (to_acc<A>(div - floordiv) > A(0.5)) floordiv = floordiv + V(1);
+  return to_acc<A>(floordiv);
 }
 
 // Element functor of div for storage type T: true, truncating or flooring division.
@@ -94,7 +112,7 @@ struct DivOp {
         // ATen rounds the quotient to the storage type before truncating.
         return std::trunc(load(convert<T>(x / y)));
       case RoundModeFloor:
-        return div_floor(x, y);
+        return div_floor<T>(x, y);
       default:
         return x / y;
     }
@@ -126,22 +144,26 @@ void div_scalar(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandl
         using T = TypeOf<decltype(tag)>;
         using A = acc_t<T>;
         const DivOp<T> div{mode};
-        const A b = other.as<A>();
+        const A b = other.rounded<T>();
         return [div, b](A x) -> A { return div(x, b); };
       },
       In{input, "input"});
 }
 
-// x ** e with ATen's special cases for common exponents.
-template <class A>
-A pow_scalar_exponent(A x, A e) {
-  if (e == A(2)) return x * x;
-  if (e == A(3)) return x * x * x;
-  if (e == A(0.5)) return std::sqrt(x);
-  if (e == A(-0.5)) return A(1) / std::sqrt(x);
-  if (e == A(-1)) return A(1) / x;
-  if (e == A(-2)) return A(1) / (x * x);
-  return std::pow(x, e);
+// x ** e with ATen's special cases for common exponents (e already rounded to the dtype).
+// ATen 1.13 computes the bfloat16 special cases with bfloat16 operations.
+template <class T>
+acc_t<T> pow_scalar_exponent(acc_t<T> xa, acc_t<T> e) {
+  using A = acc_t<T>;
+  using V = Arith<T, kPerOpBFloat16>;
+  const V x(xa);
+  if (e == A(2)) return to_acc<A>(x * x);
+  if (e == A(3)) return to_acc<A>(x * x * x);
+  if (e == A(0.5)) return std::sqrt(xa);
+  if (e == A(-0.5)) return A(1) / std::sqrt(xa);
+  if (e == A(-1)) return A(1) / xa;
+  if (e == A(-2)) return to_acc<A>(V(1) / (x * x));
+  return std::pow(xa, e);
 }
 
 }  // namespace
@@ -264,9 +286,10 @@ diopiError_t diopiPow(diopiContextHandle_t ctx, diopiTensorHandle_t out,
     elementwise<kFloating>(
         kernel, ctx, out,
         [e](auto tag) {
-          using A = acc_t<TypeOf<decltype(tag)>>;
-          const A ev = e.as<A>();
-          return [ev](A x) -> A { return pow_scalar_exponent(x, ev); };
+          using T = TypeOf<decltype(tag)>;
+          using A = acc_t<T>;
+          const A ev = e.rounded<T>();
+          return [ev](A x) -> A { return pow_scalar_exponent<T>(x, ev); };
         },
         In{input, "input"});
   });
