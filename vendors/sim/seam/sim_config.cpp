@@ -1,0 +1,47 @@
+// Environment-driven settings of the sim device, read once at load (never per call).
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "sim_internal.h"
+
+namespace sim {
+namespace {
+
+uint64_t env_u64(const char* name, uint64_t fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  const unsigned long long parsed = std::strtoull(v, &end, 10);
+  if (end == v || *end != '\0') {
+    std::fprintf(stderr, "[opweave-sim] ignoring %s=%s: not a non-negative integer\n", name, v);
+    return fallback;
+  }
+  return parsed;
+}
+
+Config load() {
+  Config c;
+  c.capacity = static_cast<size_t>(env_u64("OPWEAVE_SIM_CAPACITY", uint64_t{8} << 30));
+  c.debug = env_u64("OPWEAVE_SIM_DEBUG", 0) != 0;
+  c.delay_us = static_cast<uint32_t>(env_u64("OPWEAVE_SIM_DELAY_US", 0));
+  return c;
+}
+
+// Initialised during the library's static initialisation, i.e. once at dlopen.
+const Config g_config = load();
+
+thread_local std::string t_last_error;
+
+}  // namespace
+
+const Config& config() { return g_config; }
+
+owStatus fail(owStatus status, const std::string& msg) {
+  t_last_error = msg;
+  return status;
+}
+
+const char* last_error() { return t_last_error.c_str(); }
+
+}  // namespace sim

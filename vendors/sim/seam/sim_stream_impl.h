@@ -1,0 +1,29 @@
+// Sim streams and events: one worker thread per stream runs its queue in order.
+#ifndef OPWEAVE_SIM_STREAM_IMPL_H_
+#define OPWEAVE_SIM_STREAM_IMPL_H_
+
+#include <functional>
+
+#include "opweave/vendor_seam.h"
+
+namespace sim {
+
+owStatus stream_create(int device, owStream_t* stream);
+owStatus stream_destroy(owStream_t stream);
+owStatus stream_synchronize(owStream_t stream);
+owStatus stream_query(owStream_t stream);
+// `delayed` tasks pay OPWEAVE_SIM_DELAY_US before running (data movement and kernels);
+// bookkeeping tasks (event markers and waits) do not.
+owStatus stream_push(owStream_t stream, std::function<void()> work, bool delayed);
+
+owStatus event_create(owEvent_t* event);
+owStatus event_destroy(owEvent_t event);
+owStatus event_record(owEvent_t event, owStream_t stream);
+owStatus stream_wait_event(owStream_t stream, owEvent_t event);
+owStatus event_query(owEvent_t event);
+owStatus event_synchronize(owEvent_t event);
+owStatus event_elapsed_time(float* ms, owEvent_t start, owEvent_t end);
+
+}  // namespace sim
+
+#endif  // OPWEAVE_SIM_STREAM_IMPL_H_
