@@ -1,0 +1,255 @@
+// Caching device allocator: vendor memory is expensive to get (and synchronising to free), so
+// freed blocks are kept per device, per stream and per size class, and reused.
+#include "opweave/allocator.h"
+
+#include <c10/util/Exception.h>
+
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "opweave/stream.h"
+#include "opweave/vendor.h"
+
+namespace opweave {
+namespace {
+
+constexpr c10::DeviceType kType = c10::DeviceType::PrivateUse1;
+constexpr size_t kMinBlock = 512;
+
+struct Block {
+  c10::DeviceIndex device;
+  owStream_t stream;  // the stream current when it was allocated: reuse stays on it
+  size_t size;        // size class
+  size_t requested;
+  void* ptr;
+  std::vector<owStream_t> other_streams;  // streams added by record_stream
+};
+
+// A block freed while other streams may still use it: cached once all events completed.
+struct PendingFree {
+  Block* block;
+  std::vector<owEvent_t> events;
+};
+
+struct DeviceCache {
+  std::mutex mu;
+  std::map<std::pair<owStream_t, size_t>, std::vector<Block*>> free_blocks;
+  std::vector<PendingFree> pending;
+  AllocatorStats stats;
+};
+
+DeviceCache& cache(c10::DeviceIndex d) {
+  static DeviceCache* caches = new DeviceCache[kMaxDevices];  // leaked: frees run at exit too
+  return caches[d];
+}
+
+// Four classes per power of two above kMinBlock: at most 25% slack per block.
+size_t size_class(size_t n) {
+  if (n <= kMinBlock) return kMinBlock;
+  const int bits = 64 - __builtin_clzll(n - 1);  // 2^(bits-1) < n <= 2^bits
+  const size_t step = size_t{1} << (bits - 3);
+  return (n + step - 1) & ~(step - 1);
+}
+
+std::string format_bytes(int64_t n) {
+  char buf[64];
+  if (n >= (int64_t{1} << 30)) {
+    std::snprintf(buf, sizeof buf, "%.2f GiB", n / double(int64_t{1} << 30));
+  } else if (n >= (int64_t{1} << 20)) {
+    std::snprintf(buf, sizeof buf, "%.2f MiB", n / double(int64_t{1} << 20));
+  } else {
+    std::snprintf(buf, sizeof buf, "%lld bytes", static_cast<long long>(n));
+  }
+  return buf;
+}
+
+void cache_block(DeviceCache& c, Block* b) {
+  c.free_blocks[{b->stream, b->size}].push_back(b);
+  ++c.stats.cached_blocks;
+}
+
+// Moves pending blocks whose cross-stream uses finished into the cache. Caller holds c.mu.
+void process_pending(DeviceCache& c) {
+  if (c.pending.empty()) return;
+  const owVendorSeam& s = seam();
+  std::vector<PendingFree> still;
+  for (PendingFree& p : c.pending) {
+    bool done = true;
+    for (owEvent_t e : p.events) done = done && s.eventQuery(e) == owSuccess;
+    if (!done) {
+      still.push_back(std::move(p));
+      continue;
+    }
+    for (owEvent_t e : p.events) s.eventDestroy(e);
+    p.block->other_streams.clear();
+    cache_block(c, p.block);
+  }
+  c.pending.swap(still);
+}
+
+// Returns the device's cached blocks to the vendor. Queued work may still use them (frees are
+// stream-ordered), so the device is synchronised first.
+void release_cached(c10::DeviceIndex device) {
+  DeviceCache& c = cache(device);
+  std::vector<Block*> blocks;
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    process_pending(c);
+    for (auto& entry : c.free_blocks) {
+      blocks.insert(blocks.end(), entry.second.begin(), entry.second.end());
+    }
+    c.free_blocks.clear();
+    c.stats.cached_blocks = 0;
+  }
+  if (blocks.empty()) return;
+  const owVendorSeam& s = seam();
+  check_seam(s.deviceSynchronize(device), "deviceSynchronize");
+  owStatus first_error = owSuccess;
+  for (Block* b : blocks) {
+    const owStatus st = s.free(device, b->ptr);
+    if (first_error == owSuccess) first_error = st;
+    {
+      std::lock_guard<std::mutex> lock(c.mu);
+      c.stats.reserved -= static_cast<int64_t>(b->size);
+      ++c.stats.device_frees;
+    }
+    delete b;
+  }
+  check_seam(first_error, "free");  // e.g. the sim's guard-byte check found corruption
+}
+
+void free_block(void* ctx) noexcept {
+  auto* b = static_cast<Block*>(ctx);
+  DeviceCache& c = cache(b->device);
+  std::lock_guard<std::mutex> lock(c.mu);
+  c.stats.allocated -= static_cast<int64_t>(b->size);
+  c.stats.requested -= static_cast<int64_t>(b->requested);
+  ++c.stats.num_frees;
+  if (b->other_streams.empty()) {
+    cache_block(c, b);
+    return;
+  }
+  PendingFree p{b, {}};
+  const owVendorSeam& s = *g_seam;  // blocks exist only when a vendor is loaded
+  for (owStream_t other : b->other_streams) {
+    owEvent_t e = nullptr;
+    if (s.eventCreate(&e) == owSuccess && s.eventRecord(e, other) == owSuccess) {
+      p.events.push_back(e);
+    } else {
+      if (e != nullptr) s.eventDestroy(e);
+      s.streamSynchronize(other);  // cannot track it: wait instead
+    }
+  }
+  c.pending.push_back(std::move(p));
+}
+
+Block* malloc_block(DeviceCache& c, c10::DeviceIndex device, owStream_t stream, size_t size) {
+  const owVendorSeam& s = seam();
+  void* ptr = nullptr;
+  owStatus st = s.malloc(device, size, &ptr);
+  if (st == owOutOfMemory) {
+    release_cached(device);  // cached blocks of other streams/sizes may make room
+    st = s.malloc(device, size, &ptr);
+  }
+  if (st != owSuccess) {
+    AllocatorStats snapshot;
+    {
+      std::lock_guard<std::mutex> lock(c.mu);
+      if (st == owOutOfMemory) ++c.stats.num_ooms;
+      snapshot = c.stats;
+    }
+    TORCH_CHECK(false, "opweave: ", st == owOutOfMemory ? "out of memory" : "allocation failed",
+                " on privateuseone:", static_cast<int>(device), ": tried to allocate ",
+                format_bytes(static_cast<int64_t>(size)), " (", format_bytes(snapshot.allocated),
+                " allocated, ", format_bytes(snapshot.reserved),
+                " reserved by the caching allocator); vendor '", vendor_info().name,
+                "': ", s.lastError());
+  }
+  auto* b = new Block{device, stream, size, 0, ptr, {}};
+  std::lock_guard<std::mutex> lock(c.mu);
+  c.stats.reserved += static_cast<int64_t>(size);
+  c.stats.peak_reserved = std::max(c.stats.peak_reserved, c.stats.reserved);
+  ++c.stats.device_mallocs;
+  return b;
+}
+
+class DeviceAllocator final : public c10::Allocator {
+ public:
+  c10::DataPtr allocate(size_t n) const override { return allocate_on(current_device(), n); }
+};
+
+DeviceAllocator g_allocator;
+
+[[maybe_unused]] const bool g_registered = (c10::SetAllocator(kType, &g_allocator), true);
+
+}  // namespace
+
+c10::Allocator* device_allocator() { return &g_allocator; }
+
+c10::DataPtr allocate_on(c10::DeviceIndex device, size_t bytes) {
+  device = checked_device_index(device, "opweave allocator");
+  const c10::Device dev(kType, device);
+  if (bytes == 0) return c10::DataPtr(nullptr, dev);
+  owStream_t stream = current_native_stream(device);
+  const size_t size = size_class(bytes);
+  DeviceCache& c = cache(device);
+  Block* b = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    process_pending(c);
+    auto it = c.free_blocks.find({stream, size});
+    if (it != c.free_blocks.end() && !it->second.empty()) {
+      b = it->second.back();
+      it->second.pop_back();
+      --c.stats.cached_blocks;
+      ++c.stats.cache_hits;
+    }
+  }
+  if (b == nullptr) b = malloc_block(c, device, stream, size);
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    b->requested = bytes;
+    c.stats.allocated += static_cast<int64_t>(size);
+    c.stats.requested += static_cast<int64_t>(bytes);
+    c.stats.peak_allocated = std::max(c.stats.peak_allocated, c.stats.allocated);
+    ++c.stats.num_allocs;
+  }
+  return c10::DataPtr(b->ptr, b, &free_block, dev);
+}
+
+AllocatorStats allocator_stats(c10::DeviceIndex device) {
+  device = checked_device_index(device, "memory_stats");
+  DeviceCache& c = cache(device);
+  std::lock_guard<std::mutex> lock(c.mu);
+  return c.stats;
+}
+
+void reset_peak_stats(c10::DeviceIndex device) {
+  device = checked_device_index(device, "reset_peak_memory_stats");
+  DeviceCache& c = cache(device);
+  std::lock_guard<std::mutex> lock(c.mu);
+  c.stats.peak_allocated = c.stats.allocated;
+  c.stats.peak_reserved = c.stats.reserved;
+}
+
+void empty_cache() {
+  for (int d = 0; d < device_count(); ++d) release_cached(static_cast<c10::DeviceIndex>(d));
+}
+
+void record_stream(const c10::DataPtr& data, const c10::Stream& stream) {
+  if (data.get_deleter() != &free_block) return;  // not our memory (or empty)
+  auto* b = static_cast<Block*>(data.get_context());
+  owStream_t s = native_stream(stream);
+  DeviceCache& c = cache(b->device);
+  std::lock_guard<std::mutex> lock(c.mu);
+  if (s == b->stream) return;
+  for (owStream_t o : b->other_streams) {
+    if (o == s) return;
+  }
+  b->other_streams.push_back(s);
+}
+
+}  // namespace opweave

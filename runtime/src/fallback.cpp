@@ -1,0 +1,273 @@
+// Boxed CPU fallback for every ATen op without a PrivateUse1 kernel (and for generated
+// wrappers whose DIOPI kernel is missing or declines).
+#include "opweave/fallback.h"
+
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/_copy_from_and_resize.h>
+#include <c10/core/DeviceGuard.h>
+#include <torch/library.h>
+
+#include <cstdio>
+#include <mutex>
+#include <sstream>
+#include <unordered_map>
+#include <vector>
+
+#include "internal.h"
+#include "opweave/stream.h"
+
+namespace opweave {
+namespace {
+
+constexpr const char* kNoKernel = "no PrivateUse1 kernel";
+thread_local const char* t_reason = nullptr;
+
+struct Stats {
+  std::mutex mu;
+  std::unordered_map<std::string, FallbackRecord> ops;
+};
+Stats& stats() {
+  static Stats* s = new Stats();  // leaked: ops may fall back during process exit
+  return *s;
+}
+
+// Counts the call; the first fallback of each op is logged (this is the slow path anyway).
+void record(const std::string& name, const char* reason) {
+  Stats& s = stats();
+  bool first = false;
+  {
+    std::lock_guard<std::mutex> lock(s.mu);
+    FallbackRecord& r = s.ops[name];
+    first = r.count++ == 0;
+    if (first) r.reason = reason;
+  }
+  if (first) std::fprintf(stderr, "[opweave] fallback to CPU: %s (%s)\n", name.c_str(), reason);
+}
+
+bool is_low_precision(c10::ScalarType t) {
+  return t == c10::ScalarType::Half || t == c10::ScalarType::BFloat16;
+}
+
+// Calls fn(tensor, in_optional_list) for every defined tensor among the IValues.
+template <class F>
+void for_each_tensor(const std::vector<c10::IValue>& args, F&& fn) {
+  for (const c10::IValue& v : args) {
+    if (v.isTensor()) {
+      if (v.toTensor().defined()) fn(v.toTensor(), false);
+    } else if (v.isTensorList()) {
+      for (const at::Tensor& t : v.toTensorVector()) {
+        if (t.defined()) fn(t, false);
+      }
+    } else if (v.isOptionalTensorList()) {
+      for (const c10::optional<at::Tensor>& t : v.toOptionalTensorVector()) {
+        if (t.has_value() && t->defined()) fn(*t, true);
+      }
+    }
+  }
+}
+
+// The device the op runs for; rejects tensors on different devices, as a real device would.
+// CPU scalars (0-dim) are allowed anywhere, and CPU indices in Tensor?[] lists (index/index_put).
+c10::optional<c10::Device> op_device(const std::string& name,
+                                     const std::vector<c10::IValue>& args) {
+  c10::optional<c10::Device> device;
+  c10::optional<c10::Device> cpu_operand;
+  for_each_tensor(args, [&](const at::Tensor& t, bool in_index_list) {
+    if (t.is_cpu()) {
+      if (t.dim() > 0 && !in_index_list) cpu_operand = t.device();
+      return;
+    }
+    if (!device.has_value()) {
+      device = t.device();
+    } else {
+      TORCH_CHECK(*device == t.device(), name,
+                  ": expected all tensors to be on the same device, but found tensors on ", *device,
+                  " and ", t.device());
+    }
+  });
+  if (device.has_value() && cpu_operand.has_value()) {
+    TORCH_CHECK(false, name,
+                ": expected all tensors to be on the same device, but found tensors on ", *device,
+                " and cpu (move the cpu tensor with .to(", *device, "))");
+  }
+  if (!device.has_value()) {
+    for (const c10::IValue& v : args) {  // factory ops: the device argument
+      if (v.isDevice() && v.toDevice().type() == kDeviceType) {
+        c10::Device d = v.toDevice();
+        return d.has_index() ? d : c10::Device(kDeviceType, current_device());
+      }
+    }
+  }
+  return device;
+}
+
+at::Tensor to_host(const at::Tensor& t, bool upcast) {
+  at::Tensor h = t.is_cpu() ? t : t.to(c10::kCPU);
+  return upcast && is_low_precision(h.scalar_type()) ? h.to(c10::kFloat) : h;
+}
+
+c10::IValue host_ivalue(const c10::IValue& v, bool upcast) {
+  if (v.isTensor()) {
+    const at::Tensor& t = v.toTensor();
+    return t.defined() ? c10::IValue(to_host(t, upcast)) : v;
+  }
+  if (v.isTensorList()) {
+    std::vector<at::Tensor> out;
+    for (const at::Tensor& t : v.toTensorVector())
+      out.push_back(t.defined() ? to_host(t, upcast) : t);
+    return c10::IValue(c10::List<at::Tensor>(out));
+  }
+  if (v.isOptionalTensorList()) {
+    c10::List<c10::optional<at::Tensor>> out;
+    for (const c10::optional<at::Tensor>& t : v.toOptionalTensorVector()) {
+      out.push_back(t.has_value() && t->defined() ? c10::optional<at::Tensor>(to_host(*t, upcast))
+                                                  : t);
+    }
+    return c10::IValue(out);
+  }
+  if (v.isDevice() && v.toDevice().type() == kDeviceType)
+    return c10::IValue(c10::Device(c10::kCPU));
+  return v;
+}
+
+// CPU kernels report a missing dtype as "... not implemented for 'Half'".
+bool missing_low_precision_kernel(const c10::Error& e) {
+  const std::string msg = e.what_without_backtrace();
+  return msg.find("not implemented for 'Half'") != std::string::npos ||
+         msg.find("not implemented for 'BFloat16'") != std::string::npos;
+}
+
+// New results go to the op's device; float32 results of an upcast run get the input dtype.
+at::Tensor to_device(const at::Tensor& t, const c10::Device& device,
+                     c10::optional<c10::ScalarType> low) {
+  if (!t.defined()) return t;
+  if (low.has_value() && t.scalar_type() == c10::ScalarType::Float) return t.to(device, *low);
+  return t.to(device);
+}
+
+void write_back(const at::Tensor& host, const at::Tensor& orig) {
+  if (!orig.defined() || host.is_same(orig)) return;
+  if (!orig.is_cpu()) {
+    at::_copy_from_and_resize(host, orig);
+    return;
+  }
+  if (orig.sizes() != host.sizes()) orig.resize_(host.sizes());  // an upcast CPU argument
+  orig.copy_(host);
+}
+
+void run_on_cpu(const c10::OperatorHandle& op, torch::jit::Stack* stack, const std::string& name) {
+  const c10::FunctionSchema& schema = op.schema();
+  const auto& formals = schema.arguments();
+  const size_t num_args = formals.size();
+  const size_t begin = stack->size() - num_args;
+  const std::vector<c10::IValue> args(stack->begin() + begin, stack->end());
+
+  for (const c10::Argument& ret : schema.returns()) {
+    TORCH_CHECK(ret.alias_info() == nullptr || ret.alias_info()->isWrite(), name,
+                " is a view op without an opweave kernel: a view cannot be computed on the CPU "
+                "(its storage would not be shared with the device tensor)");
+  }
+  const c10::optional<c10::Device> device = op_device(name, args);
+  c10::optional<c10::ScalarType> low;
+  for_each_tensor(args, [&](const at::Tensor& t, bool) {
+    if (!low.has_value() && is_low_precision(t.scalar_type())) low = t.scalar_type();
+  });
+
+  std::vector<c10::IValue> host_args;
+  bool upcast = false;
+  for (;;) {
+    host_args.clear();
+    for (const c10::IValue& v : args) host_args.push_back(host_ivalue(v, upcast));
+    stack->resize(begin);
+    stack->insert(stack->end(), host_args.begin(), host_args.end());
+    try {
+      op.redispatchBoxed(c10::DispatchKeySet(c10::DispatchKey::CPU), stack);
+      break;
+    } catch (const c10::Error& e) {
+      if (upcast || !low.has_value() || !missing_low_precision_kernel(e)) throw;
+      upcast = true;  // retry in float32
+      stack->resize(begin);
+    }
+  }
+
+  // Write mutated arguments back into the original tensors (in place: resized, never
+  // rebound, so views and Python references stay valid).
+  for (size_t i = 0; i < num_args; ++i) {
+    const c10::AliasInfo* alias = formals[i].alias_info();
+    if (alias == nullptr || !alias->isWrite()) continue;
+    if (args[i].isTensor()) {
+      write_back(host_args[i].toTensor(), args[i].toTensor());
+    } else if (args[i].isTensorList()) {
+      const auto origs = args[i].toTensorVector();
+      const auto hosts = host_args[i].toTensorVector();
+      for (size_t j = 0; j < origs.size(); ++j) write_back(hosts[j], origs[j]);
+    }
+  }
+
+  const auto& rets = schema.returns();
+  const size_t rbegin = stack->size() - rets.size();
+  for (size_t r = 0; r < rets.size(); ++r) {
+    c10::IValue& out = (*stack)[rbegin + r];
+    const c10::AliasInfo* alias = rets[r].alias_info();
+    if (alias != nullptr && alias->isWrite()) {
+      // `self` / `out` returned: hand back the original argument, not the host copy.
+      bool found = false;
+      for (size_t i = 0; i < num_args && !found; ++i) {
+        const c10::AliasInfo* a = formals[i].alias_info();
+        if (a != nullptr && *a == *alias) {
+          out = args[i];
+          found = true;
+        }
+      }
+      TORCH_CHECK(found, name, ": cannot match a mutable return to its argument");
+      continue;
+    }
+    if (!device.has_value()) continue;  // no device tensors at all: nothing to move
+    if (out.isTensor()) {
+      out = to_device(out.toTensor(), *device, upcast ? low : c10::nullopt);
+    } else if (out.isTensorList()) {
+      std::vector<at::Tensor> moved;
+      for (const at::Tensor& t : out.toTensorVector()) {
+        moved.push_back(to_device(t, *device, upcast ? low : c10::nullopt));
+      }
+      out = c10::IValue(c10::List<at::Tensor>(moved));
+    }
+  }
+}
+
+}  // namespace
+
+FallbackReason::FallbackReason(const char* reason) : previous_(t_reason) { t_reason = reason; }
+FallbackReason::~FallbackReason() { t_reason = previous_; }
+
+void cpu_fallback_with_reason(const c10::OperatorHandle& op, torch::jit::Stack* stack,
+                              const char* reason) {
+  const std::string name = c10::toString(op.operator_name());
+  record(name, reason != nullptr ? reason : kNoKernel);
+  try {
+    run_on_cpu(op, stack, name);
+  } catch (c10::Error& e) {
+    e.add_context("in the CPU fallback of " + name);
+    throw;
+  }
+}
+
+void cpu_fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
+  const char* reason = t_reason;
+  t_reason = nullptr;  // one FallbackReason scope explains one call
+  cpu_fallback_with_reason(op, stack, reason);
+}
+
+std::map<std::string, FallbackRecord> fallback_stats(bool reset) {
+  Stats& s = stats();
+  std::lock_guard<std::mutex> lock(s.mu);
+  std::map<std::string, FallbackRecord> out(s.ops.begin(), s.ops.end());
+  if (reset) s.ops.clear();
+  return out;
+}
+
+TORCH_LIBRARY_IMPL(_, PrivateUse1, m) {
+  m.fallback(torch::CppFunction::makeFromBoxedFunction<&cpu_fallback>());
+}
+
+}  // namespace opweave

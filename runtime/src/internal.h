@@ -1,0 +1,26 @@
+// Runtime-internal helpers shared by the ATen kernels of the runtime (not installed).
+#ifndef OPWEAVE_SRC_INTERNAL_H_
+#define OPWEAVE_SRC_INTERNAL_H_
+
+#include <ATen/core/Tensor.h>
+#include <c10/core/StorageImpl.h>
+#include <c10/core/TensorImpl.h>
+
+namespace opweave {
+
+constexpr c10::DeviceType kDeviceType = c10::DeviceType::PrivateUse1;
+
+inline bool on_device(const at::Tensor& t) { return t.device().type() == kDeviceType; }
+
+// copy.cpp: dst <- src for any mix of CPU and opweave tensors (broadcasting src). Enqueued on
+// the current stream(s); returns early only for device-to-device copies and, with
+// non_blocking, plain device-to-host transfers.
+void copy_into(const at::Tensor& dst, const at::Tensor& src, bool non_blocking);
+
+// tensor_ops.cpp: resize_ semantics for device tensors (storage grows, never shrinks).
+void resize_device_tensor(c10::TensorImpl* self, c10::IntArrayRef size,
+                          c10::optional<c10::IntArrayRef> stride);
+
+}  // namespace opweave
+
+#endif  // OPWEAVE_SRC_INTERNAL_H_
