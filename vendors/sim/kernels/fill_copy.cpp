@@ -1,0 +1,51 @@
+// Memory ops: fill with a scalar, and copies with dtype conversion between any layouts.
+#include <diopi/functions.h>
+
+#include "common/elementwise.h"
+#include "common/scalar.h"
+
+using namespace simk;
+
+namespace {
+
+// dst = src converted and broadcast to dst's shape (the copy_ / to(dtype) of the runtime).
+void copy_kernel(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t dst_h,
+                 diopiConstTensorHandle_t src_h, const char* dst_name, const char* src_name) {
+  const View dst = output_view(dst_h, dst_name);
+  const View src = input_view(src_h, src_name);
+  check_dtype(dst, kAllTypes, dst_name);
+  check_dtype(src, kAllTypes, src_name);
+  broadcast_to(src, dst, src_name);
+  launch(kernel, ctx, dst, [dst, src] { cast_copy(dst, src); });
+}
+
+}  // namespace
+
+diopiError_t diopiFill(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                       const diopiScalar_t* value) {
+  SIMK_KERNEL(diopiFill);
+  return guarded(kernel.name, [&] {
+    const View t = output_view(input, "input");
+    check_dtype(t, kAllTypes, "input");
+    const Scalar v = scalar_arg(value, "value");
+    launch(kernel, ctx, t, [t, v] {
+      dispatch<kAllTypes>(t.dtype, [&](auto tag) {
+        using T = TypeOf<decltype(tag)>;
+        const acc_t<T> x = v.rounded<T>();
+        map_fill<T>(t, [x] { return x; });
+      });
+    });
+  });
+}
+
+diopiError_t diopiCopyInp(diopiContextHandle_t ctx, diopiConstTensorHandle_t src,
+                          diopiTensorHandle_t dest) {
+  SIMK_KERNEL(diopiCopyInp);
+  return guarded(kernel.name, [&] { copy_kernel(kernel, ctx, dest, src, "dest", "src"); });
+}
+
+diopiError_t diopiCastDtype(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                            diopiConstTensorHandle_t input) {
+  SIMK_KERNEL(diopiCastDtype);
+  return guarded(kernel.name, [&] { copy_kernel(kernel, ctx, out, input, "out", "input"); });
+}
