@@ -66,7 +66,9 @@ def _convert(arg: DiopiArg, expr: str, aten_type, var: str, prepare: list[str]) 
     if k == "tensor":
         if optional:
             return f"opweave::optional_handle({expr})"
-        return f"opweave::handle({expr})" if arg.direction != "in" else f"opweave::const_handle({expr})"
+        if arg.direction != "in":
+            return f"opweave::handle({expr})"
+        return f"opweave::const_handle(guard.on_device({expr}))"
     if k == "scalar":
         if optional:
             prepare.append(f"const opweave::OptionalScalar {var}({expr});")

@@ -17,15 +17,11 @@ const int kOp_sub_out = opweave::register_op(&kInfo_sub_out);
 at::Tensor& sub_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
                          const at::Scalar& alpha, at::Tensor& out) {
   opweave::OpGuard guard(op, self, other, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::sub_out>(op, "a CPU scalar tensor argument", self,
-                                                     other, alpha, out);
-  }
   opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
   const diopiError_t status = opweave::kernel<decltype(&::diopiSub)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), opweave::const_handle(other),
-      &alpha_d);
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)), &alpha_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::sub_out>(op, status, self, other, alpha, out);
   }
@@ -80,14 +76,10 @@ const int kOp_sub__Tensor = opweave::register_op(&kInfo_sub__Tensor);
 at::Tensor& sub__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other,
                              const at::Scalar& alpha) {
   opweave::OpGuard guard(op, self, other);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::sub__Tensor>(op, "a CPU scalar tensor argument", self,
-                                                         other, alpha);
-  }
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
   const diopiError_t status = opweave::kernel<decltype(&::diopiSubInp)>(op)(
-      guard.ctx(), opweave::handle(self), opweave::const_handle(other), &alpha_d);
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)), &alpha_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::sub__Tensor>(op, status, self, other, alpha);
   }
@@ -115,15 +107,12 @@ const int kOp_sub_Scalar = opweave::register_op(&kInfo_sub_Scalar);
 at::Tensor sub_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other,
                            const at::Scalar& alpha) {
   opweave::OpGuard guard(op, self);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::sub_Scalar>(op, "a CPU scalar tensor argument", self,
-                                                        other, alpha);
-  }
   at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), self);
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
   const diopiError_t status = opweave::kernel<decltype(&::diopiSubScalar)>(op)(
-      guard.ctx(), opweave::handle(result0), opweave::const_handle(self), &other_d, &alpha_d);
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)), &other_d,
+      &alpha_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::sub_Scalar>(op, status, self, other, alpha);
   }
@@ -152,10 +141,6 @@ const int kOp_sub__Scalar = opweave::register_op(&kInfo_sub__Scalar);
 at::Tensor& sub__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other,
                              const at::Scalar& alpha) {
   opweave::OpGuard guard(op, self);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::sub__Scalar>(op, "a CPU scalar tensor argument", self,
-                                                         other, alpha);
-  }
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
   const diopiError_t status = opweave::kernel<decltype(&::diopiSubInpScalar)>(op)(
@@ -187,15 +172,12 @@ const int kOp_addcmul_out = opweave::register_op(&kInfo_addcmul_out);
 at::Tensor& addcmul_out_impl(int op, const at::Tensor& self, const at::Tensor& tensor1,
                              const at::Tensor& tensor2, const at::Scalar& value, at::Tensor& out) {
   opweave::OpGuard guard(op, self, tensor1, tensor2, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::addcmul_out>(op, "a CPU scalar tensor argument", self,
-                                                         tensor1, tensor2, value, out);
-  }
   opweave::resize_out(op, out, opweave::rules::broadcast(self, tensor1, tensor2));
   const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
   const diopiError_t status = opweave::kernel<decltype(&::diopiAddcmul)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self),
-      opweave::const_handle(tensor1), opweave::const_handle(tensor2), &value_d);
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(tensor1)),
+      opweave::const_handle(guard.on_device(tensor2)), &value_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::addcmul_out>(op, status, self, tensor1, tensor2, value,
                                                          out);
@@ -277,15 +259,12 @@ const int kOp_addcdiv_out = opweave::register_op(&kInfo_addcdiv_out);
 at::Tensor& addcdiv_out_impl(int op, const at::Tensor& self, const at::Tensor& tensor1,
                              const at::Tensor& tensor2, const at::Scalar& value, at::Tensor& out) {
   opweave::OpGuard guard(op, self, tensor1, tensor2, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::addcdiv_out>(op, "a CPU scalar tensor argument", self,
-                                                         tensor1, tensor2, value, out);
-  }
   opweave::resize_out(op, out, opweave::rules::broadcast(self, tensor1, tensor2));
   const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
   const diopiError_t status = opweave::kernel<decltype(&::diopiAddcdiv)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self),
-      opweave::const_handle(tensor1), opweave::const_handle(tensor2), &value_d);
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(tensor1)),
+      opweave::const_handle(guard.on_device(tensor2)), &value_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::addcdiv_out>(op, status, self, tensor1, tensor2, value,
                                                          out);
@@ -366,13 +345,9 @@ const int kOp_sqrt_out = opweave::register_op(&kInfo_sqrt_out);
 
 at::Tensor& sqrt_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::sqrt_out>(op, "a CPU scalar tensor argument", self,
-                                                      out);
-  }
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiSqrt)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::sqrt_out>(op, status, self, out);
   }
@@ -421,9 +396,6 @@ const int kOp_sqrt_ = opweave::register_op(&kInfo_sqrt_);
 
 at::Tensor& sqrt__impl(int op, at::Tensor& self) {
   opweave::OpGuard guard(op, self);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::sqrt_>(op, "a CPU scalar tensor argument", self);
-  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiSqrtInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -451,12 +423,9 @@ const int kOp_relu = opweave::register_op(&kInfo_relu);
 
 at::Tensor relu_impl(int op, const at::Tensor& self) {
   opweave::OpGuard guard(op, self);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::relu>(op, "a CPU scalar tensor argument", self);
-  }
   at::Tensor result0 = opweave::allocate(opweave::rules::like(self), self);
   const diopiError_t status = opweave::kernel<decltype(&::diopiRelu)>(op)(
-      guard.ctx(), opweave::handle(result0), opweave::const_handle(self));
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::relu>(op, status, self);
   }
@@ -482,9 +451,6 @@ const int kOp_relu_ = opweave::register_op(&kInfo_relu_);
 
 at::Tensor& relu__impl(int op, at::Tensor& self) {
   opweave::OpGuard guard(op, self);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::relu_>(op, "a CPU scalar tensor argument", self);
-  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiReluInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -513,13 +479,10 @@ const int kOp_mean_out = opweave::register_op(&kInfo_mean_out);
 at::Tensor& mean_out_impl(int op, const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
                           c10::optional<at::ScalarType> dtype, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::mean_out>(op, "a CPU scalar tensor argument", self, dim,
-                                                      keepdim, dtype, out);
-  }
   opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim, dtype));
   const diopiError_t status = opweave::kernel<decltype(&::diopiMean)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), opweave::to_diopi_size(dim));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(dim));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::mean_out>(op, status, self, dim, keepdim, dtype, out);
   }
@@ -573,13 +536,10 @@ const int kOp_mm_out = opweave::register_op(&kInfo_mm_out);
 
 at::Tensor& mm_out_impl(int op, const at::Tensor& self, const at::Tensor& mat2, at::Tensor& out) {
   opweave::OpGuard guard(op, self, mat2, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::mm_out>(op, "a CPU scalar tensor argument", self, mat2,
-                                                    out);
-  }
   opweave::resize_out(op, out, opweave::rules::mm(self, mat2));
   const diopiError_t status = opweave::kernel<decltype(&::diopiMm)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), opweave::const_handle(mat2));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(mat2)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::mm_out>(op, status, self, mat2, out);
   }
@@ -625,10 +585,6 @@ const int kOp_fill__Scalar = opweave::register_op(&kInfo_fill__Scalar);
 
 at::Tensor& fill__Scalar_impl(int op, at::Tensor& self, const at::Scalar& value) {
   opweave::OpGuard guard(op, self);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::fill__Scalar>(op, "a CPU scalar tensor argument", self,
-                                                          value);
-  }
   const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiFill)>(op)(guard.ctx(), opweave::handle(self), &value_d);

@@ -16,13 +16,10 @@ const int kOp_mul_out = opweave::register_op(&kInfo_mul_out);
 
 at::Tensor& mul_out_impl(int op, const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
   opweave::OpGuard guard(op, self, other, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::mul_out>(op, "a CPU scalar tensor argument", self,
-                                                     other, out);
-  }
   opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
   const diopiError_t status = opweave::kernel<decltype(&::diopiMul)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), opweave::const_handle(other));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::mul_out>(op, status, self, other, out);
   }
@@ -73,13 +70,9 @@ const int kOp_mul__Tensor = opweave::register_op(&kInfo_mul__Tensor);
 
 at::Tensor& mul__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
   opweave::OpGuard guard(op, self, other);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::mul__Tensor>(op, "a CPU scalar tensor argument", self,
-                                                         other);
-  }
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
   const diopiError_t status = opweave::kernel<decltype(&::diopiMulInp)>(op)(
-      guard.ctx(), opweave::handle(self), opweave::const_handle(other));
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::mul__Tensor>(op, status, self, other);
   }
@@ -106,14 +99,11 @@ const int kOp_mul_Scalar = opweave::register_op(&kInfo_mul_Scalar);
 
 at::Tensor mul_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
   opweave::OpGuard guard(op, self);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::mul_Scalar>(op, "a CPU scalar tensor argument", self,
-                                                        other);
-  }
   at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), self);
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiError_t status = opweave::kernel<decltype(&::diopiMulScalar)>(op)(
-      guard.ctx(), opweave::handle(result0), opweave::const_handle(self), &other_d);
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
+      &other_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::mul_Scalar>(op, status, self, other);
   }
@@ -140,10 +130,6 @@ const int kOp_mul__Scalar = opweave::register_op(&kInfo_mul__Scalar);
 
 at::Tensor& mul__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
   opweave::OpGuard guard(op, self);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::mul__Scalar>(op, "a CPU scalar tensor argument", self,
-                                                         other);
-  }
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiError_t status = opweave::kernel<decltype(&::diopiMulInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), &other_d);
@@ -174,14 +160,10 @@ const int kOp_div_out_mode = opweave::register_op(&kInfo_div_out_mode);
 at::Tensor& div_out_mode_impl(int op, const at::Tensor& self, const at::Tensor& other,
                               c10::optional<c10::string_view> rounding_mode, at::Tensor& out) {
   opweave::OpGuard guard(op, self, other, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::div_out_mode>(op, "a CPU scalar tensor argument", self,
-                                                          other, rounding_mode, out);
-  }
   opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
   const diopiError_t status = opweave::kernel<decltype(&::diopiDiv)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), opweave::const_handle(other),
-      opweave::to_round_mode(rounding_mode));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)), opweave::to_round_mode(rounding_mode));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::div_out_mode>(op, status, self, other, rounding_mode,
                                                           out);
@@ -236,14 +218,10 @@ const int kOp_div_out = opweave::register_op(&kInfo_div_out);
 
 at::Tensor& div_out_impl(int op, const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
   opweave::OpGuard guard(op, self, other, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::div_out>(op, "a CPU scalar tensor argument", self,
-                                                     other, out);
-  }
   opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
   const diopiError_t status = opweave::kernel<decltype(&::diopiDiv)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), opweave::const_handle(other),
-      static_cast<diopiRoundMode_t>(0));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)), static_cast<diopiRoundMode_t>(0));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::div_out>(op, status, self, other, out);
   }
@@ -295,13 +273,9 @@ const int kOp_div__Tensor_mode = opweave::register_op(&kInfo_div__Tensor_mode);
 at::Tensor& div__Tensor_mode_impl(int op, at::Tensor& self, const at::Tensor& other,
                                   c10::optional<c10::string_view> rounding_mode) {
   opweave::OpGuard guard(op, self, other);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::div__Tensor_mode>(op, "a CPU scalar tensor argument",
-                                                              self, other, rounding_mode);
-  }
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
   const diopiError_t status = opweave::kernel<decltype(&::diopiDivInp)>(op)(
-      guard.ctx(), opweave::handle(self), opweave::const_handle(other),
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)),
       opweave::to_round_mode(rounding_mode));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::div__Tensor_mode>(op, status, self, other,
@@ -331,13 +305,9 @@ const int kOp_div__Tensor = opweave::register_op(&kInfo_div__Tensor);
 
 at::Tensor& div__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
   opweave::OpGuard guard(op, self, other);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::div__Tensor>(op, "a CPU scalar tensor argument", self,
-                                                         other);
-  }
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
   const diopiError_t status = opweave::kernel<decltype(&::diopiDivInp)>(op)(
-      guard.ctx(), opweave::handle(self), opweave::const_handle(other),
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)),
       static_cast<diopiRoundMode_t>(0));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::div__Tensor>(op, status, self, other);
@@ -366,14 +336,10 @@ const int kOp_div_Scalar_mode = opweave::register_op(&kInfo_div_Scalar_mode);
 at::Tensor div_Scalar_mode_impl(int op, const at::Tensor& self, const at::Scalar& other,
                                 c10::optional<c10::string_view> rounding_mode) {
   opweave::OpGuard guard(op, self);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::div_Scalar_mode>(op, "a CPU scalar tensor argument",
-                                                             self, other, rounding_mode);
-  }
   at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), self);
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiError_t status = opweave::kernel<decltype(&::diopiDivScalar)>(op)(
-      guard.ctx(), opweave::handle(result0), opweave::const_handle(self), &other_d,
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)), &other_d,
       opweave::to_round_mode(rounding_mode));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::div_Scalar_mode>(op, status, self, other,
@@ -403,14 +369,10 @@ const int kOp_div_Scalar = opweave::register_op(&kInfo_div_Scalar);
 
 at::Tensor div_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
   opweave::OpGuard guard(op, self);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::div_Scalar>(op, "a CPU scalar tensor argument", self,
-                                                        other);
-  }
   at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), self);
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiError_t status = opweave::kernel<decltype(&::diopiDivScalar)>(op)(
-      guard.ctx(), opweave::handle(result0), opweave::const_handle(self), &other_d,
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)), &other_d,
       static_cast<diopiRoundMode_t>(0));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::div_Scalar>(op, status, self, other);
@@ -439,10 +401,6 @@ const int kOp_div__Scalar_mode = opweave::register_op(&kInfo_div__Scalar_mode);
 at::Tensor& div__Scalar_mode_impl(int op, at::Tensor& self, const at::Scalar& other,
                                   c10::optional<c10::string_view> rounding_mode) {
   opweave::OpGuard guard(op, self);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::div__Scalar_mode>(op, "a CPU scalar tensor argument",
-                                                              self, other, rounding_mode);
-  }
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiError_t status = opweave::kernel<decltype(&::diopiDivInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), &other_d, opweave::to_round_mode(rounding_mode));
@@ -474,10 +432,6 @@ const int kOp_div__Scalar = opweave::register_op(&kInfo_div__Scalar);
 
 at::Tensor& div__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
   opweave::OpGuard guard(op, self);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::div__Scalar>(op, "a CPU scalar tensor argument", self,
-                                                         other);
-  }
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiError_t status = opweave::kernel<decltype(&::diopiDivInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), &other_d, static_cast<diopiRoundMode_t>(0));
@@ -508,14 +462,10 @@ const int kOp_pow_Tensor_Scalar_out = opweave::register_op(&kInfo_pow_Tensor_Sca
 at::Tensor& pow_Tensor_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& exponent,
                                        at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::pow_Tensor_Scalar_out>(
-        op, "a CPU scalar tensor argument", self, exponent, out);
-  }
   opweave::resize_out(op, out, opweave::rules::broadcast(self, exponent));
   const diopiScalar_t exponent_d = opweave::to_diopi_scalar(exponent);
   const diopiError_t status = opweave::kernel<decltype(&::diopiPow)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), &exponent_d);
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &exponent_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::pow_Tensor_Scalar_out>(op, status, self, exponent, out);
   }
@@ -592,14 +542,10 @@ const int kOp_pow_Tensor_Tensor_out = opweave::register_op(&kInfo_pow_Tensor_Ten
 at::Tensor& pow_Tensor_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& exponent,
                                        at::Tensor& out) {
   opweave::OpGuard guard(op, self, exponent, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::pow_Tensor_Tensor_out>(
-        op, "a CPU scalar tensor argument", self, exponent, out);
-  }
   opweave::resize_out(op, out, opweave::rules::broadcast(self, exponent));
   const diopiError_t status = opweave::kernel<decltype(&::diopiPowTensor)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self),
-      opweave::const_handle(exponent));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(exponent)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::pow_Tensor_Tensor_out>(op, status, self, exponent, out);
   }
@@ -675,12 +621,9 @@ const int kOp_neg_out = opweave::register_op(&kInfo_neg_out);
 
 at::Tensor& neg_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::neg_out>(op, "a CPU scalar tensor argument", self, out);
-  }
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiNeg)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::neg_out>(op, status, self, out);
   }
@@ -729,9 +672,6 @@ const int kOp_neg_ = opweave::register_op(&kInfo_neg_);
 
 at::Tensor& neg__impl(int op, at::Tensor& self) {
   opweave::OpGuard guard(op, self);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::neg_>(op, "a CPU scalar tensor argument", self);
-  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiNegInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -759,12 +699,9 @@ const int kOp_log_out = opweave::register_op(&kInfo_log_out);
 
 at::Tensor& log_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::log_out>(op, "a CPU scalar tensor argument", self, out);
-  }
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiLog)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::log_out>(op, status, self, out);
   }
@@ -813,9 +750,6 @@ const int kOp_log_ = opweave::register_op(&kInfo_log_);
 
 at::Tensor& log__impl(int op, at::Tensor& self) {
   opweave::OpGuard guard(op, self);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::log_>(op, "a CPU scalar tensor argument", self);
-  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiLogInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -843,12 +777,9 @@ const int kOp_cos_out = opweave::register_op(&kInfo_cos_out);
 
 at::Tensor& cos_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::cos_out>(op, "a CPU scalar tensor argument", self, out);
-  }
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiCos)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::cos_out>(op, status, self, out);
   }
@@ -920,13 +851,9 @@ const int kOp_reciprocal_out = opweave::register_op(&kInfo_reciprocal_out);
 
 at::Tensor& reciprocal_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::reciprocal_out>(op, "a CPU scalar tensor argument",
-                                                            self, out);
-  }
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiReciprocal)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::reciprocal_out>(op, status, self, out);
   }
@@ -1000,13 +927,9 @@ const int kOp_silu_out = opweave::register_op(&kInfo_silu_out);
 
 at::Tensor& silu_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::silu_out>(op, "a CPU scalar tensor argument", self,
-                                                      out);
-  }
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiSilu)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::silu_out>(op, status, self, out);
   }
@@ -1079,14 +1002,10 @@ const int kOp_silu_backward_grad_input = opweave::register_op(&kInfo_silu_backwa
 at::Tensor& silu_backward_grad_input_impl(int op, const at::Tensor& grad_output,
                                           const at::Tensor& self, at::Tensor& grad_input) {
   opweave::OpGuard guard(op, grad_output, self, grad_input);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::silu_backward_grad_input>(
-        op, "a CPU scalar tensor argument", grad_output, self, grad_input);
-  }
   opweave::resize_out(op, grad_input, opweave::rules::like(grad_output));
   const diopiError_t status = opweave::kernel<decltype(&::diopiSiluBackward)>(op)(
-      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(grad_output),
-      opweave::const_handle(self));
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::silu_backward_grad_input>(op, status, grad_output, self,
                                                                       grad_input);
@@ -1141,14 +1060,11 @@ const int kOp_gelu_out = opweave::register_op(&kInfo_gelu_out);
 at::Tensor& gelu_out_impl(int op, const at::Tensor& self, c10::string_view approximate,
                           at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::gelu_out>(op, "a CPU scalar tensor argument", self,
-                                                      approximate, out);
-  }
   opweave::resize_out(op, out, opweave::rules::like(self));
   const std::string approximate_d(approximate);
   const diopiError_t status = opweave::kernel<decltype(&::diopiGelu)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), approximate_d.c_str());
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      approximate_d.c_str());
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::gelu_out>(op, status, self, approximate, out);
   }
@@ -1223,15 +1139,11 @@ at::Tensor& gelu_backward_grad_input_impl(int op, const at::Tensor& grad_output,
                                           const at::Tensor& self, c10::string_view approximate,
                                           at::Tensor& grad_input) {
   opweave::OpGuard guard(op, grad_output, self, grad_input);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::gelu_backward_grad_input>(
-        op, "a CPU scalar tensor argument", grad_output, self, approximate, grad_input);
-  }
   opweave::resize_out(op, grad_input, opweave::rules::like(grad_output));
   const std::string approximate_d(approximate);
   const diopiError_t status = opweave::kernel<decltype(&::diopiGeluBackward)>(op)(
-      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(grad_output),
-      opweave::const_handle(self), approximate_d.c_str());
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(self)), approximate_d.c_str());
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::gelu_backward_grad_input>(op, status, grad_output, self,
                                                                       approximate, grad_input);
@@ -1289,13 +1201,10 @@ const int kOp_lt_Tensor_out = opweave::register_op(&kInfo_lt_Tensor_out);
 at::Tensor& lt_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
                                at::Tensor& out) {
   opweave::OpGuard guard(op, self, other, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::lt_Tensor_out>(op, "a CPU scalar tensor argument", self,
-                                                           other, out);
-  }
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
   const diopiError_t status = opweave::kernel<decltype(&::diopiLt)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), opweave::const_handle(other));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::lt_Tensor_out>(op, status, self, other, out);
   }
@@ -1371,14 +1280,10 @@ const int kOp_lt_Scalar_out = opweave::register_op(&kInfo_lt_Scalar_out);
 at::Tensor& lt_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& other,
                                at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::lt_Scalar_out>(op, "a CPU scalar tensor argument", self,
-                                                           other, out);
-  }
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiError_t status = opweave::kernel<decltype(&::diopiLtScalar)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), &other_d);
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::lt_Scalar_out>(op, status, self, other, out);
   }
@@ -1455,13 +1360,10 @@ at::Tensor& sum_IntList_out_impl(int op, const at::Tensor& self, at::OptionalInt
                                  bool keepdim, c10::optional<at::ScalarType> dtype,
                                  at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::sum_IntList_out>(op, "a CPU scalar tensor argument",
-                                                             self, dim, keepdim, dtype, out);
-  }
   opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim, dtype));
   const diopiError_t status = opweave::kernel<decltype(&::diopiSum)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), opweave::to_diopi_size(dim));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(dim));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::sum_IntList_out>(op, status, self, dim, keepdim, dtype,
                                                              out);
@@ -1521,13 +1423,9 @@ at::Tensor& _log_softmax_out_impl(int op, const at::Tensor& self, int64_t dim, b
                                                               self, dim, half_to_float, out);
   }
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::_log_softmax_out>(op, "a CPU scalar tensor argument",
-                                                              self, dim, half_to_float, out);
-  }
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiLogSoftmax)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), dim);
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::_log_softmax_out>(op, status, self, dim, half_to_float,
                                                               out);
@@ -1583,14 +1481,10 @@ at::Tensor& _log_softmax_backward_data_out_impl(int op, const at::Tensor& grad_o
                                                 const at::Tensor& output, int64_t dim,
                                                 at::ScalarType input_dtype, at::Tensor& out) {
   opweave::OpGuard guard(op, grad_output, output, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::_log_softmax_backward_data_out>(
-        op, "a CPU scalar tensor argument", grad_output, output, dim, input_dtype, out);
-  }
   opweave::resize_out(op, out, opweave::rules::cast(grad_output, input_dtype));
   const diopiError_t status = opweave::kernel<decltype(&::diopiLogSoftmaxBackward)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(grad_output),
-      opweave::const_handle(output), dim);
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(output)), dim);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::_log_softmax_backward_data_out>(
         op, status, grad_output, output, dim, input_dtype, out);

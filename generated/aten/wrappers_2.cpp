@@ -17,13 +17,10 @@ const int kOp_maximum_out = opweave::register_op(&kInfo_maximum_out);
 at::Tensor& maximum_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
                              at::Tensor& out) {
   opweave::OpGuard guard(op, self, other, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::maximum_out>(op, "a CPU scalar tensor argument", self,
-                                                         other, out);
-  }
   opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
   const diopiError_t status = opweave::kernel<decltype(&::diopiMaximum)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), opweave::const_handle(other));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::maximum_out>(op, status, self, other, out);
   }
@@ -73,13 +70,9 @@ const int kOp_rsqrt_out = opweave::register_op(&kInfo_rsqrt_out);
 
 at::Tensor& rsqrt_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::rsqrt_out>(op, "a CPU scalar tensor argument", self,
-                                                       out);
-  }
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiRsqrt)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::rsqrt_out>(op, status, self, out);
   }
@@ -152,12 +145,9 @@ const int kOp_abs_out = opweave::register_op(&kInfo_abs_out);
 
 at::Tensor& abs_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::abs_out>(op, "a CPU scalar tensor argument", self, out);
-  }
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiAbs)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::abs_out>(op, status, self, out);
   }
@@ -229,12 +219,9 @@ const int kOp_sin_out = opweave::register_op(&kInfo_sin_out);
 
 at::Tensor& sin_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::sin_out>(op, "a CPU scalar tensor argument", self, out);
-  }
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiSin)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::sin_out>(op, status, self, out);
   }
@@ -307,15 +294,12 @@ const int kOp_clamp_out = opweave::register_op(&kInfo_clamp_out);
 at::Tensor& clamp_out_impl(int op, const at::Tensor& self, const c10::optional<at::Scalar>& min,
                            const c10::optional<at::Scalar>& max, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::clamp_out>(op, "a CPU scalar tensor argument", self,
-                                                       min, max, out);
-  }
   opweave::resize_out(op, out, opweave::rules::like(self));
   const opweave::OptionalScalar min_d(min);
   const opweave::OptionalScalar max_d(max);
   const diopiError_t status = opweave::kernel<decltype(&::diopiClampScalar)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), min_d.get(), max_d.get());
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), min_d.get(),
+      max_d.get());
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::clamp_out>(op, status, self, min, max, out);
   }
@@ -394,15 +378,12 @@ const int kOp_threshold_out = opweave::register_op(&kInfo_threshold_out);
 at::Tensor& threshold_out_impl(int op, const at::Tensor& self, const at::Scalar& threshold,
                                const at::Scalar& value, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::threshold_out>(op, "a CPU scalar tensor argument", self,
-                                                           threshold, value, out);
-  }
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiScalar_t threshold_d = opweave::to_diopi_scalar(threshold);
   const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
   const diopiError_t status = opweave::kernel<decltype(&::diopiThreshold)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), &threshold_d, &value_d);
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &threshold_d,
+      &value_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::threshold_out>(op, status, self, threshold, value, out);
   }
@@ -485,15 +466,11 @@ at::Tensor& threshold_backward_grad_input_impl(int op, const at::Tensor& grad_ou
                                                const at::Tensor& self, const at::Scalar& threshold,
                                                at::Tensor& grad_input) {
   opweave::OpGuard guard(op, grad_output, self, grad_input);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::threshold_backward_grad_input>(
-        op, "a CPU scalar tensor argument", grad_output, self, threshold, grad_input);
-  }
   opweave::resize_out(op, grad_input, opweave::rules::like(grad_output));
   const diopiScalar_t threshold_d = opweave::to_diopi_scalar(threshold);
   const diopiError_t status = opweave::kernel<decltype(&::diopiThresholdBackward)>(op)(
-      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(grad_output),
-      opweave::const_handle(self), &threshold_d);
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(self)), &threshold_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::threshold_backward_grad_input>(
         op, status, grad_output, self, threshold, grad_input);
@@ -553,13 +530,10 @@ const int kOp_gt_Tensor_out = opweave::register_op(&kInfo_gt_Tensor_out);
 at::Tensor& gt_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
                                at::Tensor& out) {
   opweave::OpGuard guard(op, self, other, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::gt_Tensor_out>(op, "a CPU scalar tensor argument", self,
-                                                           other, out);
-  }
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
   const diopiError_t status = opweave::kernel<decltype(&::diopiGt)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), opweave::const_handle(other));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::gt_Tensor_out>(op, status, self, other, out);
   }
@@ -635,14 +609,10 @@ const int kOp_gt_Scalar_out = opweave::register_op(&kInfo_gt_Scalar_out);
 at::Tensor& gt_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& other,
                                at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::gt_Scalar_out>(op, "a CPU scalar tensor argument", self,
-                                                           other, out);
-  }
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiError_t status = opweave::kernel<decltype(&::diopiGtScalar)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), &other_d);
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::gt_Scalar_out>(op, status, self, other, out);
   }
@@ -718,14 +688,10 @@ const int kOp_where_self_out = opweave::register_op(&kInfo_where_self_out);
 at::Tensor& where_self_out_impl(int op, const at::Tensor& condition, const at::Tensor& self,
                                 const at::Tensor& other, at::Tensor& out) {
   opweave::OpGuard guard(op, condition, self, other, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::where_self_out>(op, "a CPU scalar tensor argument",
-                                                            condition, self, other, out);
-  }
   opweave::resize_out(op, out, opweave::rules::select(condition, self, other));
   const diopiError_t status = opweave::kernel<decltype(&::diopiWhere)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(condition),
-      opweave::const_handle(self), opweave::const_handle(other));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(condition)),
+      opweave::const_handle(guard.on_device(self)), opweave::const_handle(guard.on_device(other)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::where_self_out>(op, status, condition, self, other,
                                                             out);
@@ -785,13 +751,9 @@ at::Tensor& _softmax_out_impl(int op, const at::Tensor& self, int64_t dim, bool 
                                                           dim, half_to_float, out);
   }
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::_softmax_out>(op, "a CPU scalar tensor argument", self,
-                                                          dim, half_to_float, out);
-  }
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiSoftmax)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), dim);
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::_softmax_out>(op, status, self, dim, half_to_float,
                                                           out);
@@ -846,14 +808,10 @@ at::Tensor& _softmax_backward_data_out_impl(int op, const at::Tensor& grad_outpu
                                             const at::Tensor& output, int64_t dim,
                                             at::ScalarType input_dtype, at::Tensor& grad_input) {
   opweave::OpGuard guard(op, grad_output, output, grad_input);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::_softmax_backward_data_out>(
-        op, "a CPU scalar tensor argument", grad_output, output, dim, input_dtype, grad_input);
-  }
   opweave::resize_out(op, grad_input, opweave::rules::cast(grad_output, input_dtype));
   const diopiError_t status = opweave::kernel<decltype(&::diopiSoftmaxBackward)>(op)(
-      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(grad_output),
-      opweave::const_handle(output), dim);
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(output)), dim);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::_softmax_backward_data_out>(
         op, status, grad_output, output, dim, input_dtype, grad_input);

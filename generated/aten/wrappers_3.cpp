@@ -17,15 +17,11 @@ const int kOp_add_out = opweave::register_op(&kInfo_add_out);
 at::Tensor& add_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
                          const at::Scalar& alpha, at::Tensor& out) {
   opweave::OpGuard guard(op, self, other, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::add_out>(op, "a CPU scalar tensor argument", self,
-                                                     other, alpha, out);
-  }
   opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
   const diopiError_t status = opweave::kernel<decltype(&::diopiAdd)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), opweave::const_handle(other),
-      &alpha_d);
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)), &alpha_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::add_out>(op, status, self, other, alpha, out);
   }
@@ -80,14 +76,10 @@ const int kOp_add__Tensor = opweave::register_op(&kInfo_add__Tensor);
 at::Tensor& add__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other,
                              const at::Scalar& alpha) {
   opweave::OpGuard guard(op, self, other);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::add__Tensor>(op, "a CPU scalar tensor argument", self,
-                                                         other, alpha);
-  }
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
   const diopiError_t status = opweave::kernel<decltype(&::diopiAddInp)>(op)(
-      guard.ctx(), opweave::handle(self), opweave::const_handle(other), &alpha_d);
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)), &alpha_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::add__Tensor>(op, status, self, other, alpha);
   }
@@ -115,15 +107,12 @@ const int kOp_add_Scalar = opweave::register_op(&kInfo_add_Scalar);
 at::Tensor add_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other,
                            const at::Scalar& alpha) {
   opweave::OpGuard guard(op, self);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::add_Scalar>(op, "a CPU scalar tensor argument", self,
-                                                        other, alpha);
-  }
   at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), self);
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
   const diopiError_t status = opweave::kernel<decltype(&::diopiAddScalar)>(op)(
-      guard.ctx(), opweave::handle(result0), opweave::const_handle(self), &other_d, &alpha_d);
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)), &other_d,
+      &alpha_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::add_Scalar>(op, status, self, other, alpha);
   }
@@ -152,10 +141,6 @@ const int kOp_add__Scalar = opweave::register_op(&kInfo_add__Scalar);
 at::Tensor& add__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other,
                              const at::Scalar& alpha) {
   opweave::OpGuard guard(op, self);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::add__Scalar>(op, "a CPU scalar tensor argument", self,
-                                                         other, alpha);
-  }
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
   const diopiError_t status = opweave::kernel<decltype(&::diopiAddInpScalar)>(op)(
@@ -186,12 +171,9 @@ const int kOp_exp_out = opweave::register_op(&kInfo_exp_out);
 
 at::Tensor& exp_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::exp_out>(op, "a CPU scalar tensor argument", self, out);
-  }
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiExp)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::exp_out>(op, status, self, out);
   }
@@ -240,9 +222,6 @@ const int kOp_exp_ = opweave::register_op(&kInfo_exp_);
 
 at::Tensor& exp__impl(int op, at::Tensor& self) {
   opweave::OpGuard guard(op, self);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::exp_>(op, "a CPU scalar tensor argument", self);
-  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiExpInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -270,13 +249,9 @@ const int kOp_sigmoid_out = opweave::register_op(&kInfo_sigmoid_out);
 
 at::Tensor& sigmoid_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::sigmoid_out>(op, "a CPU scalar tensor argument", self,
-                                                         out);
-  }
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiSigmoid)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::sigmoid_out>(op, status, self, out);
   }
@@ -351,14 +326,10 @@ const int kOp_sigmoid_backward_grad_input =
 at::Tensor& sigmoid_backward_grad_input_impl(int op, const at::Tensor& grad_output,
                                              const at::Tensor& output, at::Tensor& grad_input) {
   opweave::OpGuard guard(op, grad_output, output, grad_input);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::sigmoid_backward_grad_input>(
-        op, "a CPU scalar tensor argument", grad_output, output, grad_input);
-  }
   opweave::resize_out(op, grad_input, opweave::rules::like(grad_output));
   const diopiError_t status = opweave::kernel<decltype(&::diopiSigmoidBackward)>(op)(
-      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(grad_output),
-      opweave::const_handle(output));
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(output)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::sigmoid_backward_grad_input>(op, status, grad_output,
                                                                          output, grad_input);
@@ -413,13 +384,9 @@ const int kOp_tanh_out = opweave::register_op(&kInfo_tanh_out);
 
 at::Tensor& tanh_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::tanh_out>(op, "a CPU scalar tensor argument", self,
-                                                      out);
-  }
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiTanh)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::tanh_out>(op, status, self, out);
   }
@@ -492,14 +459,10 @@ const int kOp_tanh_backward_grad_input = opweave::register_op(&kInfo_tanh_backwa
 at::Tensor& tanh_backward_grad_input_impl(int op, const at::Tensor& grad_output,
                                           const at::Tensor& output, at::Tensor& grad_input) {
   opweave::OpGuard guard(op, grad_output, output, grad_input);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::tanh_backward_grad_input>(
-        op, "a CPU scalar tensor argument", grad_output, output, grad_input);
-  }
   opweave::resize_out(op, grad_input, opweave::rules::like(grad_output));
   const diopiError_t status = opweave::kernel<decltype(&::diopiTanhBackward)>(op)(
-      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(grad_output),
-      opweave::const_handle(output));
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(output)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::tanh_backward_grad_input>(op, status, grad_output,
                                                                       output, grad_input);
@@ -555,13 +518,10 @@ const int kOp_eq_Tensor_out = opweave::register_op(&kInfo_eq_Tensor_out);
 at::Tensor& eq_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
                                at::Tensor& out) {
   opweave::OpGuard guard(op, self, other, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::eq_Tensor_out>(op, "a CPU scalar tensor argument", self,
-                                                           other, out);
-  }
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
   const diopiError_t status = opweave::kernel<decltype(&::diopiEq)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), opweave::const_handle(other));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::eq_Tensor_out>(op, status, self, other, out);
   }
@@ -637,14 +597,10 @@ const int kOp_eq_Scalar_out = opweave::register_op(&kInfo_eq_Scalar_out);
 at::Tensor& eq_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& other,
                                at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::eq_Scalar_out>(op, "a CPU scalar tensor argument", self,
-                                                           other, out);
-  }
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiError_t status = opweave::kernel<decltype(&::diopiEqScalar)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), &other_d);
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::eq_Scalar_out>(op, status, self, other, out);
   }
@@ -719,13 +675,10 @@ const int kOp_bmm_out = opweave::register_op(&kInfo_bmm_out);
 
 at::Tensor& bmm_out_impl(int op, const at::Tensor& self, const at::Tensor& mat2, at::Tensor& out) {
   opweave::OpGuard guard(op, self, mat2, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::bmm_out>(op, "a CPU scalar tensor argument", self, mat2,
-                                                     out);
-  }
   opweave::resize_out(op, out, opweave::rules::bmm(self, mat2));
   const diopiError_t status = opweave::kernel<decltype(&::diopiBmm)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), opweave::const_handle(mat2));
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(mat2)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::bmm_out>(op, status, self, mat2, out);
   }
@@ -777,16 +730,13 @@ at::Tensor& addmm_out_impl(int op, const at::Tensor& self, const at::Tensor& mat
                            const at::Tensor& mat2, const at::Scalar& beta, const at::Scalar& alpha,
                            at::Tensor& out) {
   opweave::OpGuard guard(op, self, mat1, mat2, out);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::addmm_out>(op, "a CPU scalar tensor argument", self,
-                                                       mat1, mat2, beta, alpha, out);
-  }
   opweave::resize_out(op, out, opweave::rules::mm(mat1, mat2));
   const diopiScalar_t beta_d = opweave::to_diopi_scalar(beta);
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
   const diopiError_t status = opweave::kernel<decltype(&::diopiAddmm)>(op)(
-      guard.ctx(), opweave::handle(out), opweave::const_handle(self), opweave::const_handle(mat1),
-      opweave::const_handle(mat2), &beta_d, &alpha_d);
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(mat1)), opweave::const_handle(guard.on_device(mat2)),
+      &beta_d, &alpha_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::addmm_out>(op, status, self, mat1, mat2, beta, alpha,
                                                        out);
@@ -870,16 +820,11 @@ const int kOp_nll_loss_forward_output = opweave::register_op(&kInfo_nll_loss_for
     const c10::optional<at::Tensor>& weight, int64_t reduction, int64_t ignore_index,
     at::Tensor& output, at::Tensor& total_weight) {
   opweave::OpGuard guard(op, self, target, output, total_weight);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::nll_loss_forward_output>(
-        op, "a CPU scalar tensor argument", self, target, weight, reduction, ignore_index, output,
-        total_weight);
-  }
   opweave::resize_out(op, output, opweave::rules::nll_loss(self, target, reduction));
   opweave::resize_out(op, total_weight, opweave::rules::scalar(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiNLLLoss)>(op)(
-      guard.ctx(), opweave::handle(output), opweave::const_handle(self),
-      opweave::const_handle(target), opweave::optional_handle(weight),
+      guard.ctx(), opweave::handle(output), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(target)), opweave::optional_handle(weight),
       static_cast<diopiReduction_t>(reduction), ignore_index);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::nll_loss_forward_output>(
@@ -956,16 +901,11 @@ at::Tensor& nll_loss_backward_grad_input_impl(int op, const at::Tensor& grad_out
                                               at::Tensor& grad_input) {
   (void)total_weight;  // not an input of diopiNLLLossBackward
   opweave::OpGuard guard(op, grad_output, self, target, total_weight, grad_input);
-  if (C10_UNLIKELY(!guard.ok())) {
-    return opweave::fallback_call<at::_ops::nll_loss_backward_grad_input>(
-        op, "a CPU scalar tensor argument", grad_output, self, target, weight, reduction,
-        ignore_index, total_weight, grad_input);
-  }
   opweave::resize_out(op, grad_input, opweave::rules::like(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiNLLLossBackward)>(op)(
-      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(grad_output),
-      opweave::const_handle(self), opweave::const_handle(target), opweave::optional_handle(weight),
-      static_cast<diopiReduction_t>(reduction), ignore_index);
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(self)), opweave::const_handle(guard.on_device(target)),
+      opweave::optional_handle(weight), static_cast<diopiReduction_t>(reduction), ignore_index);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::nll_loss_backward_grad_input>(
         op, status, grad_output, self, target, weight, reduction, ignore_index, total_weight,

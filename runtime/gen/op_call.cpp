@@ -22,6 +22,15 @@ void throw_device_mismatch(int op, const at::Tensor& t, c10::Device expected) {
               ", but found one on ", t.device());
 }
 
+void OpGuard::stage(const at::Tensor& t) { staged_.emplace_back(&t, t.to(device_)); }
+
+const at::Tensor& OpGuard::staged(const at::Tensor& t) const {
+  for (const auto& entry : staged_) {
+    if (entry.first == &t) return entry.second;
+  }
+  return t;
+}
+
 void set_pending_fallback_reason(const char* reason) { t_pending_reason = reason; }
 
 void fallback_with_reason(const c10::OperatorHandle& op, torch::jit::Stack* stack) {

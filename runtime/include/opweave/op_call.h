@@ -9,7 +9,10 @@
 #include <ATen/record_function.h>
 #include <c10/core/DeviceGuard.h>
 
+#include <c10/util/SmallVector.h>
+
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "diopi/diopirt.h"
@@ -28,11 +31,16 @@ class OpGuard {
   explicit OpGuard(int op, const Ts&... tensors) : device_(find_device(tensors...)) {
     (check(op, tensors), ...);
     guard_.emplace(device_);
-    ctx_.emplace(device_);
+    ctx_.emplace(device_.index());
   }
-  // False when an argument is a CPU 0-dim tensor: the call then runs through the fallback.
-  bool ok() const { return !cpu_scalar_; }
   diopiContextHandle_t ctx() { return &*ctx_; }
+
+  // Inputs as the kernel must see them: a CPU 0-dim tensor (Python numbers become such
+  // "wrapped numbers") is copied to the op's device; every other tensor passes unchanged.
+  const at::Tensor& on_device(const at::Tensor& t) {
+    if (C10_LIKELY(staged_.empty())) return t;
+    return staged(t);
+  }
 
  private:
   static c10::Device pick(const at::Tensor& t) {
@@ -52,7 +60,7 @@ class OpGuard {
   void check(int op, const at::Tensor& t) {
     if (!t.defined() || t.device() == device_) return;
     if (t.device().is_cpu() && t.dim() == 0) {
-      cpu_scalar_ = true;
+      stage(t);
       return;
     }
     throw_device_mismatch(op, t, device_);
@@ -60,11 +68,13 @@ class OpGuard {
   void check(int op, const c10::optional<at::Tensor>& t) {
     if (t.has_value()) check(op, *t);
   }
+  void stage(const at::Tensor& t);
+  const at::Tensor& staged(const at::Tensor& t) const;
 
   c10::Device device_;
-  bool cpu_scalar_ = false;
   c10::optional<c10::DeviceGuard> guard_;
   c10::optional<OpContext> ctx_;
+  c10::SmallVector<std::pair<const at::Tensor*, at::Tensor>, 2> staged_;
 };
 
 // ---- CPU fallback ---------------------------------------------------------------------------

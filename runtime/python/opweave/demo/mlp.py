@@ -20,9 +20,9 @@ import opweave
 
 def make_data(n: int, features: int, classes: int, seed: int):
     g = torch.Generator().manual_seed(seed)
-    centers = torch.randn(classes, features, generator=g) * 3
+    centers = torch.randn(classes, features, generator=g) * 0.6
     labels = torch.randint(0, classes, (n,), generator=g)
-    x = centers[labels] + torch.randn(n, features, generator=g)
+    x = centers[labels] + torch.randn(n, features, generator=g) * 1.5
     return x, labels
 
 
@@ -53,7 +53,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--steps", type=int, default=300)
     p.add_argument("--batch", type=int, default=64)
-    p.add_argument("--lr", type=float, default=0.05)
+    p.add_argument("--lr", type=float, default=0.02)
     p.add_argument("--every", type=int, default=25, help="print every N steps")
     args = p.parse_args(argv)
 
