@@ -27,7 +27,7 @@ export PYTHONPATH := $(abspath runtime/python):$(abspath .)$(if $(PYTHONPATH),:$
 DEBIAN_PACKAGES = libtorch-dev python3-torch python3-jinja2 python3-yaml python3-pytest \
   python3-numpy cmake ninja-build g++ libgtest-dev clang-format ccache libopenblas-dev
 
-.PHONY: help setup gen check-gen configure build test test-python test-cpp demo bench clean format
+.PHONY: help setup gen check-gen configure build build-autocompare test test-python test-cpp demo bench clean format
 
 help:
 	@echo "make setup      install the Debian packages OpWeave needs (root)"
@@ -56,8 +56,12 @@ configure:
 build: $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-test-python: build
-	$(PYTHON) -m pytest -q tests/python
+# The compare flavour, for the autocompare tests (no GoogleTest suites in it).
+build-autocompare:
+	$(MAKE) build AUTOCOMPARE=1 EXTRA_CMAKE_FLAGS=-DOPWEAVE_BUILD_TESTS=OFF
+
+test-python: build build-autocompare
+	OPWEAVE_AUTOCOMPARE_BUILD_DIR=$(abspath build-autocompare) $(PYTHON) -m pytest -q tests/python
 
 test-cpp: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
@@ -69,6 +73,7 @@ demo: build
 
 bench: build
 	$(PYTHON) bench/run.py
+	$(PYTHON) bench/gen_scaling.py
 
 format:
 	find runtime vendors tests bench -name '*.cpp' -o -name '*.h' | xargs clang-format -i

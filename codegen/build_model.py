@@ -27,7 +27,7 @@ OP_KEYS = {"name": True, "doc": True, "dtypes": True, "functions": True, "tolera
            "autocompare": False}
 FN_KEYS = {"diopi": True, "aten": False, "args": False, "outputs": False, "ignore": False,
            "computed": False, "dtypes": False, "doc": False, "derive": False, "runtime": False}
-ARG_KEYS = {"name": True, "from": False, "type": False, "doc": False}
+ARG_KEYS = {"name": True, "from": False, "type": False, "doc": False, "count": False}
 
 FAMILY_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 DIOPI_NAME = re.compile(r"^diopi[A-Z][A-Za-z0-9_]*$")
@@ -59,13 +59,15 @@ def _bad_text(text: str) -> Optional[str]:
 
 
 class _Builder:
-    def __init__(self, path: str, index: AtenIndex):
+    def __init__(self, path: str, index: AtenIndex, unique_aten: bool = True):
+        self.unique_aten = unique_aten
         self.path = path
         self.index = index
         self.errors: list[SpecError] = []
         self.seen_families: dict[str, int] = {}
         self.seen_diopi: dict[str, int] = {}
         self.claimed: dict[str, str] = {}   # ATen overload -> DIOPI function claiming it
+        self.counts: dict[tuple[str, str], str] = {}  # (function, tensor-list arg) -> count name
 
     # -- reporting -----------------------------------------------------------------------
     def err(self, line: Optional[int], op: Optional[str], reason: str) -> None:
@@ -157,15 +159,28 @@ class _Builder:
         return Catalogue(self.path, tuple(families), torch_version())
 
     def collect_claims(self, entries: list[LineDict]) -> None:
-        """First pass: which ATen overloads are named explicitly (they are never derived)."""
+        """First pass: which ATen overloads are named explicitly (they are never derived).
+
+        An overload routed twice would register two PrivateUse1 kernels: reported here."""
+        first_line: dict[str, int] = {}
         for entry in entries:
             for fn in entry.get("functions") or []:
                 if not isinstance(fn, LineDict):
                     continue
                 aten = fn.get("aten")
-                for text in (aten if isinstance(aten, list) else [aten] if aten else []):
-                    if isinstance(text, str):
-                        self.claimed.setdefault(text.split("(")[0].strip(), str(fn.get("diopi")))
+                texts = aten if isinstance(aten, list) else [aten] if aten else []
+                for i, text in enumerate(texts):
+                    if not isinstance(text, str):
+                        continue
+                    overload = text.split("(")[0].strip()
+                    line = aten.line_of(i) if isinstance(aten, LineList) else fn.line_of("aten")
+                    if overload in self.claimed and self.unique_aten:
+                        self.err(line, str(fn.get("diopi")),
+                                 f"ATen overload '{overload}' is already routed to "
+                                 f"{self.claimed[overload]} (line {first_line[overload]})")
+                        continue
+                    self.claimed.setdefault(overload, str(fn.get("diopi")))
+                    first_line.setdefault(overload, line)
 
     def build_family(self, e: LineDict, defaults: dict[str, Tolerance]) -> Optional[OpFamily]:
         name = e.get("name")
@@ -284,9 +299,13 @@ class _Builder:
                 if arg_name in arg_dtypes:
                     dts = self.check_dtypes(arg_dtypes[arg_name], f.line_of("dtypes"), name,
                                             f"dtypes.{arg_name}")
+            count = self.counts.get((name, arg_name), "")
+            if count and param.kind != "tensor_list":
+                self.err(f.line_of("args"), name, f"'count' given for '{arg_name}', which is not "
+                                                  "a tensor list")
             args.append(DiopiArg(arg_name, param.ctype, param.kind, direction, param.optional,
                                  arg_doc or ARG_DOCS.get(arg_name, arg_name.replace("_", " ")),
-                                 dts))
+                                 dts, count))
         if len(self.errors) > nerr:
             return None
         return DiopiFunction(name, family, doc, tuple(args), tuple(bindings), runtime_use,
@@ -351,6 +370,11 @@ class _Builder:
                     return None
                 arg, src, typ = item.get("name"), item.get("from"), item.get("type")
                 doc = self.check_text(item["doc"], line, name, "doc") if "doc" in item else ""
+                if "count" in item:
+                    if not isinstance(item["count"], str) or not C_IDENT.match(item["count"]):
+                        self.err(line, name, f"'count' of argument '{arg}' must be a C identifier")
+                        return None
+                    self.counts[(name, arg)] = item["count"]
             else:
                 self.err(line, name, f"argument {item!r} must be 'name', 'name=aten_arg' or a mapping")
                 return None
@@ -551,5 +575,6 @@ def default_arg_names(schema: FunctionSchema) -> list[str]:
     return names
 
 
-def build_catalogue(doc: Any, path: str, index: AtenIndex) -> Catalogue:
-    return _Builder(path, index).build(doc)
+def build_catalogue(doc: Any, path: str, index: AtenIndex, *, unique_aten: bool = True) -> Catalogue:
+    """`unique_aten=False` is for synthetic scaling catalogues (bench/gen_scaling.py) only."""
+    return _Builder(path, index, unique_aten).build(doc)

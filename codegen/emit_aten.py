@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from torchgen import local
 from torchgen.api.types import DispatcherSignature
-from torchgen.model import BaseTy, BaseType, OptionalType
+from torchgen.model import BaseTy, BaseType, ListType, OptionalType
 
 from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction, OpFamily
 from .output_set import OutputSet
@@ -59,10 +59,25 @@ def _rule_expr(rule) -> str:
     return f"opweave::rules::{rule.rule}({', '.join(rule.args)})"
 
 
+def _is_symint(t) -> bool:
+    while isinstance(t, (OptionalType, ListType)):
+        t = t.elem
+    return isinstance(t, BaseType) and t.name == BaseTy.SymInt
+
+
 def _convert(arg: DiopiArg, expr: str, aten_type, var: str, prepare: list[str]) -> str:
     """C++ expression passing ATen value `expr` as DIOPI parameter `arg`."""
     optional = isinstance(aten_type, OptionalType)
     k = arg.kind
+    if _is_symint(aten_type):
+        if k == "size":
+            return f"opweave::to_diopi_size(c10::asIntArrayRefSlow({expr}))"
+        if k == "int":
+            return f"{expr}.expect_int()"
+        raise NotImplementedError(f"SymInt argument {arg.name} as DIOPI {k}")
+    if k == "tensor_list":
+        prepare.append(f"const opweave::HandleList {var}({expr});")
+        return f"{var}.data(), {var}.size()"
     if k == "tensor":
         if optional:
             return f"opweave::optional_handle({expr})"
@@ -99,7 +114,7 @@ def _convert(arg: DiopiArg, expr: str, aten_type, var: str, prepare: list[str]) 
         if arg.ctype == "diopiRoundMode_t":
             return f"opweave::to_round_mode({expr})"
     if k == "generator":
-        return f"opweave::generator_handle({expr})"
+        return f"opweave::generator_handle({expr}, guard.device_index())"
     raise NotImplementedError(f"no conversion for DIOPI argument kind {k} ({arg.name})")
 
 
@@ -122,7 +137,7 @@ def _guard_condition(name: str, value, aten_type) -> tuple[str, str]:
 def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
     with local.parametrize(use_const_ref_for_mutable_tensors=False,
                            use_ilistref_for_tensor_lists=False):
-        sig = DispatcherSignature.from_schema(b.schema, symint=False)
+        sig = DispatcherSignature.from_schema(b.schema, symint=True)
         bargs = sig.arguments()
         ret_type = sig.returns_type().cpp_type()
     cname = b.schema.name.unambiguous_name()

@@ -34,6 +34,7 @@ class DiopiArg:
     optional: bool
     doc: str
     dtypes: tuple[str, ...]  # empty for non-tensors
+    count_name: str = ""     # tensor lists: name of the element-count parameter after it
 
     @property
     def is_tensor(self) -> bool:

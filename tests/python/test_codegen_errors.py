@@ -71,6 +71,9 @@ BAD_CASES = [
      "ops.yaml:14: neg: 'doc' contains a backslash"),
     ("alias_bomb", "ops:\n", "bomb: &a [x, x]\nbomb2: [*a, *a]\nops:\n",
      "ops.yaml:4: YAML anchors and aliases are not allowed"),
+    ("aten_routed_twice", '"neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"',
+     '"add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)"',
+     "ops.yaml:18: diopiNeg: ATen overload 'add.out' is already routed to diopiAdd (line 10)"),
     ("not_a_mapping", GOOD, "- just\n- a list\n", "ops.yaml:1: the catalogue must be a mapping"),
 ]
 

@@ -34,6 +34,7 @@ class OpGuard {
     ctx_.emplace(device_.index());
   }
   diopiContextHandle_t ctx() { return &*ctx_; }
+  c10::DeviceIndex device_index() const { return device_.index(); }
 
   // Inputs as the kernel must see them: a CPU 0-dim tensor (Python numbers become such
   // "wrapped numbers") is copied to the op's device; every other tensor passes unchanged.

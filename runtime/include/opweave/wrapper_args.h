@@ -6,6 +6,7 @@
 #include <c10/core/Scalar.h>
 #include <c10/util/Exception.h>
 #include <c10/util/Optional.h>
+#include <c10/util/SmallVector.h>
 #include <c10/util/string_view.h>
 
 #include <string>
@@ -13,6 +14,7 @@
 #include "diopi/diopirt.h"
 #include "opweave/diopi_convert.h"
 #include "opweave/diopi_handles.h"
+#include "opweave/generator.h"
 
 namespace opweave {
 
@@ -69,6 +71,20 @@ inline diopiRoundMode_t to_round_mode(const c10::optional<c10::string_view>& mod
   TORCH_CHECK(false, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '",
               std::string(*mode), "'");
 }
+
+// Tensor lists (Tensor[] inputs) as DIOPI's pointer + count.
+class HandleList {
+ public:
+  explicit HandleList(at::TensorList tensors) {
+    handles_.reserve(tensors.size());
+    for (const at::Tensor& t : tensors) handles_.push_back(const_handle(t));
+  }
+  const diopiConstTensorHandle_t* data() const { return handles_.data(); }
+  int64_t size() const { return static_cast<int64_t>(handles_.size()); }
+
+ private:
+  c10::SmallVector<diopiConstTensorHandle_t, 8> handles_;
+};
 
 inline diopiConstTensorHandle_t optional_handle(const c10::optional<at::Tensor>& t) {
   return const_handle(t);
