@@ -29,6 +29,7 @@ bool plain_copy(const View& dst, const View& src) {
 
 void cast_copy(const View& dst, const View& src_unbroadcast) {
   const View src = broadcast_to(src_unbroadcast, dst, "source");
+  if (dst.numel() == 0) return;
   if (same_shape(src_unbroadcast, dst) && plain_copy(dst, src)) return;
   dispatch<kAllTypes>(dst.dtype, [&](auto to_tag) {
     using To = TypeOf<decltype(to_tag)>;
