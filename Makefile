@@ -80,3 +80,39 @@ format:
 
 clean:
 	rm -rf build build-autocompare build-sanitize
+
+# ---------------------------------------------------------------- conformance suite
+# Cases: generated/conformance/ (make gen). Reference data: golden/ (ignored, make golden).
+# Reports: reports/<vendor>/ and reports/support_matrix.{md,html} (ignored).
+#   make conformance VENDOR=sim OP='diopiAdd.*' DTYPE=float16,bfloat16
+#   make new-vendor NAME=foo
+VENDOR ?= sim
+OP ?=
+DTYPE ?=
+REFRESH ?= 1
+CONFORMANCE_FILTERS = $(if $(OP),--op '$(OP)') $(if $(DTYPE),--dtype '$(DTYPE)')
+
+.PHONY: golden conformance report new-vendor
+
+golden: build
+	$(PYTHON) -m opweave.conformance golden $(CONFORMANCE_FILTERS)
+
+conformance: golden
+	$(PYTHON) -m opweave.conformance run --vendor $(VENDOR) $(CONFORMANCE_FILTERS)
+
+report: golden
+	$(PYTHON) -m opweave.conformance report $(if $(filter 1,$(REFRESH)),--refresh,--run-missing)
+
+new-vendor:
+	@test -n "$(NAME)" || { echo "usage: make new-vendor NAME=<vendor name>" >&2; exit 2; }
+	$(PYTHON) -m codegen new-vendor $(NAME)
+
+# The conformance runner's native half (tests/conformance), built against $(BUILD_DIR); the
+# Python suites use it, so it is built before them.
+conformance-runner: build
+	@test -f $(BUILD_DIR)/conformance/build.ninja || cmake -S tests/conformance -B $(BUILD_DIR)/conformance \
+	  -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DOPWEAVE_BUILD_DIR=$(abspath $(BUILD_DIR)) >/dev/null
+	cmake --build $(BUILD_DIR)/conformance
+
+.PHONY: conformance-runner
+test-python: conformance-runner

@@ -1,0 +1,108 @@
+"""The generated conformance cases (generated/conformance/<family>.yaml), loaded and filtered."""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass, field
+
+import yaml
+
+from . import paths
+
+try:
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - PyYAML without libyaml
+    _Loader = yaml.SafeLoader
+
+
+@dataclass
+class Function:
+    name: str
+    family: str
+    reference: dict
+    signature: list[dict]
+    tolerances: dict[str, tuple[float, float]]
+    cases: list[dict] = field(default_factory=list)
+    unsupported: str = ""      # why the generator made no cases (empty: it made some)
+
+    def arg(self, name: str) -> dict:
+        return next(s for s in self.signature if s["name"] == name)
+
+
+@dataclass
+class Case:
+    fn: Function
+    spec: dict
+
+    @property
+    def id(self) -> str:
+        return self.spec["id"]
+
+    @property
+    def dtype(self) -> str:
+        return self.spec["dtype"]
+
+    @property
+    def family(self) -> str:
+        return self.fn.family
+
+    @property
+    def seed(self) -> int:
+        return int(hashlib.sha256(self.id.encode()).hexdigest()[:8], 16)
+
+    @property
+    def content(self) -> str:
+        """Canonical JSON of the case: stored with its golden data to detect stale files."""
+        return json.dumps({"fn": self.fn.name, **self.spec}, sort_keys=True,
+                          separators=(",", ":"))
+
+
+class Catalogue:
+    def __init__(self, directory: str | None = None):
+        self.directory = directory or paths.cases_dir()
+        files = sorted(glob.glob(os.path.join(self.directory, "*.yaml")))
+        files = [f for f in files if os.path.basename(f) != "index.yaml"]
+        if not files:
+            raise FileNotFoundError(f"no conformance cases in {self.directory}: run `make gen`")
+        self.functions: dict[str, Function] = {}
+        for path in files:
+            with open(path, encoding="utf-8") as f:
+                doc = yaml.load(f, Loader=_Loader)
+            tols = {d: (float(v[0]), float(v[1])) for d, v in (doc.get("tolerances") or {}).items()}
+            for entry in doc["functions"]:
+                fn = Function(entry["diopi"], doc["family"], entry["reference"],
+                              entry["signature"], tols, unsupported=entry.get("unsupported", ""))
+                fn.cases = [Case(fn, c) for c in entry.get("cases") or []]
+                self.functions[fn.name] = fn
+
+    def select(self, op: str | None = None, dtype: str | None = None,
+               case: str | None = None) -> list[Case]:
+        """Cases of the functions whose name equals `op` or fully matches it as a regex (a
+        comma-separated list is accepted), of `dtype` (comma-separated), with ids matching
+        `case` (regex, searched)."""
+        fns = list(self.functions.values())
+        if op:
+            names = [o.strip() for o in op.split(",") if o.strip()]
+            fns = [f for f in fns
+                   if any(f.name == n or re.fullmatch(n, f.name) for n in names)]
+        dtypes = {d.strip() for d in dtype.split(",")} if dtype else None
+        out = []
+        for f in fns:
+            for c in f.cases:
+                if dtypes and c.dtype not in dtypes:
+                    continue
+                if case and not re.search(case, c.id):
+                    continue
+                out.append(c)
+        return out
+
+    def case(self, case_id: str) -> Case:
+        fn = self.functions.get(case_id.split("-")[0])
+        for c in (fn.cases if fn else []):
+            if c.id == case_id:
+                return c
+        raise KeyError(f"no conformance case {case_id!r}")

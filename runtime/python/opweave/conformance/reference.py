@@ -1,0 +1,197 @@
+"""Inputs and reference outputs of a case: the mapped ATen overload, run on CPU.
+
+Inputs are drawn from a generator seeded by the case id (values in float64/int64, then cast,
+so a case's data does not depend on which other cases exist). The reference calls exactly
+the overload the catalogue binds the DIOPI function to (`reference.overload`), through
+torch.ops.aten, with out= tensors shaped by its functional sibling (`reference.probe`), the
+way the generated wrapper shapes them.
+"""
+
+from __future__ import annotations
+
+import torch
+
+DTYPES = {
+    "bool": torch.bool, "uint8": torch.uint8, "int8": torch.int8, "int16": torch.int16,
+    "int32": torch.int32, "int64": torch.int64, "float16": torch.float16,
+    "bfloat16": torch.bfloat16, "float32": torch.float32, "float64": torch.float64,
+}
+
+
+class ReferenceError_(Exception):
+    """The reference overload rejected the case (reported as a skip, never as a pass)."""
+
+
+def make_input(spec: dict, gen: torch.Generator) -> torch.Tensor:
+    shape = spec["shape"]
+    dtype = DTYPES[spec["dtype"]]
+    values = spec.get("values", "normal")
+    if dtype is torch.bool or values == "bool":
+        return torch.randint(0, 2, shape, generator=gen).to(dtype)
+    if values.startswith("index"):
+        n = max(int(values[len("index"):]), 1)
+        return torch.randint(0, n, shape, generator=gen).to(dtype)
+    unsigned = dtype is torch.uint8
+    if values == "small_int":
+        lo, hi = (0, 7) if unsigned else (-3, 4)
+        return torch.randint(lo, hi, shape, generator=gen).to(dtype)
+    if dtype.is_floating_point:
+        if values == "positive":
+            x = torch.rand(shape, generator=gen, dtype=torch.float64) * 3.9 + 0.1
+        else:
+            x = torch.randn(shape, generator=gen, dtype=torch.float64)
+        return x.to(dtype)
+    if values == "positive":
+        return torch.randint(1, 10, shape, generator=gen).to(dtype)
+    lo, hi = (0, 20) if unsigned else (-9, 10)
+    return torch.randint(lo, hi, shape, generator=gen).to(dtype)
+
+
+def _op(overload: str):
+    name, _, over = overload.partition(".")
+    packet = getattr(torch.ops.aten, name)
+    return getattr(packet, over or "default")
+
+
+def _aten_value(value, sig: dict | None):
+    """A case attribute (stored as ATen would take it) for the ATen call."""
+    if sig is not None and sig["kind"] in ("dtype", "dtype_opt") and isinstance(value, str):
+        return DTYPES[value]
+    return value
+
+
+def _aten_extra(value):
+    if isinstance(value, str) and value in DTYPES:
+        return DTYPES[value]
+    return value
+
+
+def run(fn, case_spec: dict, inputs: dict[str, torch.Tensor | None],
+        forward_aten: dict | None = None) -> tuple[dict[str, torch.Tensor], dict]:
+    """(DIOPI output name -> expected tensor, ATen argument name -> value after the call)."""
+    ref = fn.reference
+    if ref.get("runtime") == "convert":
+        src = inputs[ref["input"]]
+        dtype = DTYPES[case_spec["out_dtypes"][ref["output"]]]
+        dest = torch.empty(src.shape, dtype=dtype)
+        dest.copy_(src)
+        return {ref["output"]: dest}, {}
+    sigs = {s["name"]: s for s in fn.signature}
+    values: dict = {}
+    inout = {}
+    for diopi_name, aten_name in ref["args"].items():
+        sig = sigs[diopi_name]
+        if sig["kind"] == "tensor":
+            if sig["dir"] == "out":
+                continue
+            t = inputs.get(diopi_name)
+            if t is not None and sig["dir"] == "inout":
+                t = t.clone()
+                inout[diopi_name] = t
+            values[aten_name] = t
+        else:
+            values[aten_name] = _aten_value(case_spec["attrs"][diopi_name], sig)
+    for name, value in (case_spec.get("aten") or {}).items():
+        values[name] = _aten_extra(value)
+    for name, value in (ref.get("fixed") or {}).items():
+        if value == "unused":
+            if forward_aten is None or name not in forward_aten:
+                raise ReferenceError_(f"no value for ATen argument '{name}' (needs a forward case)")
+            values[name] = forward_aten[name]
+        else:
+            values[name] = value
+    positional = ref["positional"]
+    outs = ref.get("outs") or []
+    op = _op(ref["overload"])
+    try:
+        if outs:
+            if ref.get("probe"):
+                probe_kw = {k: v for k, v in values.items() if k not in positional}
+                probe = _op(ref["probe"])(*[values[n] for n in positional], **probe_kw)
+                probe = probe if isinstance(probe, (tuple, list)) else (probe,)
+                for name, p in zip(outs, probe):
+                    values[name] = torch.empty(p.shape, dtype=p.dtype)
+            else:
+                dt = DTYPES[case_spec["dtype"]]
+                for name in outs:
+                    values[name] = torch.empty(0, dtype=dt)
+        kwargs = {k: v for k, v in values.items() if k not in positional}
+        result = op(*[values[n] for n in positional], **kwargs)
+    except (RuntimeError, TypeError, ValueError, IndexError) as e:
+        raise ReferenceError_(str(e).strip().splitlines()[0]) from None
+    expected = {}
+    if ref["variant"] == "out":
+        for diopi_name, aten_name in ref["args"].items():
+            if aten_name in outs:
+                expected[diopi_name] = values[aten_name]
+    elif ref["variant"] == "inplace":
+        expected.update(inout)
+    else:
+        results = result if isinstance(result, (tuple, list)) else (result,)
+        for name, r in zip(ref.get("returns") or [], results):
+            expected[name] = r
+    return expected, values
+
+
+def _up(value):
+    if isinstance(value, torch.Tensor) and value.dtype is torch.float16:
+        return value.float()
+    if isinstance(value, dict):
+        return {k: _up(v) for k, v in value.items()}
+    if value == "float16":
+        return "float32"
+    return value
+
+
+def _down(value):
+    if isinstance(value, torch.Tensor) and value.dtype is torch.float32:
+        return value.half()
+    if isinstance(value, dict):
+        return {k: _down(v) for k, v in value.items()}
+    return value
+
+
+def run_upcast(fn, case_spec: dict, inputs, forward_aten=None):
+    """run(), computing float16 in float32 and rounding the result to float16 where torch's
+    CPU has no float16 kernel (torch 1.13: exp, sigmoid, mm, ...). Returns a third item,
+    the reference's description."""
+    try:
+        expected, values = run(fn, case_spec, inputs, forward_aten)
+        return expected, values, "aten-cpu"
+    except ReferenceError_ as e:
+        if case_spec["dtype"] != "float16" or "'Half'" not in str(e):
+            raise
+    spec = {**case_spec, "aten": _up(case_spec.get("aten") or {})}
+    expected, values = run(fn, spec, _up(inputs), _up(forward_aten) if forward_aten else None)
+    return _down(expected), _down(values), "aten-cpu-float32-rounded"
+
+
+def make_case(cat, case) -> tuple[dict[str, torch.Tensor | None], dict[str, torch.Tensor], str]:
+    """(inputs by DIOPI name, expected outputs by DIOPI name, how the reference was computed)
+    of a case; raises ReferenceError_ when the reference rejects it."""
+    spec = case.spec
+    gen = torch.Generator().manual_seed(case.seed)
+    forward_aten = None
+    fwd_values: dict[str, torch.Tensor] = {}
+    if "forward" in spec:
+        fwd = cat.functions[spec["forward"]["fn"]]
+        fspec = {"dtype": spec["dtype"], **spec["forward"]}
+        finputs = {n: (make_input(s, gen) if s is not None else None)
+                   for n, s in spec["forward"]["inputs"].items()}
+        fout, forward_aten, _ = run_upcast(fwd, fspec, finputs)
+        fwd_values = {**{k: v for k, v in finputs.items() if v is not None}, **fout}
+    inputs: dict[str, torch.Tensor | None] = {}
+    for name, s in spec["inputs"].items():
+        if s is None:
+            inputs[name] = None
+        elif "from" in s:
+            inputs[name] = fwd_values[s["from"]].clone()
+        elif "like" in s:
+            like = fwd_values[s["like"]]
+            dt = {v: k for k, v in DTYPES.items()}[like.dtype]
+            inputs[name] = make_input({"shape": list(like.shape), "dtype": dt,
+                                       "values": s.get("values", "normal")}, gen)
+        else:
+            inputs[name] = make_input(s, gen)
+    expected, _, how = run_upcast(case.fn, spec, inputs, forward_aten)
+    return inputs, expected, how
