@@ -1,4 +1,4 @@
-"""Command line: `python3 -m codegen {gen,check}`."""
+"""Command line: `python3 -m codegen {gen,check,new-vendor}`."""
 
 from __future__ import annotations
 
@@ -49,6 +49,11 @@ def cmd_check(args) -> int:
     return 1
 
 
+def cmd_new_vendor(args) -> int:
+    from . import new_vendor
+    return new_vendor.main(args.name)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m codegen", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -58,6 +63,9 @@ def main(argv=None) -> int:
         p.add_argument("--spec", default=DEFAULT_SPEC)
         p.add_argument("--out", default=DEFAULT_OUT)
         p.set_defaults(fn=fn)
+    p = sub.add_parser("new-vendor", help="scaffold vendors/NAME/ (safe to re-run)")
+    p.add_argument("name")
+    p.set_defaults(fn=cmd_new_vendor)
     args = parser.parse_args(argv)
     try:
         return args.fn(args)

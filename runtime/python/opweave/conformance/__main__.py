@@ -67,7 +67,11 @@ def cmd_run(args) -> int:
         return 1
     info = opweave.report()
     vendor = info["vendor"]
-    exp = expectations.load(vendor)
+    try:
+        exp = expectations.load(vendor)
+    except expectations.ExpectationsError as e:
+        print(f"conformance: {e}", file=sys.stderr)
+        return 2
     failures = None
     if not args.no_save_failures:
         failures = os.path.join(report.vendor_dir(vendor), "failures")

@@ -178,7 +178,7 @@ def make_case(cat, case) -> tuple[dict[str, torch.Tensor | None], dict[str, torc
         fspec = {"dtype": spec["dtype"], **spec["forward"]}
         finputs = {n: (make_input(s, gen) if s is not None else None)
                    for n, s in spec["forward"]["inputs"].items()}
-        fout, forward_aten, _ = run_upcast(fwd, fspec, finputs)
+        fout, forward_aten, fwd_how = run_upcast(fwd, fspec, finputs)
         fwd_values = {**{k: v for k, v in finputs.items() if v is not None}, **fout}
     inputs: dict[str, torch.Tensor | None] = {}
     for name, s in spec["inputs"].items():
@@ -194,4 +194,6 @@ def make_case(cat, case) -> tuple[dict[str, torch.Tensor | None], dict[str, torc
         else:
             inputs[name] = make_input(s, gen)
     expected, _, how = run_upcast(case.fn, spec, inputs, forward_aten)
+    if "forward" in spec and fwd_how != "aten-cpu":
+        how = f"{how} (forward: {fwd_how})"
     return inputs, expected, how

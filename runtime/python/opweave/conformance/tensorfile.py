@@ -150,6 +150,8 @@ def parse_header(blob: bytes) -> tuple[dict, dict[str, str], int]:
         numel = 1
         for d in shape:
             numel *= d
+        if numel > MAX_FILE_BYTES:
+            raise TensorFileError(f"{name!r}: bad shape {shape!r} (too many elements)")
         size = numel * _element_size(DTYPES[code])
         if offs[1] - offs[0] != size:
             raise TensorFileError(f"{name!r}: {offs[1] - offs[0]} bytes for shape {shape} of "

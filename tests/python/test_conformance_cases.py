@@ -1,0 +1,151 @@
+"""Conformance cases come from the catalogue: every function, dtype and shape class, stable ids."""
+
+import hashlib
+import json
+import os
+import re
+
+import pytest
+import yaml
+
+from codegen import emit_conformance
+from codegen.output_set import OutputSet
+from codegen.pipeline import load_catalogue
+from codegen.render import environment
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SPEC = os.path.join(REPO, "specs", "ops.yaml")
+
+
+def emit_cases(spec=SPEC):
+    cat = load_catalogue(spec)
+    out = OutputSet()
+    emit_conformance.emit(cat, environment(), out)
+    docs = {rel: yaml.load(text, Loader=yaml.CSafeLoader) for rel, text in out.files.items() if rel.endswith(".yaml")}
+    return cat, out, docs
+
+
+@pytest.fixture(scope="module")
+def generated():
+    return emit_cases()
+
+
+def functions(docs):
+    return {f["diopi"]: (doc, f) for rel, doc in docs.items() if rel != "conformance/index.yaml"
+            for f in doc["functions"]}
+
+
+def test_every_catalogue_function_has_cases_in_every_dtype_it_supports(generated):
+    cat, _out, docs = generated
+    fns = functions(docs)
+    assert set(fns) == {f.name for f in cat.functions}
+    for fam in cat.families:
+        for fn in fam.functions:
+            _doc, entry = fns[fn.name]
+            assert "unsupported" not in entry, (fn.name, entry.get("unsupported"))
+            dtypes = {c["dtype"] for c in entry["cases"]}
+            tensor_dtypes = {d for a in fn.args if a.is_tensor and a.direction != "out"
+                             for d in a.dtypes}
+            assert dtypes == set(fam.dtypes) & tensor_dtypes, fn.name
+
+
+def test_cases_cover_shapes_layouts_dtypes_and_tolerances(generated):
+    _cat, _out, docs = generated
+    index = docs["conformance/index.yaml"]
+    assert index["total"] > 3000
+    assert index["dtypes"]["bfloat16"] > 0 and index["dtypes"]["float16"] > 0
+    _doc, add = functions(docs)["diopiAdd"]
+    tags = {c["tag"] for c in add["cases"]}
+    assert {"base", "bcast", "bcast_lead", "bcast_both", "scalar0d", "mixed0d", "empty",
+            "large", "transposed", "sliced", "out_strided"} <= tags
+    shapes = [[t["shape"] for t in c["inputs"].values()] for c in add["cases"]]
+    assert [[4, 5], [5]] in shapes and [[], []] in shapes and [[0, 5], [5]] in shapes
+    layouts = {t.get("layout") for c in add["cases"] for t in c["inputs"].values()}
+    assert {"transposed", "sliced"} <= layouts
+    assert {1, 0.5} <= {c["attrs"]["alpha"] for c in add["cases"]}
+    # in-place: self keeps the broadcast shape, so no case broadcasts it
+    _doc, add_inp = functions(docs)["diopiAddInp"]
+    assert all(len(c["inputs"]["input"]["shape"]) >= len(c["inputs"]["other"]["shape"])
+               for c in add_inp["cases"])
+    mm_doc, _mm = functions(docs)["diopiMm"]
+    assert mm_doc["tolerances"]["float16"] == [1.0e-2, 1.0e-2]   # the family override
+    assert mm_doc["tolerances"]["float64"] == [1.0e-10, 1.0e-7]  # the catalogue default
+    _doc, div = functions(docs)["diopiDiv"]
+    assert {None, "trunc", "floor"} == {c["attrs"]["rounding_mode"] for c in div["cases"]}
+    _doc, sum_ = functions(docs)["diopiSum"]
+    assert {True, False} == {c["aten"]["keepdim"] for c in sum_["cases"]}
+    assert [] in [c["attrs"]["dim"] for c in sum_["cases"]]
+
+
+def test_backward_cases_are_derived_from_the_forward_cases(generated):
+    _cat, _out, docs = generated
+    fns = functions(docs)
+    backward = [n for n in fns if n.endswith("Backward")]
+    assert len(backward) >= 7
+    for name in backward:
+        _doc, entry = fns[name]
+        assert entry["cases"], name
+        for c in entry["cases"]:
+            assert c["forward"]["fn"] == name[:-len("Backward")]
+            assert c["inputs"]["grad_output"]["like"] == "out" if "out" in json.dumps(
+                c["inputs"]["grad_output"]) else True
+    _doc, nll = fns["diopiNLLLossBackward"]
+    assert {c["attrs"]["reduction"] for c in nll["cases"]} == {0, 1, 2}
+    assert fns["diopiNLLLossBackward"][1]["reference"]["fixed"] == {"total_weight": "unused"}
+
+
+def test_case_ids_hash_the_content_and_do_not_depend_on_position(generated, tmp_path):
+    _cat, _out, docs = generated
+    ids = {}
+    for name, (_doc, entry) in functions(docs).items():
+        for c in entry["cases"]:
+            content = {k: v for k, v in c.items() if k != "id"}
+            digest = hashlib.sha256(json.dumps({"fn": name, **content}, sort_keys=True,
+                                               separators=(",", ":")).encode()).hexdigest()[:8]
+            assert c["id"] == f"{name}-{c['dtype']}-{c['tag']}-{digest}"
+            assert c["id"] not in ids
+            ids[c["id"]] = name
+    # Drop the `add` family and move `mm` to the front: every other id is unchanged.
+    text = open(SPEC).read()
+    start = text.index("  - name: add\n")
+    end = text.index("  - name: sub\n")
+    text = text[:start] + text[end:]
+    mm_start = text.index("  - name: mm\n")
+    mm_end = text.index("  - name: bmm\n")
+    mm = text[mm_start:mm_end]
+    text = text[:mm_start] + text[mm_end:]
+    ops = text.index("ops:\n") + len("ops:\n")
+    text = text[:ops] + mm + text[ops:]
+    spec = tmp_path / "ops.yaml"
+    spec.write_text(text)
+    _cat2, _out2, docs2 = emit_cases(str(spec))
+    ids2 = {c["id"] for _n, (_d, e) in functions(docs2).items() for c in e["cases"]}
+    assert ids2 == {i for i, fn in ids.items() if not re.match(r"diopiAdd(Inp)?(Scalar)?$", fn)}
+
+
+def test_a_function_the_generator_cannot_cover_gets_no_cases_and_a_reason(monkeypatch):
+    monkeypatch.setitem(emit_conformance.STR_VALUES, "rounding_mode", None)
+    monkeypatch.delitem(emit_conformance.STR_VALUES, "rounding_mode")
+    _cat, _out, docs = emit_cases()
+    fns = functions(docs)
+    assert fns["diopiDiv"][1]["cases"] == []
+    assert "rounding_mode" in fns["diopiDiv"][1]["unsupported"]
+    assert fns["diopiAdd"][1]["cases"]
+    assert "unsupported" in docs["conformance/index.yaml"]["functions"]["diopiDiv"]
+
+
+def test_call_thunks_cover_every_function_with_its_c_types(generated):
+    cat, out, _docs = generated
+    inc = out.files["conformance/diopi_calls.inc"]
+    for fn in cat.functions:
+        assert f"case ::opweave::slot::{fn.name}:" in inc
+    assert ("return fn(ctx, a.tensor(0), a.const_tensor(1), a.const_tensor(2), a.scalar(3));"
+            in inc)
+    assert "static_cast<diopiReduction_t>(a.int64(5))" in inc
+    assert "static_cast<diopiRoundMode_t>(a.int64(3))" in inc
+
+
+def test_yaml_flow_writer_round_trips_values():
+    for value in [1, 0.5, 1e-05, -2.5e-10, 1e20, None, True, "none", "add.out", "null", [],
+                  {"a": [1, [2.0]], "b": {"c": None}}]:
+        assert yaml.safe_load(emit_conformance.flow(value)) == value

@@ -1,0 +1,113 @@
+"""`make new-vendor`: a complete, compilable vendor skeleton; re-running never loses work."""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from codegen import new_vendor
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+STUBS = os.path.join(REPO, "generated", "vendor_stubs")
+
+
+def catalogue_functions(stubs=STUBS):
+    names = []
+    for path in glob.glob(os.path.join(stubs, "*.cpp")):
+        names += new_vendor.DEFINITION.findall(open(path).read())
+    return names
+
+
+def definitions(vendor_dir):
+    found = []
+    for path in glob.glob(os.path.join(vendor_dir, "kernels", "*.cpp")):
+        found += new_vendor.DEFINITION.findall(open(path).read())
+    return found
+
+
+def test_scaffold_has_seam_every_stub_cmake_expectations_and_readme(tmp_path):
+    r = new_vendor.scaffold("acme", vendors_dir=str(tmp_path))
+    vdir = tmp_path / "acme"
+    for rel in ("CMakeLists.txt", "seam/acme_seam.cpp", "expectations.yaml", "README.md"):
+        assert (vdir / rel).is_file(), rel
+    assert sorted(definitions(vdir)) == sorted(catalogue_functions())
+    assert len(r.created) == 4 + len(glob.glob(os.path.join(STUBS, "*.cpp")))
+    cmake = (vdir / "CMakeLists.txt").read_text()
+    assert "add_library(opweave_vendor_acme SHARED" in cmake and "PRIVATE opweave" in cmake
+    add = (vdir / "kernels" / "add.cpp").read_text()
+    assert "must not be edited by hand" not in add and "this file is yours" in add
+    assert add.count("return diopiNoImplement;") == 4
+    import yaml
+    from opweave.conformance import expectations
+    exp = expectations.parse(yaml.safe_load((vdir / "expectations.yaml").read_text()), "x")
+    assert exp.skips == [] and exp.tolerances == []
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+def test_seam_and_kernel_stubs_compile_against_the_headers(tmp_path):
+    new_vendor.scaffold("acme", vendors_dir=str(tmp_path))
+    includes = ["-I", os.path.join(REPO, "generated"), "-I", os.path.join(REPO, "runtime", "include")]
+    for src in (tmp_path / "acme" / "seam" / "acme_seam.cpp",
+                tmp_path / "acme" / "kernels" / "nll_loss.cpp"):
+        proc = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Werror", *includes,
+                               str(src)], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+
+
+def test_rerun_keeps_filled_kernels_and_adds_new_catalogue_functions(tmp_path):
+    stubs = tmp_path / "stubs"
+    shutil.copytree(STUBS, stubs)
+    vendors = tmp_path / "vendors"
+    new_vendor.scaffold("acme", vendors_dir=str(vendors), stubs_dir=str(stubs))
+    kernel = vendors / "acme" / "kernels" / "add.cpp"
+    filled = kernel.read_text().replace("return diopiNoImplement;", "return diopiSuccess;  // mine", 1)
+    kernel.write_text(filled)
+    seam = vendors / "acme" / "seam" / "acme_seam.cpp"
+    seam.write_text(seam.read_text() + "\n// my driver\n")
+    # the vendor moved diopiMm into a file of its own
+    mm = vendors / "acme" / "kernels" / "mm.cpp"
+    (vendors / "acme" / "kernels" / "matmul_all.cpp").write_text(mm.read_text())
+    mm.unlink()
+    # the catalogue grows: a new function in `add`, a new family, and loses `neg`
+    add_stub = stubs / "add.cpp"
+    add_stub.write_text(add_stub.read_text() + '\n// New.\nextern "C" diopiError_t diopiAddNew('
+                        'diopiContextHandle_t ctx) {\n  (void)ctx;\n  return diopiNoImplement;\n}\n')
+    (stubs / "erf.cpp").write_text('#include <diopi/functions.h>\n\n// Erf.\nextern "C" '
+                                   'diopiError_t diopiErf(diopiContextHandle_t ctx) {\n  (void)ctx;\n'
+                                   '  return diopiNoImplement;\n}\n')
+    (stubs / "neg.cpp").unlink()
+    r = new_vendor.scaffold("acme", vendors_dir=str(vendors), stubs_dir=str(stubs))
+    text = kernel.read_text()
+    assert text.startswith(filled.rstrip("\n")) and "return diopiSuccess;  // mine" in text
+    assert r.appended == {str(kernel): ["diopiAddNew"]}
+    assert text.count("diopiAddNew(") == 1
+    assert str(vendors / "acme" / "kernels" / "erf.cpp") in r.created
+    assert not mm.exists()                       # diopiMm lives elsewhere: no duplicate stub
+    assert definitions(vendors / "acme").count("diopiMm") == 1
+    assert seam.read_text().endswith("// my driver\n")
+    assert set(r.stale) == {"diopiNeg", "diopiNegInp"}
+    again = new_vendor.scaffold("acme", vendors_dir=str(vendors), stubs_dir=str(stubs))
+    assert again.created == [] and again.appended == {}
+
+
+@pytest.mark.parametrize("name", ["Foo", "1abc", "a-b", "kernels", "x" * 40, ""])
+def test_bad_vendor_names_are_refused(tmp_path, name):
+    with pytest.raises(new_vendor.VendorError):
+        new_vendor.scaffold(name, vendors_dir=str(tmp_path))
+    assert not os.listdir(tmp_path)
+
+
+def test_command_line_scaffolds_into_the_vendors_dir(tmp_path):
+    env = dict(os.environ, OPWEAVE_VENDORS_DIR=str(tmp_path))
+    proc = subprocess.run([sys.executable, "-m", "codegen", "new-vendor", "acme"], cwd=REPO,
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"\d+ files created", proc.stdout)
+    assert (tmp_path / "acme" / "seam" / "acme_seam.cpp").is_file()
+    proc = subprocess.run([sys.executable, "-m", "codegen", "new-vendor", "Bad-Name"], cwd=REPO,
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and "lower_snake_case" in proc.stderr
