@@ -130,6 +130,8 @@ def _cell(o: dict | None, unsupported: str = "") -> dict:
     mode = "native" if o["native"] else "fallback"
     ran = o["pass"] + o["fail"]
     rate = f"{o['pass']}/{ran} ({100.0 * o['pass'] / ran:.0f}%)" if ran else "-"
+    if ran and o["not_implemented"]:
+        rate += f", {o['not_implemented']} not implemented"
     skipped = ""
     if o["skip"]:
         reasons = "; ".join(f"{n}x {r}" for r, n in o["skip_reasons"].items())
