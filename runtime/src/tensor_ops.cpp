@@ -168,6 +168,20 @@ at::Tensor copy_from_and_resize(const at::Tensor& self, const at::Tensor& dst) {
   return dst;
 }
 
+// Generic ATen view/set_ kernels, wrapped locally: under -fsanitize=undefined GCC cannot
+// constant-fold the address of a function from another library in TORCH_FN.
+at::Tensor unfold(const at::Tensor& self, int64_t dim, int64_t size, int64_t step) {
+  return at::native::unfold(self, dim, size, step);
+}
+at::Tensor view_as_real(const at::Tensor& self) { return at::native::view_as_real(self); }
+at::Tensor view_as_complex(const at::Tensor& self) { return at::native::view_as_complex(self); }
+at::Tensor& set_source_storage(at::Tensor& self, at::Storage source) {
+  return at::native::set_(self, std::move(source));
+}
+at::Tensor& set_source_tensor(at::Tensor& self, const at::Tensor& source) {
+  return at::native::set_tensor_(self, source);
+}
+
 void record_stream_op(at::Tensor& self, c10::Stream stream) {
   record_stream(self.storage().data_ptr(), stream);
 }
@@ -199,12 +213,12 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("as_strided", TORCH_FN(as_strided));
   m.impl("view", TORCH_FN(view));
   m.impl("_reshape_alias", TORCH_FN(reshape_alias));
-  m.impl("unfold", TORCH_FN(at::native::unfold));
-  m.impl("view_as_real", TORCH_FN(at::native::view_as_real));
-  m.impl("view_as_complex", TORCH_FN(at::native::view_as_complex));
-  m.impl("set_.source_Storage", TORCH_FN(at::native::set_));
+  m.impl("unfold", TORCH_FN(unfold));
+  m.impl("view_as_real", TORCH_FN(view_as_real));
+  m.impl("view_as_complex", TORCH_FN(view_as_complex));
+  m.impl("set_.source_Storage", TORCH_FN(set_source_storage));
   m.impl("set_.source_Storage_storage_offset", TORCH_FN(set_storage));
-  m.impl("set_.source_Tensor", TORCH_FN(at::native::set_tensor_));
+  m.impl("set_.source_Tensor", TORCH_FN(set_source_tensor));
   m.impl("set_", TORCH_FN(set_empty));
   m.impl("_copy_from", TORCH_FN(copy_from));
   m.impl("_copy_from_and_resize", TORCH_FN(copy_from_and_resize));

@@ -103,3 +103,8 @@ def test_manual_seed_sets_every_device_generator():
     opweave.manual_seed(42)
     assert opweave.generator_state(0) == {"seed": 42, "offset": 0}
     assert opweave.generator_state(1)["seed"] == 42
+
+
+def test_printing_a_device_tensor(dev1, all_on_cpu):
+    text = repr(torch.tensor([[1.5, -2.0], [3.0, 4.0]]).to(dev1))
+    assert "device='privateuseone:1'" in text and "1.5000" in text

@@ -7,14 +7,21 @@ import opweave
 
 
 def test_tensors_on_different_devices(dev0, dev1):
-    a, b = torch.ones(3, 3, device=dev0), torch.ones(3, 3, device=dev1)
-    with pytest.raises(RuntimeError, match=r"aten::mm.*same device.*privateuseone:0.*privateuseone:1"):
-        torch.mm(a, b)  # no device kernel: checked by the CPU fallback
+    a, b = torch.ones(3, device=dev0), torch.ones(3, device=dev1)
+    # torch.dot has no device kernel: the CPU fallback checks the devices.
+    with pytest.raises(RuntimeError, match=r"aten::dot.*same device.*privateuseone:0.*privateuseone:1"):
+        torch.dot(a, b)
+    with pytest.raises(RuntimeError, match=r"aten::dot.*same device.*cpu"):
+        torch.dot(a, torch.ones(3))
+    # add is routed to DIOPI: the generated wrapper checks.
     with pytest.raises(RuntimeError, match=r"aten::add.*privateuseone:1"):
         a + b
-    with pytest.raises(RuntimeError, match=r"aten::mm.*cpu"):
-        torch.mm(a, torch.ones(3, 3))
-    assert torch.equal((a * 2).cpu(), torch.full((3, 3), 2.0))  # still usable
+    assert torch.equal((a * 2).cpu(), torch.full((3,), 2.0))  # still usable
+
+
+def test_device_mismatch_in_a_forced_fallback(dev0, dev1, all_on_cpu):
+    with pytest.raises(RuntimeError, match=r"aten::mm.*privateuseone:0.*privateuseone:1"):
+        torch.mm(torch.ones(2, 2, device=dev0), torch.ones(2, 2, device=dev1))
 
 
 def test_device_index_out_of_range():

@@ -3,7 +3,17 @@
  * A vendor library exports one symbol, `owGetVendorSeam`, returning a table of function
  * pointers. Optional capabilities are NULL pointers, so the runtime can report what a vendor
  * has instead of discovering it through link errors. All functions return owStatus.
- * Every function is thread-safe; "current device" is per host thread (like CUDA). */
+ * Every function is thread-safe; "current device" is per host thread (like CUDA).
+ *
+ * Contract details the runtime relies on:
+ *  - streams are never NULL: the runtime creates a default stream per device itself;
+ *  - memcpyAsync/memsetAsync take device memory of the stream's device; cross-device copies
+ *    use memcpyPeerAsync when present (the runtime fences both streams with events), else
+ *    bounce through the host;
+ *  - eventDestroy may be called while a record or a streamWaitEvent on the event is still
+ *    pending; the pending operations complete normally (CUDA semantics);
+ *  - free is only called after the runtime synchronised the device, so it need not wait;
+ *  - lastError is per thread and describes the latest failing call of that thread. */
 #ifndef OPWEAVE_VENDOR_SEAM_H_
 #define OPWEAVE_VENDOR_SEAM_H_
 
