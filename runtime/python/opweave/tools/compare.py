@@ -1,0 +1,151 @@
+"""Comparing a device result with a CPU reference: tolerances per dtype, the CPU reference
+call (float16/bfloat16 upcast to float32 on CPU), and the metrics of every tool report:
+allclose, max abs, max rel, cosine similarity."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import torch
+
+from ._base import map_values, to_cpu_device
+
+# (atol, rtol) per dtype of the device result. 16-bit results are compared with a float32
+# reference computed from the same inputs, so the device's own rounding is inside these.
+DEFAULT_TOLERANCES = {
+    torch.float16: (1e-3, 1e-3),
+    torch.bfloat16: (1e-2, 1e-2),
+    torch.float32: (1e-5, 1e-5),
+    torch.float64: (1e-8, 1e-7),
+}
+UPCAST = {torch.float16: torch.float32, torch.bfloat16: torch.float32}
+
+
+def parse_tolerances(spec) -> dict:
+    """{dtype: (atol, rtol)} from a dict ({"float32": (1e-4, 1e-4)} or torch dtypes as keys)
+    or a string "float32=1e-4:1e-4,float16=2e-3:2e-3" (OPWEAVE_TOOLS_TOLERANCES)."""
+    from .record import DTYPES
+    out = dict(DEFAULT_TOLERANCES)
+    if not spec:
+        return out
+    if isinstance(spec, str):
+        items = {}
+        for part in spec.split(","):
+            if not part.strip():
+                continue
+            name, _, value = part.partition("=")
+            atol, _, rtol = value.partition(":")
+            items[name.strip()] = (float(atol), float(rtol or atol))
+        spec = items
+    for key, (atol, rtol) in spec.items():
+        dtype = key if isinstance(key, torch.dtype) else DTYPES[str(key).replace("torch.", "")]
+        out[dtype] = (float(atol), float(rtol))
+    return out
+
+
+def tolerances_from_env(arg) -> dict:
+    return parse_tolerances(arg if arg is not None else os.environ.get("OPWEAVE_TOOLS_TOLERANCES"))
+
+
+def to_reference(args, kwargs, snapshot: dict, upcast: bool, grad_ids: set):
+    """CPU arguments of the reference call: each tensor replaced by its CPU snapshot (upcast
+    16-bit floats to float32 when asked), device arguments pointed at the CPU. Tensors whose
+    id is in `grad_ids` become leaves that require grad. Returns (args, kwargs, leaves by id)."""
+    leaves: dict[int, torch.Tensor] = {}
+
+    def conv(v):
+        if isinstance(v, torch.Tensor):
+            c = snapshot.get(id(v))
+            if c is None:
+                c = v.detach().cpu()
+            c = c.clone()
+            if upcast and c.dtype in UPCAST:
+                c = c.to(UPCAST[c.dtype])
+            if id(v) in grad_ids:
+                c.requires_grad_(True)
+                leaves[id(v)] = c
+            return c
+        return to_cpu_device(v)
+
+    ref_args = map_values(list(args), conv)
+    ref_kwargs = {k: map_values(v, conv) if k != "device" else to_cpu_device(v)
+                  for k, v in kwargs.items()}
+    return ref_args, ref_kwargs, leaves
+
+
+def compare(got: torch.Tensor | None, want: torch.Tensor | None, tolerances: dict) -> dict:
+    """Metrics of device tensor `got` against reference `want` (maybe upcast). `ok` is the
+    allclose verdict with the tolerance of got's dtype (integers and bool: exact)."""
+    if got is None or want is None:
+        ok = got is None and want is None
+        return {"ok": ok, "allclose": ok, "why": "" if ok else "defined on one side only",
+                "shape": list(got.shape) if got is not None else None,
+                "dtype": str(got.dtype).replace("torch.", "") if got is not None else None,
+                "max_abs": None, "max_rel": None, "cosine": None, "atol": None, "rtol": None}
+    got = got.detach()
+    want = want.detach()
+    res = {"shape": list(got.shape), "dtype": str(got.dtype).replace("torch.", ""),
+           "max_abs": 0.0, "max_rel": 0.0, "cosine": 1.0, "atol": 0.0, "rtol": 0.0, "why": ""}
+    if tuple(got.shape) != tuple(want.shape):
+        res.update(ok=False, allclose=False, why=f"shape {list(got.shape)} vs {list(want.shape)}",
+                   max_abs=math.inf, max_rel=math.inf, cosine=None)
+        return res
+    upcast_ok = UPCAST.get(got.dtype) == want.dtype
+    if got.dtype != want.dtype and not upcast_ok:
+        res.update(ok=False, allclose=False, why=f"dtype {got.dtype} vs {want.dtype}",
+                   max_abs=math.inf, max_rel=math.inf, cosine=None)
+        return res
+    a = got.cpu().to(torch.float64)
+    b = want.cpu().to(torch.float64)
+    floating = got.is_floating_point()
+    atol, rtol = tolerances.get(got.dtype, (0.0, 0.0)) if floating else (0.0, 0.0)
+    res["atol"], res["rtol"] = atol, rtol
+    if a.numel() == 0:
+        res.update(ok=True, allclose=True)
+        return res
+    nan_a, nan_b = torch.isnan(a), torch.isnan(b)
+    both_nan = nan_a & nan_b
+    finite = torch.isfinite(a) & torch.isfinite(b)
+    diff = torch.where(finite, (a - b).abs(), torch.zeros_like(a))
+    special_bad = (nan_a != nan_b) | (~finite & ~both_nan & (a != b))
+    rel = diff / b.abs().clamp_min(1e-30)
+    rel = torch.where(diff > 0, rel, torch.zeros_like(rel))
+    res["max_abs"] = float(diff.max())
+    res["max_rel"] = float(rel.max())
+    if bool(special_bad.any()):
+        res["max_abs"] = res["max_rel"] = math.inf
+    af = torch.where(finite, a, torch.zeros_like(a)).reshape(-1)
+    bf = torch.where(finite, b, torch.zeros_like(b)).reshape(-1)
+    na, nb = float(af.norm()), float(bf.norm())
+    res["cosine"] = 1.0 if na == 0 and nb == 0 else (
+        0.0 if na == 0 or nb == 0 else float(af.dot(bf) / (na * nb)))
+    bad = special_bad | (diff > atol + rtol * b.abs())
+    n_bad = int(bad.sum())
+    res["mismatched"] = n_bad
+    res["numel"] = int(a.numel())
+    res["ok"] = res["allclose"] = n_bad == 0
+    if n_bad:
+        idx = int(bad.reshape(-1).nonzero()[0])
+        res["why"] = (f"{n_bad}/{a.numel()} elements off; first at flat index {idx}: "
+                      f"device {a.reshape(-1)[idx].item()!r} vs cpu {b.reshape(-1)[idx].item()!r}")
+    return res
+
+
+def worst(results: list[dict]) -> dict:
+    """The most telling metrics of several tensors: failed first, then largest max_rel."""
+    if not results:
+        return {}
+
+    def key(r):
+        rel = r.get("max_rel")
+        return (bool(r.get("ok")), -(rel if rel is not None else -1.0))
+    return sorted(results, key=key)[0]
+
+
+def fmt(v, spec: str = ".3g") -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float) and math.isinf(v):
+        return "inf"
+    return format(v, spec)
