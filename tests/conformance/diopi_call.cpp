@@ -69,7 +69,9 @@ class Args {
     return opweave::handle(tensors_[k]);
   }
   diopiConstTensorHandle_t const_tensor(int i) { return tensor(i); }
-  diopiTensorHandle_t* tensor_list(int) { TORCH_CHECK(false, "conformance: tensor lists unsupported"); }
+  diopiTensorHandle_t* tensor_list(int) {
+    TORCH_CHECK(false, "conformance: tensor lists unsupported");
+  }
   diopiConstTensorHandle_t* const_tensor_list(int) {
     TORCH_CHECK(false, "conformance: tensor lists unsupported");
   }
@@ -146,8 +148,8 @@ class Args {
     TORCH_CHECK(i >= 0 && i < static_cast<int>(tokens_.size()), "conformance: argument ", i,
                 " missing (", tokens_.size(), " given)");
     const Token& t = tokens_[i];
-    TORCH_CHECK(std::string(kinds).find(t.kind) != std::string::npos, "conformance: argument ",
-                i, " has token kind '", t.kind, "', expected one of '", kinds, "'");
+    TORCH_CHECK(std::string(kinds).find(t.kind) != std::string::npos, "conformance: argument ", i,
+                " has token kind '", t.kind, "', expected one of '", kinds, "'");
     return t;
   }
 

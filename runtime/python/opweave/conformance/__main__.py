@@ -47,6 +47,11 @@ def cmd_golden(args) -> int:
     if not selected:
         return 1
     golden.generate(cat, selected, force=args.force)
+    if not (args.op or args.dtype or args.case):
+        removed = golden.prune(cat)
+        if removed:
+            print(f"golden: removed {removed} files of cases no longer in the catalogue",
+                  file=sys.stderr)
     return 0
 
 

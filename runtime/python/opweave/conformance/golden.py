@@ -10,6 +10,7 @@ Generation is incremental: a file whose case and torch version are unchanged is 
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import time
@@ -81,6 +82,20 @@ def generate(cat, cases, force: bool = False, out=None) -> dict:
              f"{counts['reference_error']} rejected by the reference "
              f"({time.time() - start:.1f} s) in {paths.golden_dir()} [torch {torch.__version__}]")
     return counts
+
+
+def prune(cat) -> int:
+    """Remove golden files of cases the catalogue no longer has; returns how many."""
+    known = {paths.golden_path(c) for f in cat.functions.values() for c in f.cases}
+    removed = 0
+    for path in glob.glob(os.path.join(paths.golden_dir(), "*", "*.safetensors")):
+        if path not in known:
+            os.unlink(path)
+            removed += 1
+    for d in glob.glob(os.path.join(paths.golden_dir(), "*")):
+        if os.path.isdir(d) and not os.listdir(d):
+            os.rmdir(d)
+    return removed
 
 
 def load(case) -> tuple[dict[str, torch.Tensor], dict[str, str]]:
