@@ -41,16 +41,29 @@ std::string own_directory() {
 // The seam fields every vendor must provide (optional capabilities may be NULL).
 const char* first_missing_required(const owVendorSeam& s) {
 #define OW_REQUIRE(field) \
-  if (s.field == nullptr) return #field;
-  OW_REQUIRE(deviceCount)
-  OW_REQUIRE(setDevice) OW_REQUIRE(getDevice) OW_REQUIRE(deviceSynchronize) OW_REQUIRE(malloc)
-      OW_REQUIRE(free) OW_REQUIRE(memsetAsync) OW_REQUIRE(memcpyAsync) OW_REQUIRE(streamCreate)
-          OW_REQUIRE(streamDestroy) OW_REQUIRE(streamSynchronize) OW_REQUIRE(streamQuery)
-              OW_REQUIRE(eventCreate) OW_REQUIRE(eventDestroy) OW_REQUIRE(eventRecord)
-                  OW_REQUIRE(streamWaitEvent) OW_REQUIRE(eventQuery) OW_REQUIRE(eventSynchronize)
-                      OW_REQUIRE(eventElapsedTime) OW_REQUIRE(lastError)
+  if (s.field == nullptr) return #field
+  OW_REQUIRE(deviceCount);
+  OW_REQUIRE(setDevice);
+  OW_REQUIRE(getDevice);
+  OW_REQUIRE(deviceSynchronize);
+  OW_REQUIRE(malloc);
+  OW_REQUIRE(free);
+  OW_REQUIRE(memsetAsync);
+  OW_REQUIRE(memcpyAsync);
+  OW_REQUIRE(streamCreate);
+  OW_REQUIRE(streamDestroy);
+  OW_REQUIRE(streamSynchronize);
+  OW_REQUIRE(streamQuery);
+  OW_REQUIRE(eventCreate);
+  OW_REQUIRE(eventDestroy);
+  OW_REQUIRE(eventRecord);
+  OW_REQUIRE(streamWaitEvent);
+  OW_REQUIRE(eventQuery);
+  OW_REQUIRE(eventSynchronize);
+  OW_REQUIRE(eventElapsedTime);
+  OW_REQUIRE(lastError);
 #undef OW_REQUIRE
-                          return nullptr;
+  return nullptr;
 }
 
 // Resolves each catalogue function in the vendor library itself: a symbol found in one of its

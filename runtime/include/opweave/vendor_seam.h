@@ -28,10 +28,10 @@ extern "C" {
 
 typedef enum {
   owSuccess = 0,
-  owNotReady = 1,      /* stream/event query: work still pending */
-  owOutOfMemory = 2,   /* malloc: device capacity exhausted */
-  owInvalidValue = 3,  /* bad device index, null handle, ... */
-  owError = 4,         /* anything else; details via lastError */
+  owNotReady = 1,     /* stream/event query: work still pending */
+  owOutOfMemory = 2,  /* malloc: device capacity exhausted */
+  owInvalidValue = 3, /* bad device index, null handle, ... */
+  owError = 4,        /* anything else; details via lastError */
 } owStatus;
 
 typedef enum {
