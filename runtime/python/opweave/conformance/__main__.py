@@ -18,7 +18,7 @@ def _filters(p: argparse.ArgumentParser) -> None:
 
 def _select(args):
     from . import cases
-    cat = cases.Catalogue()
+    cat = cases.Catalogue(op=args.op or None)
     selected = cat.select(args.op or None, args.dtype or None, args.case or None)
     if not selected:
         print(f"conformance: no case matches --op {args.op!r} --dtype {args.dtype!r} "
@@ -67,9 +67,6 @@ def cmd_run(args) -> int:
     _reexec_for_vendor(args.vendor)
     import opweave
     from . import expectations, report, runner
-    cat, selected = _select(args)
-    if not selected:
-        return 1
     info = opweave.report()
     vendor = info["vendor"]
     try:
@@ -77,6 +74,9 @@ def cmd_run(args) -> int:
     except expectations.ExpectationsError as e:
         print(f"conformance: {e}", file=sys.stderr)
         return 2
+    cat, selected = _select(args)
+    if not selected:
+        return 1
     failures = None
     if not args.no_save_failures:
         failures = os.path.join(report.vendor_dir(vendor), "failures")
@@ -87,9 +87,8 @@ def cmd_run(args) -> int:
     print(f"conformance: vendor '{vendor}' ({info['library']}), {len(selected)} cases, "
           f"expectations {exp.path if os.path.isfile(exp.path) else '(none)'}", file=sys.stderr)
     results = runner.run_cases(selected, exp, device=args.device, save_failures=failures)
-    known = {c.id for f in cat.functions.values() for c in f.cases}
     filters = {k: getattr(args, k) for k in ("op", "dtype", "case") if getattr(args, k)}
-    doc = report.write(vendor, info, results, known, filters, args.fresh)
+    doc = report.write(vendor, info, results, cat, filters, args.fresh)
     report.print_summary(doc, results, sys.stdout)
     for f in cat.functions.values():
         if f.unsupported:

@@ -61,13 +61,31 @@ class Case:
                           separators=(",", ":"))
 
 
+def _op_matches(op: str | None, name: str) -> bool:
+    if not op:
+        return True
+    names = [o.strip() for o in op.split(",") if o.strip()]
+    return any(name == n or re.fullmatch(n, name) for n in names)
+
+
 class Catalogue:
-    def __init__(self, directory: str | None = None):
+    """All cases, or (op given) those of the families holding a matching function, found
+    through index.yaml so a filtered run does not parse every family file."""
+
+    def __init__(self, directory: str | None = None, op: str | None = None):
         self.directory = directory or paths.cases_dir()
+        self.complete = not op
         files = sorted(glob.glob(os.path.join(self.directory, "*.yaml")))
         files = [f for f in files if os.path.basename(f) != "index.yaml"]
         if not files:
             raise FileNotFoundError(f"no conformance cases in {self.directory}: run `make gen`")
+        index_path = os.path.join(self.directory, "index.yaml")
+        if op and os.path.isfile(index_path):
+            with open(index_path, encoding="utf-8") as f:
+                index = yaml.load(f, Loader=_Loader) or {}
+            families = {e["family"] for name, e in (index.get("functions") or {}).items()
+                        if _op_matches(op, name)}
+            files = [f for f in files if os.path.splitext(os.path.basename(f))[0] in families]
         self.functions: dict[str, Function] = {}
         for path in files:
             with open(path, encoding="utf-8") as f:
@@ -84,11 +102,7 @@ class Catalogue:
         """Cases of the functions whose name equals `op` or fully matches it as a regex (a
         comma-separated list is accepted), of `dtype` (comma-separated), with ids matching
         `case` (regex, searched)."""
-        fns = list(self.functions.values())
-        if op:
-            names = [o.strip() for o in op.split(",") if o.strip()]
-            fns = [f for f in fns
-                   if any(f.name == n or re.fullmatch(n, f.name) for n in names)]
+        fns = [f for f in self.functions.values() if _op_matches(op, f.name)]
         dtypes = {d.strip() for d in dtype.split(",")} if dtype else None
         out = []
         for f in fns:

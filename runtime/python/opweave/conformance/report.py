@@ -43,13 +43,19 @@ def _atomic_write(path: str, text: str) -> None:
     os.replace(tmp, path)
 
 
-def write(vendor: str, info: dict, results: list[Result], known_ids: set[str],
-          filters: dict, fresh: bool) -> dict:
+def write(vendor: str, info: dict, results: list[Result], cat, filters: dict,
+          fresh: bool) -> dict:
+    """Merge `results` into the vendor's report; earlier results of cases the (possibly
+    partial) catalogue `cat` no longer has are dropped, those of families it did not load
+    are kept."""
     old = None if fresh else load_report(vendor)
+    known_ids = {c.id for f in cat.functions.values() for c in f.cases}
+    loaded = set(cat.functions)
+    all_fns = set(info["diopi"]["resolved"]) | set(info["diopi"]["missing"])
     by_id = {}
     if old:
         for r in old.get("cases", []):
-            if r["id"] in known_ids:
+            if r["id"] in known_ids or (r["fn"] not in loaded and r["fn"] in all_fns):
                 by_id[r["id"]] = r
     for r in results:
         by_id[r.id] = r.to_json()
