@@ -255,7 +255,8 @@ class OpTool(TorchFunctionMode):
     `_op(func, name, args, kwargs, device)`."""
 
     TOOL = "OP"
-    DEFAULT_EXCLUDE: frozenset = frozenset()
+    DEFAULT_EXCLUDE: frozenset = frozenset()   # not selected unless included by name
+    NEVER: frozenset = frozenset()             # not selected, whatever the include list
 
     def __init__(self, include=None, exclude=None):
         super().__init__()
@@ -310,7 +311,8 @@ class OpTool(TorchFunctionMode):
     def _decide(self, func):
         name = op_name(func)
         short = short_name(name)
-        if name.endswith((".__get__", ".__set__", ".__delete__")) or short in NOT_OPS:
+        if (name.endswith((".__get__", ".__set__", ".__delete__")) or short in NOT_OPS
+                or short in self.NEVER):
             selected = False
         elif short in self.DEFAULT_EXCLUDE and not any(
                 p in (name, short) for p in self._explicit):
@@ -327,7 +329,7 @@ class OpTool(TorchFunctionMode):
     def selects(self, name: str) -> bool:
         """Whether a call named `name` would be handled by this tool."""
         short = short_name(name)
-        if short in NOT_OPS:
+        if short in NOT_OPS or short in self.NEVER:
             return False
         if short in self.DEFAULT_EXCLUDE and not any(p in (name, short) for p in self._explicit):
             return False

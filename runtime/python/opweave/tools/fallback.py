@@ -32,7 +32,8 @@ from .compare import UPCAST
 
 class OpFallback(OpTool):
     TOOL = "FALLBACK"
-    DEFAULT_EXCLUDE = VIEWS | UNINITIALISED
+    DEFAULT_EXCLUDE = UNINITIALISED
+    NEVER = VIEWS            # a copy is not a view: moving one would break aliasing
 
     def __init__(self, include=None, exclude=None, upcast: bool = True, verbose: bool = False):
         super().__init__(include, exclude)

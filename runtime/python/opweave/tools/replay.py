@@ -170,7 +170,8 @@ def _fmt_us(t: dict) -> str:
     return f"{t['median_us']:.1f}" if t else "-"
 
 
-def print_table(results: list[dict], file=sys.stdout) -> None:
+def print_table(results: list[dict], file=None) -> None:
+    file = file or sys.stdout
     width = max([len(r["op"]) for r in results] + [2])
     print(f"{'seq':>6}  {'op':<{width}}  {'fwd':<5} {'bwd':<5} {'max abs':>9} {'max rel':>9} "
           f"{'cosine':>10} {'vs capture':>10} {'fwd us':>9} {'bwd us':>9}", file=file)
