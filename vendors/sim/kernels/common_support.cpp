@@ -2,10 +2,12 @@
 // scalars, fault injection and enqueueing on the sim stream.
 #include <diopi/functions.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -237,12 +239,105 @@ View broadcast_to(const View& v, const View& ref, const char* what) {
   return b;
 }
 
+// ---------------------------------------------------------------- scratch memory
+
+namespace {
+
+// Freed scratch blocks of this thread, reused best-fit; at most kScratchCacheBytes are kept.
+constexpr size_t kScratchCacheBytes = size_t{256} << 20;
+constexpr size_t kScratchAlign = 64;
+
+struct ScratchCache {
+  struct Block {
+    void* mem;
+    size_t capacity;
+  };
+  std::vector<Block> blocks;
+  size_t bytes = 0;
+  ~ScratchCache() {
+    for (const Block& b : blocks) std::free(b.mem);
+  }
+};
+
+ScratchCache& scratch_cache() {
+  thread_local ScratchCache cache;
+  return cache;
+}
+
+void* scratch_alloc(size_t bytes, size_t* capacity) {
+  ScratchCache& cache = scratch_cache();
+  size_t best = cache.blocks.size();
+  for (size_t i = 0; i < cache.blocks.size(); ++i) {
+    const size_t cap = cache.blocks[i].capacity;
+    if (cap >= bytes && (best == cache.blocks.size() || cap < cache.blocks[best].capacity))
+      best = i;
+  }
+  if (best != cache.blocks.size()) {
+    const ScratchCache::Block b = cache.blocks[best];
+    cache.blocks.erase(cache.blocks.begin() + static_cast<std::ptrdiff_t>(best));
+    cache.bytes -= b.capacity;
+    *capacity = b.capacity;
+    return b.mem;
+  }
+  const size_t cap = (std::max<size_t>(bytes, 1) + 4095) / 4096 * 4096;
+  void* mem = std::aligned_alloc(kScratchAlign, cap);
+  if (mem == nullptr) throw std::bad_alloc();
+  *capacity = cap;
+  return mem;
+}
+
+void scratch_free(void* mem, size_t capacity) {
+  ScratchCache& cache = scratch_cache();
+  if (capacity > kScratchCacheBytes) {
+    std::free(mem);
+    return;
+  }
+  while (cache.bytes + capacity > kScratchCacheBytes) {  // drop the oldest blocks
+    std::free(cache.blocks.front().mem);
+    cache.bytes -= cache.blocks.front().capacity;
+    cache.blocks.erase(cache.blocks.begin());
+  }
+  try {
+    cache.blocks.push_back({mem, capacity});
+    cache.bytes += capacity;
+  } catch (...) {
+    std::free(mem);
+  }
+}
+
+}  // namespace
+
 Buffer::Buffer(diopiDtype_t dtype, const int64_t* sizes, int ndim) {
   int64_t n = 1;
   for (int d = 0; d < ndim; ++d) n *= sizes[d];
-  const int64_t bytes = n * dtype_size(dtype);
-  storage_.reset(new double[static_cast<size_t>((bytes + 7) / 8 + 1)]);
-  view_ = contiguous_view(storage_.get(), dtype, sizes, ndim);
+  mem_ = scratch_alloc(static_cast<size_t>(n * dtype_size(dtype)), &capacity_);
+  view_ = contiguous_view(mem_, dtype, sizes, ndim);
+}
+
+Buffer::~Buffer() { release(); }
+
+void Buffer::release() {
+  if (mem_ != nullptr) scratch_free(mem_, capacity_);
+  mem_ = nullptr;
+  capacity_ = 0;
+}
+
+Buffer::Buffer(Buffer&& other) noexcept
+    : mem_(other.mem_), capacity_(other.capacity_), view_(other.view_) {
+  other.mem_ = nullptr;
+  other.capacity_ = 0;
+}
+
+Buffer& Buffer::operator=(Buffer&& other) noexcept {
+  if (this != &other) {
+    release();
+    mem_ = other.mem_;
+    capacity_ = other.capacity_;
+    view_ = other.view_;
+    other.mem_ = nullptr;
+    other.capacity_ = 0;
+  }
+  return *this;
 }
 
 View as_dtype(const View& v, diopiDtype_t dtype, Buffer& scratch) {

@@ -3,6 +3,7 @@
 // sum(dtype=...)), then accumulated in double (floating) or int64 (integral).
 #include <diopi/functions.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -138,6 +139,26 @@ inline void store_partial(Acc& slot, Acc partial) {
   }
 }
 
+// Sum of n elements `stride` apart, in Acc (four interleaved partial sums when dense).
+template <class Acc, class T>
+Acc sum_run(const T* x, int64_t stride, int64_t n) {
+  if (stride != 1) {
+    Acc s = 0;
+    for (int64_t i = 0; i < n; ++i) s += load(x[i * stride]);
+    return s;
+  }
+  Acc s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    s0 += load(x[i]);
+    s1 += load(x[i + 1]);
+    s2 += load(x[i + 2]);
+    s3 += load(x[i + 3]);
+  }
+  for (; i < n; ++i) s0 += load(x[i]);
+  return (s0 + s1) + (s2 + s3);
+}
+
 template <class T, class Acc>
 void accumulate(const View& acc_bcast, const View& x) {
   if (x.numel() == 0) return;
@@ -148,21 +169,28 @@ void accumulate(const View& acc_bcast, const View& x) {
   const Dim d1 = dims.size() < 2 ? Dim{1, 0, 0} : dims[1];
   const size_t n_outer = dims.size() < 2 ? 0 : dims.size() - 2;
   std::vector<int64_t> counter(n_outer, 0);
+  std::vector<Acc> lanes;  // per-lane partial sums of an outer reduction
   for (;;) {
-    if (d0.acc_stride == 0) {  // partial sums along d0, one per index of d1
-      for (int64_t j = 0; j < d1.size; ++j) {
-        Acc partial = 0;
-        for (int64_t i = 0; i < d0.size; ++i)
-          partial += load(xp[j * d1.in_stride + i * d0.in_stride]);
-        store_partial<T>(ap[j * d1.acc_stride], partial);
-      }
-    } else if (d1.acc_stride == 0 && d1.size > 1) {  // partial sums along d1, one per lane
+    if (d0.acc_stride == 0 && d1.acc_stride != 0 && d1.size > 1 &&
+        std::llabs(d1.in_stride) < std::llabs(d0.in_stride)) {
+      // Partial sums along d0, one per index of d1, walking memory in d1 order.
+      lanes.assign(static_cast<size_t>(d1.size), Acc(0));
       for (int64_t i = 0; i < d0.size; ++i) {
-        Acc partial = 0;
-        for (int64_t j = 0; j < d1.size; ++j)
-          partial += load(xp[j * d1.in_stride + i * d0.in_stride]);
-        store_partial<T>(ap[i * d0.acc_stride], partial);
+        const T* row = xp + i * d0.in_stride;
+        for (int64_t j = 0; j < d1.size; ++j) lanes[j] += load(row[j * d1.in_stride]);
       }
+      for (int64_t j = 0; j < d1.size; ++j) store_partial<T>(ap[j * d1.acc_stride], lanes[j]);
+    } else if (d0.acc_stride == 0) {  // partial sums along d0, one per index of d1
+      for (int64_t j = 0; j < d1.size; ++j)
+        store_partial<T>(ap[j * d1.acc_stride],
+                         sum_run<Acc>(xp + j * d1.in_stride, d0.in_stride, d0.size));
+    } else if (d1.acc_stride == 0 && d1.size > 1) {  // partial sums along d1, one per lane
+      lanes.assign(static_cast<size_t>(d0.size), Acc(0));
+      for (int64_t j = 0; j < d1.size; ++j) {
+        const T* row = xp + j * d1.in_stride;
+        for (int64_t i = 0; i < d0.size; ++i) lanes[i] += load(row[i * d0.in_stride]);
+      }
+      for (int64_t i = 0; i < d0.size; ++i) store_partial<T>(ap[i * d0.acc_stride], lanes[i]);
     } else {  // no reduced dim among the two innermost
       for (int64_t j = 0; j < d1.size; ++j)
         for (int64_t i = 0; i < d0.size; ++i)

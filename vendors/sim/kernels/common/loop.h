@@ -8,6 +8,7 @@
 #ifndef SIM_KERNELS_COMMON_LOOP_H_
 #define SIM_KERNELS_COMMON_LOOP_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <utility>
@@ -33,6 +34,7 @@ class StridedLoop {
     }
     sort_dims();
     coalesce();
+    choose_tiling();
   }
 
   template <class F>
@@ -46,11 +48,38 @@ class StridedLoop {
       return;
     }
     const int last = ndim_ - 1;
-    const int64_t n = sizes_[last];
+    if (tiled_) {
+      // The two innermost dims in kTile x kTile blocks, so that an operand walking memory along
+      // dim last-1 (a transposed layout) reuses its cache lines.
+      const int a = last - 1;
+      outer_loop(a, ptrs, [&](char* const* p) {
+        char* q[N];
+        for (int64_t i0 = 0; i0 < sizes_[a]; i0 += kTile) {
+          const int64_t i1 = std::min(sizes_[a], i0 + kTile);
+          for (int64_t j0 = 0; j0 < sizes_[last]; j0 += kTile) {
+            const int64_t n = std::min(sizes_[last] - j0, kTile);
+            for (int64_t i = i0; i < i1; ++i) {
+              for (int k = 0; k < N; ++k) q[k] = p[k] + i * strides_[a][k] + j0 * strides_[last][k];
+              inner(q, strides_[last], n);
+            }
+          }
+        }
+      });
+      return;
+    }
+    outer_loop(last, ptrs, [&](char* const* p) { inner(p, strides_[last], sizes_[last]); });
+  }
+
+ private:
+  static constexpr int64_t kTile = 32;
+
+  // Calls body(ptrs) for every index of dims [0, stop) (the last of them fastest).
+  template <class Body>
+  void outer_loop(int stop, char** ptrs, Body&& body) const {
     int64_t counter[kMaxDims] = {};
     for (;;) {
-      inner(ptrs, strides_[last], n);
-      int d = last - 1;
+      body(ptrs);
+      int d = stop - 1;
       for (; d >= 0; --d) {
         for (int k = 0; k < N; ++k) ptrs[k] += strides_[d][k];
         if (++counter[d] < sizes_[d]) break;
@@ -61,7 +90,18 @@ class StridedLoop {
     }
   }
 
- private:
+  // Tile the two innermost dims when some operand strides far along the innermost one but
+  // less along the next (its memory order disagrees with the output's).
+  void choose_tiling() {
+    if (ndim_ < 2) return;
+    const int last = ndim_ - 1;
+    if (sizes_[last] < 2 * kTile || sizes_[last - 1] < 2 * kTile) return;
+    for (int k = 0; k < N; ++k) {
+      const int64_t inner = std::llabs(strides_[last][k]), next = std::llabs(strides_[last - 1][k]);
+      if (inner > 64 && next < inner) tiled_ = true;
+    }
+  }
+
   // Dim a should be walked inside dim b when an operand steps less memory along it.
   bool inner_than(int a, int b) const {
     for (int k = 0; k < N; ++k) {
@@ -105,6 +145,7 @@ class StridedLoop {
   char* base_[N];
   int ndim_ = 0;
   bool empty_ = false;
+  bool tiled_ = false;
   int64_t sizes_[kMaxDims];
   int64_t strides_[kMaxDims][N];  // bytes
 };

@@ -6,8 +6,8 @@
 
 #include <diopi/diopirt.h>
 
+#include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string>
 
 namespace simk {
@@ -44,15 +44,25 @@ bool same_shape(const View& a, const View& b);
 // throws KernelError when the shapes are not broadcast-compatible.
 View broadcast_to(const View& v, const View& ref, const char* what);
 
-// Host scratch memory: a contiguous tensor of `dtype` shaped like `like`, 16-byte aligned.
+// Host scratch memory for a kernel running on a stream: a contiguous tensor of `dtype` with the
+// given shape, 64-byte aligned, uninitialised. Blocks are recycled through a per-thread cache
+// (each stream has its own worker thread), so a kernel's scratch costs no page faults after the
+// first call.
 class Buffer {
  public:
   Buffer() = default;
   Buffer(diopiDtype_t dtype, const int64_t* sizes, int ndim);
+  ~Buffer();
+  Buffer(Buffer&& other) noexcept;
+  Buffer& operator=(Buffer&& other) noexcept;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
   const View& view() const { return view_; }
 
  private:
-  std::unique_ptr<double[]> storage_;
+  void release();
+  void* mem_ = nullptr;
+  size_t capacity_ = 0;
   View view_;
 };
 
