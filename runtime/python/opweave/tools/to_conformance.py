@@ -346,6 +346,8 @@ def convert(capture: str, out_dir: str, device, op: str | None = None, backward:
             fam = by_family.setdefault(fn.family, {"tolerances": fn.tolerances, "functions": {}})
             entry = fam["functions"].setdefault(fn.name, {"diopi": fn.name, "reference": fn.reference,
                                                           "signature": fn.signature, "cases": []})
+            if getattr(fn, "unsupported", ""):
+                entry["unsupported"] = fn.unsupported
             entry["cases"].append(spec)
             summary["cases"][fn.name] = summary["cases"].get(fn.name, 0) + 1
     bar.done(f"{sum(summary['cases'].values())} cases of {len(summary['cases'])} functions "
@@ -364,6 +366,19 @@ def convert(capture: str, out_dir: str, device, op: str | None = None, backward:
                     f"{summary['capture']}\n# by opweave.tools.to_conformance (real shapes, "
                     f"dtypes, attributes; golden data in ../golden/{family}/).\n")
             yaml.safe_dump(doc, f, sort_keys=False, default_flow_style=None, width=200)
+    index = {"torch": str(torch.__version__), "total": 0, "dtypes": {}, "functions": {}}
+    for family, fam in sorted(by_family.items()):
+        for name, entry in fam["functions"].items():
+            dtypes: dict[str, int] = {}
+            for c in entry["cases"]:
+                dtypes[c["dtype"]] = dtypes.get(c["dtype"], 0) + 1
+                index["dtypes"][c["dtype"]] = index["dtypes"].get(c["dtype"], 0) + 1
+            index["functions"][name] = {"family": family, "cases": len(entry["cases"]),
+                                        "dtypes": dtypes}
+            index["total"] += len(entry["cases"])
+    with open(os.path.join(cases_dir, "index.yaml"), "w", encoding="utf-8") as f:
+        f.write("# Case counts per DIOPI function and dtype (cases in <family>.yaml).\n")
+        yaml.safe_dump(index, f, sort_keys=False, default_flow_style=None, width=200)
     summary["run"] = run_command(out_dir)
     with open(os.path.join(out_dir, "summary.json"), "w", encoding="utf-8") as f:
         json.dump(summary, f, indent=1, sort_keys=True)
