@@ -1,7 +1,6 @@
 """Golden tensor files keep every dtype, and the loader refuses anything but a clean file."""
 
 import json
-import os
 import pickle
 import struct
 

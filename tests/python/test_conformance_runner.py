@@ -133,3 +133,23 @@ def test_support_matrix_rows_per_function_and_vendor(suite, monkeypatch):
     assert "| diopiMm | mm | native |" in md
     assert "no conformance report" in md and "no cases" in md
     assert "<table>" in page and "diopiSum" in page
+
+
+def test_compare_matches_nan_and_inf_positions_and_applies_atol_rtol():
+    import torch
+    from opweave.conformance import runner
+    nan, inf = float("nan"), float("inf")
+    ref = torch.tensor([1.0, nan, inf, -2.0])
+    assert runner.compare(ref.clone(), ref, 0.0, 0.0)["mismatches"] == 0
+    near = torch.tensor([1.0 + 1.5e-5, nan, inf, -2.0 - 2e-5])
+    assert runner.compare(near, ref, 1e-5, 1e-5)["mismatches"] == 0      # |d| <= atol + rtol|r|
+    assert runner.compare(near, ref, 1e-5, 0.0)["mismatches"] == 2
+    got = torch.tensor([1.0, 0.0, -inf, -2.0])
+    cmp = runner.compare(got, ref, 1.0, 1.0)
+    assert cmp["mismatches"] == 2 and cmp["first"]["index"] == [1]
+    assert cmp["first"]["expected"] == "nan" and cmp["max_abs"] == inf
+    r = runner.Result("x", "f", "fam", "float32", "base", "fail", max_abs=inf, max_rel=nan,
+                      outputs={"out": cmp})
+    json.dumps(r.to_json(), allow_nan=False)          # strict JSON in the report
+    ints = runner.compare(torch.tensor([[1, 2], [3, 4]]), torch.tensor([[1, 2], [3, 5]]), 9.0, 9.0)
+    assert ints["mismatches"] == 1 and ints["first"]["index"] == [1, 1]   # integers: exact

@@ -73,7 +73,7 @@ def write(vendor: str, info: dict, results: list[Result], cat, filters: dict,
         "functions": ops,
         "cases": [r.to_json() for r in merged],
     }
-    _atomic_write(report_path(vendor), json.dumps(doc, indent=1, sort_keys=False) + "\n")
+    _atomic_write(report_path(vendor), json.dumps(doc, indent=1, allow_nan=False) + "\n")
     # CSV twins for spreadsheets
     d = vendor_dir(vendor)
     os.makedirs(d, exist_ok=True)
@@ -151,7 +151,7 @@ def support_matrix(vendors: list[str], functions: list[tuple[str, str, str]]) ->
     CPU fallback, conformance pass rate, skipped cases with reasons."""
     docs = {v: load_report(v) for v in vendors}
     stamp = datetime.datetime.now().isoformat(timespec="seconds")
-    md = [f"# OpWeave support matrix\n",
+    md = ["# OpWeave support matrix\n",
           f"Generated {stamp} from reports/<vendor>/conformance.json (torch {torch.__version__}).",
           "native: the vendor runs the function on the device (it exports the kernel and the "
           "kernel does not answer diopiNoImplement); fallback: the op runs on CPU. Pass rate "

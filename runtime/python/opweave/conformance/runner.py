@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-from . import golden, native, paths, progress, tensorfile
+from . import golden, native, progress, tensorfile
 from .reference import DTYPES
 
 STATUSES = ("pass", "fail", "skip", "not_implemented")
@@ -55,11 +55,24 @@ class Result:
     ms: float = 0.0
 
     def to_json(self) -> dict:
+        """Strict JSON: a non-finite difference (NaN or inf where the other side has a number)
+        is written as null."""
         d = dict(self.__dict__)
         for k in ("max_abs", "max_rel"):
             v = d[k]
-            d[k] = None if v is None or (isinstance(v, float) and math.isnan(v)) else v
+            d[k] = v if v is not None and math.isfinite(v) else None
+        d["outputs"] = {name: {k: (v if not isinstance(v, float) or math.isfinite(v) else None)
+                               for k, v in cmp.items()} for name, cmp in self.outputs.items()}
         return d
+
+
+def _finite_or_text(v):
+    return v if not isinstance(v, float) or math.isfinite(v) else repr(v)
+
+
+def _max(a, b):
+    """max of two differences where None (non-finite) dominates."""
+    return None if a is None or b is None else max(a, b)
 
 
 def filler(dtype: torch.dtype):
@@ -150,10 +163,12 @@ def compare(got: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) -> d
     first = None
     if mismatches:
         idx = int(bad.reshape(-1).nonzero()[0])
-        pos = list(torch.unravel_index(torch.tensor(idx), ref.shape)) if hasattr(
-            torch, "unravel_index") else idx
-        first = {"index": [int(p) for p in pos] if isinstance(pos, list) else pos,
-                 "got": got.reshape(-1)[idx].item(), "expected": ref.reshape(-1)[idx].item()}
+        pos, rest = [], idx
+        for d in reversed(ref.shape):
+            pos.append(rest % d)
+            rest //= d
+        first = {"index": pos[::-1], "got": _finite_or_text(got.reshape(-1)[idx].item()),
+                 "expected": _finite_or_text(ref.reshape(-1)[idx].item())}
     return {"mismatches": mismatches, "numel": n, "max_abs": max_abs, "max_rel": max_rel,
             "first": first}
 
@@ -324,8 +339,8 @@ def summarize(results: list[Result], resolved: dict[str, bool]) -> dict:
         o["total"] += 1
         o[r.status] += 1
         if r.status in ("pass", "fail"):
-            o["max_abs"] = max(o["max_abs"], r.max_abs)
-            o["max_rel"] = max(o["max_rel"], r.max_rel)
+            o["max_abs"] = _max(o["max_abs"], r.max_abs)
+            o["max_rel"] = _max(o["max_rel"], r.max_rel)
         if r.status == "skip":
             o["skip_reasons"][r.reason] = o["skip_reasons"].get(r.reason, 0) + 1
     for name, o in ops.items():
@@ -334,7 +349,7 @@ def summarize(results: list[Result], resolved: dict[str, bool]) -> dict:
         o["native"] = o["exported"] and ran > 0
         o["pass_rate"] = (o["pass"] / ran) if ran else None
         for k in ("max_abs", "max_rel"):
-            if math.isinf(o[k]) or math.isnan(o[k]):
+            if o[k] is not None and not math.isfinite(o[k]):
                 o[k] = None
     return ops
 
