@@ -39,10 +39,23 @@ STR_VALUES = {
     "approximate": ["none", "tanh"],
     "rounding_mode": [None, "trunc", "floor"],
 }
-# Values of named ATen `int` arguments that have no default in the bound overload.
+# Values of named ATen `int` arguments (a schema default goes first).
 INT_VALUES = {
     "reduction": [1, 0, 2],        # at::Reduction: Mean (the functional default), None, Sum
     "ignore_index": [-100, 1],     # the functional default, and a class index that occurs
+    "diagonal": [0, 1, -1],
+    "padding_idx": [-1, 1],
+}
+# Values of named ATen `float` arguments.
+FLOAT_VALUES = {
+    "eps": [1e-5],
+}
+# ATen arguments that only matrix ops take: such ops get no 0-dim or 1-D cases.
+MATRIX_ARGS = {"diagonal"}
+# Arguments of a Backward function its forward case determines: name -> (what, forward arg).
+BACKWARD_ATTRS = {
+    "input_sizes": ("shape", "input"),      # index_select_backward's self_sizes
+    "num_weights": ("dim0", "weight"),      # embedding_dense_backward
 }
 # Values of named Scalar arguments: (floating, integral) lists; a schema default goes first.
 SCALAR_VALUES = {
@@ -63,6 +76,9 @@ RUNTIME_REFERENCES = {
     "diopiCopyInp": ("dest", "src"),
     "diopiCastDtype": ("out", "input"),
 }
+
+# Output rules that pick the shape class even when another output comes first.
+SPECIAL_CLASSES = ("layer_norm_stats",)
 
 LARGE = [33, 1031]   # ~34k elements: odd sizes so vector tails and partial tiles are exercised
 
@@ -163,6 +179,8 @@ class FnPlan:
     attrs: list[DiopiArg] = field(default_factory=list)      # non-tensor args
     rule: str = "like"
     rule_tensors: list[str] = field(default_factory=list)    # DIOPI names of tensors in the rule
+    rules: dict = field(default_factory=dict)                 # DIOPI output -> OutputRule
+    constants: dict = field(default_factory=dict)             # DIOPI arg -> catalogue `value`
     reference: dict = field(default_factory=dict)
 
     def err(self, reason: str) -> ConformanceError:
@@ -201,12 +219,22 @@ def plan_function(fam: OpFamily, fn: DiopiFunction) -> FnPlan:
     for arg_name, src in b.sources:
         if src.kind == "arg":
             p.diopi_to_aten[arg_name] = src.aten_name
+        elif src.kind == "value":
+            value = getattr(src, "value", None)
+            if not isinstance(value, (bool, int, float, type(None))):
+                raise p.err(f"argument '{arg_name}' is computed by a helper ({value}); the "
+                            "runner cannot supply it yet")
+            p.constants[arg_name] = value
     aten_to_diopi = {v: k for k, v in p.diopi_to_aten.items()}
     rules = dict(b.outputs)
+    p.rules = rules
     first_out = p.outputs[0].name if p.outputs else None
     rule = rules.get(first_out) if first_out else None
     if rule is None and b.variant == "inplace":
         rule = rules.get("self")
+    special = [r for r in rules.values() if r.rule in SPECIAL_CLASSES]
+    if special:
+        rule = special[0]
     if rule is not None:
         p.rule = rule.rule
         p.rule_tensors = [aten_to_diopi[a] for a in rule.args
@@ -239,6 +267,8 @@ def attr_values(p: FnPlan, a: DiopiArg, dtype: str) -> list:
     name = aten.name if aten is not None else a.name
     k = a.kind
     cls = dtype_class(dtype)
+    if a.name in p.constants:
+        return [p.constants[a.name]]
     if k == "generator":
         return [None]
     if k == "scalar":
@@ -265,7 +295,7 @@ def attr_values(p: FnPlan, a: DiopiArg, dtype: str) -> list:
         return list(STR_VALUES[name])
     if k in ("int", "enum", "int_opt"):
         if name == "dim":
-            return [-1, 0]
+            return ([default] if has_default and default not in (-1, 0) else []) + [-1, 0]
         if name in INT_VALUES:
             values = list(INT_VALUES[name])
             if has_default and default in values:
@@ -278,6 +308,8 @@ def attr_values(p: FnPlan, a: DiopiArg, dtype: str) -> list:
     if k in ("bool", "bool_opt"):
         return [default, not default] if has_default and default is not None else [False, True]
     if k in ("float", "float_opt"):
+        if name in FLOAT_VALUES:
+            return list(FLOAT_VALUES[name])
         return [default] if has_default else [0.5]
     if k in ("dtype", "dtype_opt"):
         return [default] if has_default else [dtype]
@@ -453,6 +485,9 @@ class CaseBuilder:
             if name in given:
                 out[name] = given[name]
                 continue
+            if name == getattr(p.binding, "output_mask", ""):
+                out[name] = [True] * len(p.binding.schema.returns)
+                continue
             has_default, default = parse_default(a.default)
             if has_default:
                 out[name] = default
@@ -490,12 +525,26 @@ class CaseBuilder:
             self.broadcast()
         elif rule == "reduce":
             self.reduce()
+        elif rule in ("reduce_dim", "argreduce"):
+            self.reduce_dim()
         elif rule in ("mm", "bmm"):
             self.matmul(MM if rule == "mm" else BMM)
         elif rule == "nll_loss":
             self.nll()
-        else:  # like, cast, single-tensor broadcast, in-place without a rule
-            self.elementwise()
+        elif rule == "embedding":
+            self.embedding()
+        elif rule in ("index_select", "gather"):
+            self.index(rule)
+        elif rule in ("cat", "stack"):
+            self.concat(rule)
+        elif rule == "arange":
+            self.arange()
+        elif rule == "layer_norm_stats":
+            self.layer_norm()
+        elif rule in ("like", "cast", "broadcast", "compare", "scalar", "cumsum", "select"):
+            self.elementwise(skip_empty=(rule == "scalar"))
+        else:
+            raise self.p.err(f"no shape class for output rule '{rule}' yet")
         return self.cases
 
     def _first_attrs(self, skip=()) -> dict:
@@ -505,10 +554,15 @@ class CaseBuilder:
         if any(a.direction == "out" for a in self.p.outputs):
             self.add("out_strided", inputs, attrs, aten, out_layout="sliced")
 
-    def elementwise(self) -> None:
+    def elementwise(self, skip_empty: bool = False) -> None:
         p = self.p
         has_dim = any(a.name == "dim" for a in p.attrs)
+        matrix = any(a.name in MATRIX_ARGS for a in p.attrs)
         for tag, shape, layout in ELEMENTWISE:
+            if skip_empty and tag == "empty":
+                continue   # a full reduction of nothing (max of an empty tensor) is an error
+            if matrix and len(shape) < 2:
+                continue   # triu/tril: matrices (and batches of them) only
             inputs = {a.name: self.input_spec(a, shape, layout) for a in p.inputs}
             if tag == "base":
                 for attrs in attr_combos(p, self.dtype):
@@ -535,8 +589,8 @@ class CaseBuilder:
             if any(shapes[p.rule_tensors.index(n)] != out_shape for n in inout):
                 continue  # in-place: self must already have the broadcast shape
             inputs = {a.name: self.input_spec(a, s, layout) for a, s in zip(rule_args, shapes)}
-            for a in others:
-                inputs[a.name] = self.input_spec(a, out_shape, layout)
+            for a in others:   # a tensor outside the rule acts as a scalar (masked_fill's value)
+                inputs[a.name] = self.input_spec(a, [], "contiguous")
             inputs = {a.name: inputs[a.name] for a in p.inputs}
             if tag == "base":
                 for attrs in attr_combos(p, self.dtype):
@@ -603,6 +657,141 @@ class CaseBuilder:
                     ordered = {a.name: case_inputs[a.name] for a in p.inputs}
                     self.add(tag, ordered, case_attrs)
 
+    def reduce_dim(self) -> None:
+        """max/min over one dim (values + indices), argmax: values distinct along the reduced
+        dim (a permutation), so the index of the extreme is unambiguous in every dtype."""
+        p = self.p
+        (src,) = p.inputs
+        dim_arg = next(a for a in p.attrs if a.name == "dim")
+        table = [("base", [4, 5], 1, False, "contiguous"), ("keepdim", [4, 5], 0, True, "contiguous"),
+                 ("3d", [2, 3, 4], -1, False, "contiguous"), ("scalar0d", [], 0, False, "contiguous"),
+                 ("empty", [0, 5], 1, False, "contiguous"), ("large", [129, 255], -1, False, "contiguous"),
+                 ("large_dim0", [129, 255], 0, True, "contiguous"),
+                 ("transposed", [4, 5], 1, False, "transposed"), ("sliced", [4, 5], 0, False, "sliced")]
+        if dim_arg.optional:
+            table.append(("all", [4, 5], None, False, "contiguous"))
+        for tag, shape, dim, keepdim, layout in table:
+            along = -1 if dim is None else dim
+            values = f"distinct{along}" if shape else "distinct0"
+            inputs = {src.name: self.input_spec(src, shape, layout, values)}
+            attrs = self._first_attrs(skip=("dim",))
+            attrs["dim"] = dim
+            attrs = {a.name: attrs[a.name] for a in p.attrs}
+            self.add(tag, inputs, attrs, self.aten_only(keepdim=keepdim))
+
+    def embedding(self) -> None:
+        p = self.p
+        names = {a.name: a for a in p.inputs}
+        weight, indices = names[p.rule_tensors[0]], names[p.rule_tensors[1]]
+        table = [("base", [10, 4], [5], "contiguous"), ("2d", [10, 4], [2, 3], "contiguous"),
+                 ("scalar0d", [10, 4], [], "contiguous"), ("empty", [10, 4], [0], "contiguous"),
+                 ("large", [517, 65], [257], "contiguous"),
+                 ("transposed", [10, 4], [5], "transposed"), ("sliced", [10, 4], [5], "sliced")]
+        for tag, ws, ish, layout in table:
+            index_dtypes = indices.dtypes[:2] if tag == "base" else indices.dtypes[:1]
+            for idt in index_dtypes:
+                spec = _tensor(ish, idt, "contiguous", f"index{ws[0]}")
+                inputs = {weight.name: self.input_spec(weight, ws, layout), indices.name: spec}
+                inputs = {a.name: inputs[a.name] for a in p.inputs}
+                combos = attr_combos(p, self.dtype) if tag == "base" else [self._first_attrs()]
+                for attrs in combos:
+                    self.add(tag, inputs, attrs)
+
+    def index(self, rule: str) -> None:
+        """index_select(input, dim, index) and gather(input, dim, index): indices in range."""
+        p = self.p
+        src = next(a for a in p.inputs if a.name in ("input", "self") or a.direction == "inout")
+        index = next(a for a in p.inputs if a is not src)
+        table = [("base", [4, 5], 0, "contiguous"), ("dim1", [4, 5], 1, "contiguous"),
+                 ("negdim", [2, 3, 4], -1, "contiguous"), ("empty", [4, 5], 0, "contiguous"),
+                 ("large", LARGE, 1, "contiguous"), ("transposed", [4, 5], 1, "transposed"),
+                 ("sliced", [4, 5], 0, "sliced")]
+        for tag, shape, dim, layout in table:
+            size = shape[dim]
+            if rule == "index_select":
+                ish = [0] if tag == "empty" else [max(size // 2, 1) + 2]
+            else:
+                ish = list(shape)
+                ish[dim] = 0 if tag == "empty" else max(size // 2, 1) + 1
+                if len(ish) > 1:
+                    other = (dim + 1) % len(ish)
+                    ish[other] = max(ish[other] - 1, 1)
+            index_dtypes = index.dtypes[:2] if tag == "base" else index.dtypes[:1]
+            for idt in index_dtypes:
+                inputs = {src.name: self.input_spec(src, shape, layout),
+                          index.name: _tensor(ish, idt, "contiguous", f"index{size}")}
+                inputs = {a.name: inputs[a.name] for a in p.inputs}
+                attrs = self._first_attrs(skip=("dim",))
+                attrs["dim"] = dim
+                attrs = {a.name: attrs[a.name] for a in p.attrs}
+                self.add(tag, inputs, attrs)
+
+    def concat(self, rule: str) -> None:
+        p = self.p
+        (lst,) = [a for a in p.inputs if a.kind == "tensor_list"]
+        if rule == "cat":
+            table = [("base", [[2, 3], [4, 3], [1, 3]], 0, "contiguous"),
+                     ("dim1", [[2, 3], [2, 1], [2, 4]], 1, "contiguous"),
+                     ("negdim", [[2, 3, 2], [2, 3, 1]], -1, "contiguous"),
+                     ("single", [[3, 4]], 0, "contiguous"),
+                     ("skip_empty_1d", [[2, 3], [0], [1, 3]], 0, "contiguous"),
+                     ("empty", [[0, 3], [0, 3]], 0, "contiguous"),
+                     ("scalar_rows", [[1], [1], [1]], 0, "contiguous"),
+                     ("large", [LARGE, [17, LARGE[1]]], 0, "contiguous"),
+                     ("transposed", [[3, 4], [3, 2]], 1, "transposed"),
+                     ("sliced", [[2, 5], [3, 5]], 0, "sliced")]
+        else:
+            table = [("base", [[2, 3]] * 3, 0, "contiguous"), ("dim1", [[2, 3]] * 2, 1, "contiguous"),
+                     ("negdim", [[2, 3]] * 2, -1, "contiguous"), ("scalar0d", [[]] * 3, 0, "contiguous"),
+                     ("single", [[4]], 0, "contiguous"), ("empty", [[0, 3]] * 2, 1, "contiguous"),
+                     ("large", [LARGE] * 2, 0, "contiguous"),
+                     ("transposed", [[3, 4]] * 2, 1, "transposed"),
+                     ("sliced", [[2, 5]] * 3, 2, "sliced")]
+        for tag, shapes, dim, layout in table:
+            inputs = {lst.name: {"list": [self.input_spec(lst, sh, layout) for sh in shapes]}}
+            attrs = self._first_attrs(skip=("dim",))
+            attrs["dim"] = dim
+            attrs = {a.name: attrs[a.name] for a in p.attrs}
+            self.add(tag, inputs, attrs)
+            if tag == "base":
+                self._outstrided(inputs, attrs)
+
+    def arange(self) -> None:
+        cls = dtype_class(self.dtype)
+        table = [("base", 0, 10, 1), ("step", -3, 7, 2), ("negstep", 10, 0, -3),
+                 ("empty", 5, 5, 1), ("large", 0, 34000 if cls == "int" else 2000, 1)]
+        if cls == "float":
+            table += [("fraction", 0.0, 1.0, 0.125), ("fraction_neg", 1.5, -2.0, -0.25)]
+        for tag, start, end, step in table:
+            attrs = {"start": start, "end": end, "step": step}
+            attrs = {a.name: attrs.get(a.name, attr_values(self.p, a, self.dtype)[0])
+                     for a in self.p.attrs}
+            self.add(tag, {}, attrs)
+
+    def layer_norm(self) -> None:
+        p = self.p
+        names = {a.name: a for a in p.inputs}
+        stats_rule = next(r for r in p.rules.values() if r.rule == "layer_norm_stats")
+        aten_to_diopi = {v: k for k, v in p.diopi_to_aten.items()}
+        src = names[aten_to_diopi[stats_rule.args[0]]]
+        size_arg = aten_to_diopi[stats_rule.args[1]]
+        affine = [a for a in p.inputs if a is not src]
+        table = [("base", [4, 5], 1, "contiguous"), ("2dims", [2, 3, 4], 2, "contiguous"),
+                 ("vec", [7], 1, "contiguous"), ("empty", [0, 5], 1, "contiguous"),
+                 ("large", LARGE, 1, "contiguous"), ("transposed", [4, 5], 1, "transposed"),
+                 ("sliced", [4, 5], 1, "sliced")]
+        for tag, shape, nnorm, layout in table:
+            normalized = shape[len(shape) - nnorm:]
+            for with_affine in ((True, False) if tag == "base" else (True,)):
+                inputs = {src.name: self.input_spec(src, shape, layout)}
+                for a in affine:
+                    inputs[a.name] = self.input_spec(a, normalized) if with_affine else None
+                inputs = {a.name: inputs[a.name] for a in p.inputs}
+                attrs = self._first_attrs(skip=(size_arg,))
+                attrs[size_arg] = normalized
+                attrs = {a.name: attrs[a.name] for a in p.attrs}
+                self.add(tag, inputs, attrs)
+
     def convert(self) -> None:
         p = self.p
         (src,) = p.inputs
@@ -622,41 +811,65 @@ class CaseBuilder:
 
 def backward_cases(p: FnPlan, fwd: FnPlan, fwd_cases: list[dict]) -> list[dict]:
     """Cases of a Backward function from those of its forward: `output` is the forward's
-    result, `grad_output` has its shape, and the arguments both share take the forward's
-    values, so the backward sees the data it would see in training."""
+    result, `grad_output` (or `grad`) has its shape, the arguments both share take the
+    forward's values, and other tensors take the forward's further outputs in order (layer
+    norm's saved mean and 1/std), so the backward sees the data it would see in training."""
     fwd_inputs = {a.name for a in fwd.inputs}
     fwd_attrs = {a.name for a in fwd.attrs}
     fwd_out = fwd.outputs[0].name
+    extra_outs = [a.name for a in fwd.outputs[1:] if a.direction == "out"]
+    unmatched = [a.name for a in p.inputs if a.name not in ("grad_output", "grad", "output")
+                 and a.name not in fwd_inputs]
+    if len(unmatched) > len(extra_outs):
+        raise p.err(f"backward input(s) {', '.join(unmatched)} have no counterpart in "
+                    f"{fwd.fn.name}")
+    from_extra = dict(zip(unmatched, extra_outs))
     cases = []
     for fc in fwd_cases:
         layout = next((t.get("layout") for t in fc["inputs"].values()
                        if t is not None and t.get("layout")), "contiguous")
         inputs = {}
         for a in p.inputs:
-            if a.name == "grad_output":
+            if a.name in ("grad_output", "grad"):
                 spec = {"like": fwd_out, "values": "normal"}
             elif a.name == "output":
                 spec = {"from": fwd_out}
-            elif a.name in fwd_inputs:
+            elif a.name in from_extra:
+                spec = {"from": from_extra[a.name]}
+            else:
                 if fc["inputs"][a.name] is None:
                     inputs[a.name] = None
                     continue
                 spec = {"from": a.name}
-            else:
-                raise p.err(f"backward input '{a.name}' has no counterpart in {fwd.fn.name}")
             if layout != "contiguous":
                 spec["layout"] = layout
             inputs[a.name] = spec
         attrs = {}
         for a in p.attrs:
-            if a.name in fwd_attrs:
+            if a.name in p.constants:
+                attrs[a.name] = p.constants[a.name]
+            elif a.name in fwd_attrs:
                 attrs[a.name] = fc["attrs"][a.name]
+            elif a.name in BACKWARD_ATTRS:
+                what, of = BACKWARD_ATTRS[a.name]
+                shape = fc["inputs"][of]["shape"]
+                attrs[a.name] = list(shape) if what == "shape" else shape[0]
             else:
                 attrs[a.name] = attr_values(p, a, fc["dtype"])[0]
         builder = CaseBuilder(p, fc["dtype"])
-        aten = {}
-        for name, value in builder.aten_only().items():
-            aten[name] = value
+        given = {}
+        mask_arg = getattr(p.binding, "output_mask", "")
+        if mask_arg:   # compute only the gradients whose tensor exists (no weight: no grad_weight)
+            returns = sorted((src.index, name) for name, src in p.binding.sources
+                             if src.kind == "return")
+            mask = []
+            for _, name in returns:
+                rule = p.rules.get(name)
+                arg = rule.args[0] if rule is not None and rule.rule == "like" else None
+                diopi = next((d for d, at in p.diopi_to_aten.items() if at == arg), None)
+                mask.append(not (diopi in inputs and inputs[diopi] is None))
+            given[mask_arg] = mask
+        aten = builder.aten_only(**given)
         forward = {"fn": fwd.fn.name, "inputs": fc["inputs"], "attrs": fc["attrs"]}
         if fc.get("aten"):
             forward["aten"] = fc["aten"]

@@ -14,11 +14,12 @@
 //   t<k>  tensor k of `tensors`     n        null / absent
 //   si<v> sf<v>  int / float scalar  z<a,b,..>  size (z alone: empty)
 //   i<v> f<v> b<0|1>  int64 / double / bool    d<v>  diopiDtype_t    e<v>  enum value
-//   s<text>  string (no spaces)
+//   s<text>  string (no spaces)      l<k>,<k>,...  tensor list of `tensors` entries
 #include <ATen/core/Tensor.h>
 #include <diopi/functions.h>
 #include <torch/library.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <deque>
 #include <string>
@@ -69,13 +70,33 @@ class Args {
     return opweave::handle(tensors_[k]);
   }
   diopiConstTensorHandle_t const_tensor(int i) { return tensor(i); }
-  diopiTensorHandle_t* tensor_list(int) {
-    TORCH_CHECK(false, "conformance: tensor lists unsupported");
+  diopiTensorHandle_t* tensor_list(int i) {
+    const Token& t = at(i, "l");
+    lists_.emplace_back();
+    std::vector<diopiTensorHandle_t>& v = lists_.back();
+    size_t pos = 0;
+    while (pos < t.text.size()) {
+      size_t end = t.text.find(',', pos);
+      if (end == std::string::npos) end = t.text.size();
+      const int64_t k = std::strtoll(t.text.substr(pos, end - pos).c_str(), nullptr, 10);
+      TORCH_CHECK(k >= 0 && k < static_cast<int64_t>(tensors_.size()) && tensors_[k].defined(),
+                  "conformance: list argument ", i, " names missing tensor ", k);
+      v.push_back(opweave::handle(tensors_[k]));
+      pos = end + 1;
+    }
+    return v.data();
   }
-  diopiConstTensorHandle_t* const_tensor_list(int) {
-    TORCH_CHECK(false, "conformance: tensor lists unsupported");
+  diopiConstTensorHandle_t* const_tensor_list(int i) {
+    diopiTensorHandle_t* items = tensor_list(i);
+    const_lists_.emplace_back(items, items + lists_.back().size());
+    return const_lists_.back().data();
   }
-  int64_t list_size(int) { return 0; }
+  // Element count of the list argument `i` (after its handles were taken).
+  int64_t list_size(int i) {
+    const Token& t = at(i, "l");
+    return t.text.empty() ? 0
+                          : 1 + static_cast<int64_t>(std::count(t.text.begin(), t.text.end(), ','));
+  }
 
   const diopiScalar_t* scalar(int i) {
     const Token& t = at(i, "sn");
@@ -162,7 +183,18 @@ class Args {
   std::deque<double> doubles_;
   std::deque<bool> bools_;
   std::deque<diopiDtype_t> dtypes_;
+  std::deque<std::vector<diopiTensorHandle_t>> lists_;
+  std::deque<std::vector<diopiConstTensorHandle_t>> const_lists_;
 };
+
+// Names by the slot numbers this file was compiled with (the thunks' `case` labels).
+const char* const kCompiledNames[] = {
+#if __has_include("aten/diopi_functions.inc")
+#define OPWEAVE_DIOPI_FN(name) #name,
+#include "aten/diopi_functions.inc"
+#undef OPWEAVE_DIOPI_FN
+#endif
+    nullptr};
 
 int64_t dispatch(int slot, diopiContextHandle_t ctx, Args& a) {
   switch (slot) {
@@ -177,6 +209,11 @@ int64_t call_op(const std::string& fn, int64_t device,
                 const c10::List<c10::optional<at::Tensor>>& tensors, const std::string& spec) {
   const int slot = opweave::diopi_slot_index(fn.c_str());
   TORCH_CHECK(slot >= 0, "conformance: ", fn, " is not a DIOPI function of the catalogue");
+  // The slot numbers of the loaded libopweave must be those the thunks were compiled with.
+  TORCH_CHECK(slot < opweave::kDiopiFnCount && kCompiledNames[slot] != nullptr &&
+                  std::string(kCompiledNames[slot]) == fn,
+              "conformance: the runner was built for another catalogue than the loaded "
+              "libopweave (rebuild both: make build conformance-runner)");
   Args args(tensors, spec);
   const auto index = static_cast<c10::DeviceIndex>(device);
   int64_t status = 0;

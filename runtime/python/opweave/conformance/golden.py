@@ -54,7 +54,10 @@ def generate_case(cat, case) -> str:
         inputs, expected, how = reference.make_case(cat, case)
         meta.update(status="ok", reference=how)
         for name, t in inputs.items():
-            if t is not None:
+            if isinstance(t, list):          # a tensor list: in.<name>.0, in.<name>.1, ...
+                for i, item in enumerate(t):
+                    tensors[f"in.{name}.{i}"] = item
+            elif t is not None:
                 tensors["in." + name] = t
         for name, t in expected.items():
             tensors["ref." + name] = t

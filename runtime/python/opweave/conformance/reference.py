@@ -22,12 +22,24 @@ class ReferenceError_(Exception):
     """The reference overload rejected the case (reported as a skip, never as a pass)."""
 
 
-def make_input(spec: dict, gen: torch.Generator) -> torch.Tensor:
+def make_input(spec: dict, gen: torch.Generator):
+    """A tensor (or, for {"list": [...]}, a list of tensors) as the case describes it."""
+    if "list" in spec:
+        return [make_input(s, gen) for s in spec["list"]]
     shape = spec["shape"]
     dtype = DTYPES[spec["dtype"]]
     values = spec.get("values", "normal")
     if dtype is torch.bool or values == "bool":
         return torch.randint(0, 2, shape, generator=gen).to(dtype)
+    if values.startswith("distinct"):
+        # each slice along the dim is a permutation of -L/2 .. L/2-1: exact in every dtype
+        # for L <= 256, so the position of an extreme is never ambiguous
+        if not shape:
+            return torch.tensor(0, dtype=dtype)
+        dim = int(values[len("distinct"):])
+        length = shape[dim]
+        order = torch.rand(shape, generator=gen, dtype=torch.float64).argsort(dim=dim)
+        return (order - length // 2).to(dtype)
     if values.startswith("index"):
         n = max(int(values[len("index"):]), 1)
         return torch.randint(0, n, shape, generator=gen).to(dtype)
@@ -81,7 +93,7 @@ def run(fn, case_spec: dict, inputs: dict[str, torch.Tensor | None],
     inout = {}
     for diopi_name, aten_name in ref["args"].items():
         sig = sigs[diopi_name]
-        if sig["kind"] == "tensor":
+        if sig["kind"] in ("tensor", "tensor_list"):
             if sig["dir"] == "out":
                 continue
             t = inputs.get(diopi_name)
@@ -130,12 +142,17 @@ def run(fn, case_spec: dict, inputs: dict[str, torch.Tensor | None],
         results = result if isinstance(result, (tuple, list)) else (result,)
         for name, r in zip(ref.get("returns") or [], results):
             expected[name] = r
+    # an output the reference did not compute (output_mask) is not checked: the runner passes
+    # a null handle for it
+    expected = {k: v for k, v in expected.items() if isinstance(v, torch.Tensor)}
     return expected, values
 
 
 def _up(value):
     if isinstance(value, torch.Tensor) and value.dtype is torch.float16:
         return value.float()
+    if isinstance(value, list):
+        return [_up(v) for v in value]
     if isinstance(value, dict):
         return {k: _up(v) for k, v in value.items()}
     if value == "float16":
@@ -146,6 +163,8 @@ def _up(value):
 def _down(value):
     if isinstance(value, torch.Tensor) and value.dtype is torch.float32:
         return value.half()
+    if isinstance(value, list):
+        return [_down(v) for v in value]
     if isinstance(value, dict):
         return {k: _down(v) for k, v in value.items()}
     return value
@@ -184,6 +203,8 @@ def make_case(cat, case) -> tuple[dict[str, torch.Tensor | None], dict[str, torc
     for name, s in spec["inputs"].items():
         if s is None:
             inputs[name] = None
+        elif "list" in s:
+            inputs[name] = make_input(s, gen)
         elif "from" in s:
             inputs[name] = fwd_values[s["from"]].clone()
         elif "like" in s:

@@ -256,11 +256,26 @@ class Runner:
         for sig in fn.signature:
             name, kind, direction = sig["name"], sig["kind"], sig["dir"]
             if kind == "tensor_list":
-                raise RuntimeError("tensor-list arguments are not supported by the runner yet")
+                if direction != "in":
+                    raise RuntimeError("output tensor lists are not supported by the runner yet")
+                items = (spec["inputs"].get(name) or {}).get("list", [])
+                handles = []
+                for i, item in enumerate(items):
+                    p = place(f"{name}.{i}", tensors[f"in.{name}.{i}"],
+                              item.get("layout", "contiguous"), self.device)
+                    placed[p.name] = p
+                    res.shapes[p.name] = list(p.view.shape)
+                    handles.append(str(len(order)))
+                    order.append(p.view)
+                tokens.append("l" + ",".join(handles))
+                continue
             if kind != "tensor":
                 tokens.append(_token(sig, spec["attrs"].get(name)))
                 continue
             if direction == "out":
+                if "ref." + name not in tensors:   # not computed by the reference: null
+                    tokens.append("n")
+                    continue
                 ref = tensors["ref." + name]
                 value = torch.full(ref.shape, filler(ref.dtype), dtype=ref.dtype)
                 layout = out_layout
@@ -289,11 +304,8 @@ class Runner:
             return
         problems = []
         res.max_abs = res.max_rel = 0.0
-        for sig in fn.signature:
-            name = sig["name"]
-            if name not in placed:
-                continue
-            p = placed[name]
+        for name, p in placed.items():
+            sig = fn.arg(name.split(".")[0])
             base_after, view_after = p.read_back()
             if sig["dir"] == "in":
                 if not same_bits(base_after, p.base_host):
