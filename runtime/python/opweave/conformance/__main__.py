@@ -105,7 +105,15 @@ def cmd_replay(args) -> int:
     from . import cases, expectations, runner, tensorfile
     target = args.target
     if os.path.isfile(target):
-        tensors, meta = tensorfile.load(target)
+        try:
+            tensors, meta = tensorfile.load(target)
+        except tensorfile.TensorFileError as e:
+            print(f"conformance: refusing {target}: {e}", file=sys.stderr)
+            return 2
+        if "case" not in meta or "signature" not in meta:
+            print(f"conformance: {target} is not a saved failure (no case metadata)",
+                  file=sys.stderr)
+            return 2
         spec = json.loads(meta["case"])
         fn = cases.Function(spec.pop("fn"), meta.get("family", ""), json.loads(meta["reference"]),
                             json.loads(meta["signature"]),
@@ -115,8 +123,12 @@ def cmd_replay(args) -> int:
         meta = {**meta, "status": "ok"}
     else:
         from . import golden
-        case = cases.Catalogue().case(target)
-        tensors, meta = golden.load(case)
+        try:
+            case = cases.Catalogue(op=target.split("-")[0]).case(target)
+            tensors, meta = golden.load(case)
+        except (KeyError, golden.GoldenError, tensorfile.TensorFileError) as e:
+            print(f"conformance: {target}: {e}", file=sys.stderr)
+            return 2
     vendor = opweave.report()["vendor"]
     r = runner.Runner(expectations.load(vendor) if not args.no_expectations else None,
                       device=args.device).run(case, tensors, meta)
