@@ -36,6 +36,11 @@ help:
 	@echo "make build      build runtime + vendors (AUTOCOMPARE=1 for the compare flavour)"
 	@echo "make test       codegen + python + C++ tests"
 	@echo "make demo       train the MLP demo on the sim device next to CPU"
+	@echo "make golden     reference data for the conformance cases (ATen on CPU)"
+	@echo "make conformance VENDOR=sim OP=regex DTYPE=float16  run a vendor's kernels at the C ABI"
+	@echo "make report     support matrix: reports/support_matrix.{md,html}"
+	@echo "make new-vendor NAME=foo  scaffold vendors/foo/ (seam + every kernel stub)"
+	@echo "make bench      overhead and generation-time figures"
 
 setup:
 	apt-get update -qq
