@@ -60,20 +60,6 @@ Matrices operand(const View& v, diopiDtype_t ct, Buffer& scratch) {
   return m;
 }
 
-bool overlaps(const View& a, const View& b) {
-  auto extent = [](const View& v, const char** lo, const char** hi) {
-    int64_t last = 0;
-    for (int d = 0; d < v.ndim; ++d) last += (v.sizes[d] - 1) * v.strides[d];
-    *lo = v.data;
-    *hi = v.data + (last + 1) * v.itemsize();
-  };
-  if (a.numel() == 0 || b.numel() == 0) return false;
-  const char *alo, *ahi, *blo, *bhi;
-  extent(a, &alo, &ahi);
-  extent(b, &blo, &bhi);
-  return alo < bhi && blo < ahi;
-}
-
 void gemm(diopiDtype_t ct, const Matrices& a, const Matrices& b, char* c, int64_t ldc, int64_t m,
           int64_t n, int64_t k, double alpha, double beta) {
   const auto ta = a.trans ? CblasTrans : CblasNoTrans;
@@ -218,7 +204,7 @@ void matmul(const View& out, const View& a, const View& b, const View& bias, boo
   Matrices mc;
   const bool direct_c = direct_operand(out, ct, &mc) && !mc.trans &&
                         !(out.ndim == 3 && out.strides[0] < m * mc.ld && batches > 1) &&
-                        !overlaps(out, a) && !overlaps(out, b);
+                        !may_overlap(out, a) && !may_overlap(out, b);
   View c = out;
   if (!direct_c) {
     sc = Buffer(ct, out.sizes, out.ndim);

@@ -213,6 +213,23 @@ bool same_shape(const View& a, const View& b) {
   return true;
 }
 
+bool may_overlap(const View& a, const View& b) {
+  if (a.numel() == 0 || b.numel() == 0) return false;
+  auto span = [](const View& v, const char** lo, const char** hi) {
+    int64_t low = 0, high = 0;
+    for (int d = 0; d < v.ndim; ++d) {
+      const int64_t step = (v.sizes[d] - 1) * v.strides[d];
+      (step < 0 ? low : high) += step;
+    }
+    *lo = v.data + low * v.itemsize();
+    *hi = v.data + (high + 1) * v.itemsize();
+  };
+  const char *alo, *ahi, *blo, *bhi;
+  span(a, &alo, &ahi);
+  span(b, &blo, &bhi);
+  return alo < bhi && blo < ahi;
+}
+
 View broadcast_to(const View& v, const View& ref, const char* what) {
   if (v.ndim > ref.ndim)
     failf(diopiErrorOccurred, "%s of shape %s cannot be broadcast to %s", what,

@@ -1,6 +1,8 @@
 // Memory ops: fill with a scalar, and copies with dtype conversion between any layouts.
 #include <diopi/functions.h>
 
+#include <algorithm>
+
 #include "common/elementwise.h"
 #include "common/scalar.h"
 
@@ -16,7 +18,20 @@ void copy_kernel(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHand
   check_dtype(dst, kAllTypes, dst_name);
   check_dtype(src, kAllTypes, src_name);
   broadcast_to(src, dst, src_name);
-  launch(kernel, ctx, dst, [dst, src] { cast_copy(dst, src); });
+  launch(kernel, ctx, dst, [dst, src] {
+    // A source that shares memory with dst (other than being dst itself) is read completely
+    // before anything is written.
+    const bool identical = src.data == dst.data && same_shape(src, dst) && src.dtype == dst.dtype &&
+                           std::equal(src.strides, src.strides + src.ndim, dst.strides);
+    if (identical) return;
+    if (may_overlap(dst, src)) {
+      Buffer staged(src.dtype, src.sizes, src.ndim);
+      cast_copy(staged.view(), src);
+      cast_copy(dst, staged.view());
+      return;
+    }
+    cast_copy(dst, src);
+  });
 }
 
 }  // namespace

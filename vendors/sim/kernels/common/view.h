@@ -40,6 +40,10 @@ View contiguous_view(void* data, diopiDtype_t dtype, const int64_t* sizes, int n
 
 bool same_shape(const View& a, const View& b);
 
+// True when the memory spans of a and b intersect (conservative: strided views that interleave
+// without sharing an element count as overlapping).
+bool may_overlap(const View& a, const View& b);
+
 // `v` broadcast (right-aligned, size-1 or missing dims get stride 0) to the shape of `ref`;
 // throws KernelError when the shapes are not broadcast-compatible.
 View broadcast_to(const View& v, const View& ref, const char* what);
