@@ -2,7 +2,7 @@
 # Source: specs/dicp/sim.yaml (validated against specs/ops.yaml).
 """Graph-mode conversion table of the `sim` vendor: The simulated accelerator; every vendor op runs one DIOPI kernel (or is a view).
 
-64 vendor ops; 80 conversions (72 map, 3 decomp, 2 custom, 3 unsupported): 78 pure data, 2 hand-written handlers.
+63 vendor ops; 79 conversions (71 map, 3 decomp, 2 custom, 3 unsupported): 77 pure data, 2 hand-written handlers.
 """
 
 from opweave.dicp.table import (Attr, Conversion, DiopiCall, MapSpec, Port, Reference, Rule, Step,
@@ -13,7 +13,7 @@ SOURCE = 'specs/dicp/sim.yaml'
 EXECUTABLE = True
 DATA_FORMAT = 'opweave.dicp.formats.plain_nd'
 FUSIONS = ('opweave.dicp.fusions.mm_add_to_addmm', 'opweave.dicp.fusions.mul_sigmoid_to_silu')
-COUNTS = {'map': 72, 'decomp': 3, 'custom': 2, 'unsupported': 3}
+COUNTS = {'map': 71, 'decomp': 3, 'custom': 2, 'unsupported': 3}
 
 # ---------------------------------------------------------------------------------- vendor ops
 
@@ -390,20 +390,8 @@ class Silu(VendorOp):
     line = 118
 
 
-class SiluBackward(VendorOp):
-    """SiluBackward (specs/dicp/sim.yaml:119)"""
-
-    inputs = (Port(name='grad_output', optional=False), Port(name='input', optional=False))
-    outputs = ('grad_input',)
-    attrs = ()
-    infer = Rule(name='same_as', args=('grad_output',))
-    diopi = DiopiCall(function='diopiSiluBackward', args=(('grad_input', 'output', 'grad_input', 'diopiTensorHandle_t', 'tensor'), ('grad_output', 'port', 'grad_output', 'diopiConstTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor')), dtypes=(('grad_input', ('float16', 'bfloat16', 'float32', 'float64')), ('grad_output', ('float16', 'bfloat16', 'float32', 'float64')), ('input', ('float16', 'bfloat16', 'float32', 'float64'))))
-    ref = Reference(kind='aten_out', target='silu_backward.grad_input', args=(('grad_output', 'port', 'grad_output'), ('self', 'port', 'input'), ('grad_input', 'output', 'grad_input')), outputs=(('grad_input', 'grad_input'),))
-    line = 119
-
-
 class Gelu(VendorOp):
-    """Gelu (specs/dicp/sim.yaml:124)"""
+    """Gelu (specs/dicp/sim.yaml:119)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -411,11 +399,11 @@ class Gelu(VendorOp):
     infer = Rule(name='same_as', args=('input',))
     diopi = DiopiCall(function='diopiGelu', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('approximate', 'attr', 'approximate', 'const char*', 'str')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64')), ('input', ('float16', 'bfloat16', 'float32', 'float64'))))
     ref = Reference(kind='aten_out', target='gelu.out', args=(('self', 'port', 'input'), ('approximate', 'attr', 'approximate'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 124
+    line = 119
 
 
 class GeluBackward(VendorOp):
-    """GeluBackward (specs/dicp/sim.yaml:129)"""
+    """GeluBackward (specs/dicp/sim.yaml:124)"""
 
     inputs = (Port(name='grad_output', optional=False), Port(name='input', optional=False))
     outputs = ('grad_input',)
@@ -423,11 +411,11 @@ class GeluBackward(VendorOp):
     infer = Rule(name='same_as', args=('grad_output',))
     diopi = DiopiCall(function='diopiGeluBackward', args=(('grad_input', 'output', 'grad_input', 'diopiTensorHandle_t', 'tensor'), ('grad_output', 'port', 'grad_output', 'diopiConstTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('approximate', 'attr', 'approximate', 'const char*', 'str')), dtypes=(('grad_input', ('float16', 'bfloat16', 'float32', 'float64')), ('grad_output', ('float16', 'bfloat16', 'float32', 'float64')), ('input', ('float16', 'bfloat16', 'float32', 'float64'))))
     ref = Reference(kind='aten_out', target='gelu_backward.grad_input', args=(('grad_output', 'port', 'grad_output'), ('self', 'port', 'input'), ('approximate', 'attr', 'approximate'), ('grad_input', 'output', 'grad_input')), outputs=(('grad_input', 'grad_input'),))
-    line = 129
+    line = 124
 
 
 class Eq(VendorOp):
-    """Eq (specs/dicp/sim.yaml:136)"""
+    """Eq (specs/dicp/sim.yaml:131)"""
 
     inputs = (Port(name='input', optional=False), Port(name='other', optional=False))
     outputs = ('out',)
@@ -435,11 +423,11 @@ class Eq(VendorOp):
     infer = Rule(name='compare', args=('input', 'other'))
     diopi = DiopiCall(function='diopiEq', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('other', 'port', 'other', 'diopiConstTensorHandle_t', 'tensor')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64', 'bool')), ('input', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64', 'bool')), ('other', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64', 'bool'))))
     ref = Reference(kind='aten_out', target='eq.Tensor_out', args=(('self', 'port', 'input'), ('other', 'port', 'other'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 136
+    line = 131
 
 
 class EqScalar(VendorOp):
-    """EqScalar (specs/dicp/sim.yaml:137)"""
+    """EqScalar (specs/dicp/sim.yaml:132)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -447,11 +435,11 @@ class EqScalar(VendorOp):
     infer = Rule(name='compare', args=('input', 'other'))
     diopi = DiopiCall(function='diopiEqScalar', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('other', 'attr', 'other', 'const diopiScalar_t*', 'scalar')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64', 'bool')), ('input', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64', 'bool'))))
     ref = Reference(kind='aten_out', target='eq.Scalar_out', args=(('self', 'port', 'input'), ('other', 'attr', 'other'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 137
+    line = 132
 
 
 class Lt(VendorOp):
-    """Lt (specs/dicp/sim.yaml:138)"""
+    """Lt (specs/dicp/sim.yaml:133)"""
 
     inputs = (Port(name='input', optional=False), Port(name='other', optional=False))
     outputs = ('out',)
@@ -459,11 +447,11 @@ class Lt(VendorOp):
     infer = Rule(name='compare', args=('input', 'other'))
     diopi = DiopiCall(function='diopiLt', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('other', 'port', 'other', 'diopiConstTensorHandle_t', 'tensor')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')), ('input', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')), ('other', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64'))))
     ref = Reference(kind='aten_out', target='lt.Tensor_out', args=(('self', 'port', 'input'), ('other', 'port', 'other'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 138
+    line = 133
 
 
 class LtScalar(VendorOp):
-    """LtScalar (specs/dicp/sim.yaml:139)"""
+    """LtScalar (specs/dicp/sim.yaml:134)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -471,11 +459,11 @@ class LtScalar(VendorOp):
     infer = Rule(name='compare', args=('input', 'other'))
     diopi = DiopiCall(function='diopiLtScalar', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('other', 'attr', 'other', 'const diopiScalar_t*', 'scalar')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')), ('input', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64'))))
     ref = Reference(kind='aten_out', target='lt.Scalar_out', args=(('self', 'port', 'input'), ('other', 'attr', 'other'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 139
+    line = 134
 
 
 class Gt(VendorOp):
-    """Gt (specs/dicp/sim.yaml:140)"""
+    """Gt (specs/dicp/sim.yaml:135)"""
 
     inputs = (Port(name='input', optional=False), Port(name='other', optional=False))
     outputs = ('out',)
@@ -483,11 +471,11 @@ class Gt(VendorOp):
     infer = Rule(name='compare', args=('input', 'other'))
     diopi = DiopiCall(function='diopiGt', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('other', 'port', 'other', 'diopiConstTensorHandle_t', 'tensor')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')), ('input', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')), ('other', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64'))))
     ref = Reference(kind='aten_out', target='gt.Tensor_out', args=(('self', 'port', 'input'), ('other', 'port', 'other'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 140
+    line = 135
 
 
 class GtScalar(VendorOp):
-    """GtScalar (specs/dicp/sim.yaml:141)"""
+    """GtScalar (specs/dicp/sim.yaml:136)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -495,11 +483,11 @@ class GtScalar(VendorOp):
     infer = Rule(name='compare', args=('input', 'other'))
     diopi = DiopiCall(function='diopiGtScalar', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('other', 'attr', 'other', 'const diopiScalar_t*', 'scalar')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')), ('input', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64'))))
     ref = Reference(kind='aten_out', target='gt.Scalar_out', args=(('self', 'port', 'input'), ('other', 'attr', 'other'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 141
+    line = 136
 
 
 class Where(VendorOp):
-    """Where (specs/dicp/sim.yaml:142)"""
+    """Where (specs/dicp/sim.yaml:137)"""
 
     inputs = (Port(name='condition', optional=False), Port(name='input', optional=False), Port(name='other', optional=False))
     outputs = ('out',)
@@ -507,11 +495,11 @@ class Where(VendorOp):
     infer = Rule(name='aten', args=('where.self', 'condition', 'input', 'other'))
     diopi = DiopiCall(function='diopiWhere', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('condition', 'port', 'condition', 'diopiConstTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('other', 'port', 'other', 'diopiConstTensorHandle_t', 'tensor')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')), ('condition', ('bool',)), ('input', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')), ('other', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64'))))
     ref = Reference(kind='aten_out', target='where.self_out', args=(('condition', 'port', 'condition'), ('self', 'port', 'input'), ('other', 'port', 'other'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 142
+    line = 137
 
 
 class Sum(VendorOp):
-    """Sum (specs/dicp/sim.yaml:147)"""
+    """Sum (specs/dicp/sim.yaml:142)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -519,11 +507,11 @@ class Sum(VendorOp):
     infer = Rule(name='reduce', args=('input', 'dim', 'keepdim'))
     diopi = DiopiCall(function='diopiSum', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('dim', 'attr', 'dim', 'diopiSize_t', 'size')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')), ('input', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64'))))
     ref = Reference(kind='aten_out', target='sum.IntList_out', args=(('self', 'port', 'input'), ('dim', 'attr', 'dim'), ('keepdim', 'attr', 'keepdim'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 147
+    line = 142
 
 
 class Mean(VendorOp):
-    """Mean (specs/dicp/sim.yaml:152)"""
+    """Mean (specs/dicp/sim.yaml:147)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -531,11 +519,11 @@ class Mean(VendorOp):
     infer = Rule(name='reduce', args=('input', 'dim', 'keepdim'))
     diopi = DiopiCall(function='diopiMean', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('dim', 'attr', 'dim', 'diopiSize_t', 'size')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64')), ('input', ('float16', 'bfloat16', 'float32', 'float64'))))
     ref = Reference(kind='aten_out', target='mean.out', args=(('self', 'port', 'input'), ('dim', 'attr', 'dim'), ('keepdim', 'attr', 'keepdim'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 152
+    line = 147
 
 
 class Mm(VendorOp):
-    """Mm (specs/dicp/sim.yaml:158)"""
+    """Mm (specs/dicp/sim.yaml:153)"""
 
     inputs = (Port(name='input', optional=False), Port(name='mat2', optional=False))
     outputs = ('out',)
@@ -543,11 +531,11 @@ class Mm(VendorOp):
     infer = Rule(name='matmul', args=('input', 'mat2'))
     diopi = DiopiCall(function='diopiMm', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('mat2', 'port', 'mat2', 'diopiConstTensorHandle_t', 'tensor')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64')), ('input', ('float16', 'bfloat16', 'float32', 'float64')), ('mat2', ('float16', 'bfloat16', 'float32', 'float64'))))
     ref = Reference(kind='aten_out', target='mm.out', args=(('self', 'port', 'input'), ('mat2', 'port', 'mat2'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 158
+    line = 153
 
 
 class Bmm(VendorOp):
-    """Bmm (specs/dicp/sim.yaml:159)"""
+    """Bmm (specs/dicp/sim.yaml:154)"""
 
     inputs = (Port(name='input', optional=False), Port(name='mat2', optional=False))
     outputs = ('out',)
@@ -555,11 +543,11 @@ class Bmm(VendorOp):
     infer = Rule(name='matmul', args=('input', 'mat2'))
     diopi = DiopiCall(function='diopiBmm', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('mat2', 'port', 'mat2', 'diopiConstTensorHandle_t', 'tensor')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64')), ('input', ('float16', 'bfloat16', 'float32', 'float64')), ('mat2', ('float16', 'bfloat16', 'float32', 'float64'))))
     ref = Reference(kind='aten_out', target='bmm.out', args=(('self', 'port', 'input'), ('mat2', 'port', 'mat2'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 159
+    line = 154
 
 
 class Addmm(VendorOp):
-    """Addmm (specs/dicp/sim.yaml:160)"""
+    """Addmm (specs/dicp/sim.yaml:155)"""
 
     inputs = (Port(name='input', optional=False), Port(name='mat1', optional=False), Port(name='mat2', optional=False))
     outputs = ('out',)
@@ -567,11 +555,11 @@ class Addmm(VendorOp):
     infer = Rule(name='matmul', args=('mat1', 'mat2', 'input'))
     diopi = DiopiCall(function='diopiAddmm', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('mat1', 'port', 'mat1', 'diopiConstTensorHandle_t', 'tensor'), ('mat2', 'port', 'mat2', 'diopiConstTensorHandle_t', 'tensor'), ('beta', 'attr', 'beta', 'const diopiScalar_t*', 'scalar'), ('alpha', 'attr', 'alpha', 'const diopiScalar_t*', 'scalar')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64')), ('input', ('float16', 'bfloat16', 'float32', 'float64')), ('mat1', ('float16', 'bfloat16', 'float32', 'float64')), ('mat2', ('float16', 'bfloat16', 'float32', 'float64'))))
     ref = Reference(kind='aten_out', target='addmm.out', args=(('self', 'port', 'input'), ('mat1', 'port', 'mat1'), ('mat2', 'port', 'mat2'), ('beta', 'attr', 'beta'), ('alpha', 'attr', 'alpha'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 160
+    line = 155
 
 
 class Softmax(VendorOp):
-    """Softmax (specs/dicp/sim.yaml:166)"""
+    """Softmax (specs/dicp/sim.yaml:161)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -579,11 +567,11 @@ class Softmax(VendorOp):
     infer = Rule(name='same_as', args=('input',))
     diopi = DiopiCall(function='diopiSoftmax', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('dim', 'attr', 'dim', 'int64_t', 'int')), dtypes=(('out', ('float32', 'float64')), ('input', ('float32', 'float64'))))
     ref = Reference(kind='aten_out', target='_softmax.out', args=(('self', 'port', 'input'), ('dim', 'attr', 'dim'), ('half_to_float', 'fixed', False), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 166
+    line = 161
 
 
 class SoftmaxBackward(VendorOp):
-    """SoftmaxBackward (specs/dicp/sim.yaml:171)"""
+    """SoftmaxBackward (specs/dicp/sim.yaml:166)"""
 
     inputs = (Port(name='grad_output', optional=False), Port(name='output', optional=False))
     outputs = ('grad_input',)
@@ -591,11 +579,11 @@ class SoftmaxBackward(VendorOp):
     infer = Rule(name='cast', args=('grad_output', 'input_dtype'))
     diopi = DiopiCall(function='diopiSoftmaxBackward', args=(('grad_input', 'output', 'grad_input', 'diopiTensorHandle_t', 'tensor'), ('grad_output', 'port', 'grad_output', 'diopiConstTensorHandle_t', 'tensor'), ('output', 'port', 'output', 'diopiConstTensorHandle_t', 'tensor'), ('dim', 'attr', 'dim', 'int64_t', 'int')), dtypes=(('grad_input', ('float32', 'float64')), ('grad_output', ('float32', 'float64')), ('output', ('float32', 'float64'))))
     ref = Reference(kind='aten_out', target='_softmax_backward_data.out', args=(('grad_output', 'port', 'grad_output'), ('output', 'port', 'output'), ('dim', 'attr', 'dim'), ('input_dtype', 'attr', 'input_dtype'), ('grad_input', 'output', 'grad_input')), outputs=(('grad_input', 'grad_input'),))
-    line = 171
+    line = 166
 
 
 class LogSoftmax(VendorOp):
-    """LogSoftmax (specs/dicp/sim.yaml:177)"""
+    """LogSoftmax (specs/dicp/sim.yaml:172)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -603,11 +591,11 @@ class LogSoftmax(VendorOp):
     infer = Rule(name='same_as', args=('input',))
     diopi = DiopiCall(function='diopiLogSoftmax', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('dim', 'attr', 'dim', 'int64_t', 'int')), dtypes=(('out', ('float32', 'float64')), ('input', ('float32', 'float64'))))
     ref = Reference(kind='aten_out', target='_log_softmax.out', args=(('self', 'port', 'input'), ('dim', 'attr', 'dim'), ('half_to_float', 'fixed', False), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 177
+    line = 172
 
 
 class LogSoftmaxBackward(VendorOp):
-    """LogSoftmaxBackward (specs/dicp/sim.yaml:182)"""
+    """LogSoftmaxBackward (specs/dicp/sim.yaml:177)"""
 
     inputs = (Port(name='grad_output', optional=False), Port(name='output', optional=False))
     outputs = ('grad_input',)
@@ -615,11 +603,11 @@ class LogSoftmaxBackward(VendorOp):
     infer = Rule(name='cast', args=('grad_output', 'input_dtype'))
     diopi = DiopiCall(function='diopiLogSoftmaxBackward', args=(('grad_input', 'output', 'grad_input', 'diopiTensorHandle_t', 'tensor'), ('grad_output', 'port', 'grad_output', 'diopiConstTensorHandle_t', 'tensor'), ('output', 'port', 'output', 'diopiConstTensorHandle_t', 'tensor'), ('dim', 'attr', 'dim', 'int64_t', 'int')), dtypes=(('grad_input', ('float32', 'float64')), ('grad_output', ('float32', 'float64')), ('output', ('float32', 'float64'))))
     ref = Reference(kind='aten_out', target='_log_softmax_backward_data.out', args=(('grad_output', 'port', 'grad_output'), ('output', 'port', 'output'), ('dim', 'attr', 'dim'), ('input_dtype', 'attr', 'input_dtype'), ('out', 'output', 'grad_input')), outputs=(('grad_input', 'out'),))
-    line = 182
+    line = 177
 
 
 class NLLLoss(VendorOp):
-    """NLLLoss (specs/dicp/sim.yaml:188)"""
+    """NLLLoss (specs/dicp/sim.yaml:183)"""
 
     inputs = (Port(name='input', optional=False), Port(name='target', optional=False), Port(name='weight', optional=True))
     outputs = ('out',)
@@ -627,23 +615,23 @@ class NLLLoss(VendorOp):
     infer = Rule(name='aten', args=('nll_loss_forward', 'input', 'target', 'weight', 'reduction', 'ignore_index'))
     diopi = DiopiCall(function='diopiNLLLoss', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('target', 'port', 'target', 'diopiConstTensorHandle_t', 'tensor'), ('weight', 'port', 'weight', 'diopiConstTensorHandle_t', 'tensor'), ('reduction', 'attr', 'reduction', 'diopiReduction_t', 'enum'), ('ignore_index', 'attr', 'ignore_index', 'int64_t', 'int')), dtypes=(('out', ('float32', 'float64')), ('input', ('float32', 'float64')), ('target', ('int64',)), ('weight', ('float32', 'float64'))))
     ref = Reference(kind='aten_out', target='nll_loss_forward.output', args=(('self', 'port', 'input'), ('target', 'port', 'target'), ('weight', 'port', 'weight'), ('reduction', 'attr', 'reduction'), ('ignore_index', 'attr', 'ignore_index'), ('output', 'output', 'out'), ('total_weight', 'scratch', None)), outputs=(('out', 'output'),))
-    line = 188
+    line = 183
 
 
 class NLLLossBackward(VendorOp):
-    """NLLLossBackward (specs/dicp/sim.yaml:193)"""
+    """NLLLossBackward (specs/dicp/sim.yaml:188)"""
 
     inputs = (Port(name='grad_output', optional=False), Port(name='input', optional=False), Port(name='target', optional=False), Port(name='weight', optional=True))
     outputs = ('grad_input',)
     attrs = (Attr(name='reduction', type='reduction', optional=False), Attr(name='ignore_index', type='int', optional=False))
     infer = Rule(name='same_as', args=('input',))
     diopi = DiopiCall(function='diopiNLLLossBackward', args=(('grad_input', 'output', 'grad_input', 'diopiTensorHandle_t', 'tensor'), ('grad_output', 'port', 'grad_output', 'diopiConstTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('target', 'port', 'target', 'diopiConstTensorHandle_t', 'tensor'), ('weight', 'port', 'weight', 'diopiConstTensorHandle_t', 'tensor'), ('reduction', 'attr', 'reduction', 'diopiReduction_t', 'enum'), ('ignore_index', 'attr', 'ignore_index', 'int64_t', 'int')), dtypes=(('grad_input', ('float32', 'float64')), ('grad_output', ('float32', 'float64')), ('input', ('float32', 'float64')), ('target', ('int64',)), ('weight', ('float32', 'float64'))))
-    ref = Reference(kind='aten_out', target='nll_loss_backward.grad_input', args=(('grad_output', 'port', 'grad_output'), ('self', 'port', 'input'), ('target', 'port', 'target'), ('weight', 'port', 'weight'), ('reduction', 'attr', 'reduction'), ('ignore_index', 'attr', 'ignore_index'), ('total_weight', 'scratch', None), ('grad_input', 'output', 'grad_input')), outputs=(('grad_input', 'grad_input'),))
-    line = 193
+    ref = Reference(kind='custom', target='opweave.dicp.refs.nll_loss_backward_recomputing_total_weight')
+    line = 188
 
 
 class FillLike(VendorOp):
-    """A new tensor shaped like `like`, every element `value` (diopiFill on a fresh output). (specs/dicp/sim.yaml:200)"""
+    """A new tensor shaped like `like`, every element `value` (diopiFill on a fresh output). (specs/dicp/sim.yaml:196)"""
 
     inputs = (Port(name='like', optional=False),)
     outputs = ('out',)
@@ -651,11 +639,11 @@ class FillLike(VendorOp):
     infer = Rule(name='cast', args=('like', 'dtype'))
     diopi = DiopiCall(function='diopiFill', args=(('input', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('value', 'attr', 'value', 'const diopiScalar_t*', 'scalar')), dtypes=(('out', ('bool', 'int8', 'uint8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64')),))
     ref = Reference(kind='aten_inplace', target='fill_.Scalar', args=(('self', 'output', 'out'), ('value', 'attr', 'value')), outputs=(('out', 'self'),))
-    line = 200
+    line = 196
 
 
 class Copy(VendorOp):
-    """Copy (specs/dicp/sim.yaml:207)"""
+    """Copy (specs/dicp/sim.yaml:203)"""
 
     inputs = (Port(name='src', optional=False),)
     outputs = ('dest',)
@@ -663,11 +651,11 @@ class Copy(VendorOp):
     infer = Rule(name='same_as', args=('src',))
     diopi = DiopiCall(function='diopiCopyInp', args=(('src', 'port', 'src', 'diopiConstTensorHandle_t', 'tensor'), ('dest', 'output', 'dest', 'diopiTensorHandle_t', 'tensor')), dtypes=(('src', ('bool', 'int8', 'uint8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64')), ('dest', ('bool', 'int8', 'uint8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64'))))
     ref = Reference(kind='aten', target='clone', args=(('self', 'port', 'src'),), outputs=(0,))
-    line = 207
+    line = 203
 
 
 class Cast(VendorOp):
-    """Cast (specs/dicp/sim.yaml:213)"""
+    """Cast (specs/dicp/sim.yaml:209)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -675,11 +663,11 @@ class Cast(VendorOp):
     infer = Rule(name='cast', args=('input', 'dtype'))
     diopi = DiopiCall(function='diopiCastDtype', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor')), dtypes=(('out', ('bool', 'int8', 'uint8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64')), ('input', ('bool', 'int8', 'uint8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64'))))
     ref = Reference(kind='aten', target='_to_copy', args=(('self', 'port', 'input'), ('dtype', 'attr', 'dtype')), outputs=(0,))
-    line = 213
+    line = 209
 
 
 class Alias(VendorOp):
-    """Alias (specs/dicp/sim.yaml:221)"""
+    """Alias (specs/dicp/sim.yaml:217)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -687,11 +675,11 @@ class Alias(VendorOp):
     infer = Rule(name='same_as', args=('input',))
     view = 'alias'
     ref = Reference(kind='aten', target='alias', args=(('', 'port', 'input'),), outputs=(0,))
-    line = 221
+    line = 217
 
 
 class Transpose(VendorOp):
-    """Transpose (specs/dicp/sim.yaml:222)"""
+    """Transpose (specs/dicp/sim.yaml:218)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -699,11 +687,11 @@ class Transpose(VendorOp):
     infer = Rule(name='aten', args=('transpose.int', 'input', 'dim0', 'dim1'))
     view = 'transpose'
     ref = Reference(kind='aten', target='transpose.int', args=(('', 'port', 'input'), ('', 'attr', 'dim0'), ('', 'attr', 'dim1')), outputs=(0,))
-    line = 222
+    line = 218
 
 
 class Permute(VendorOp):
-    """Permute (specs/dicp/sim.yaml:227)"""
+    """Permute (specs/dicp/sim.yaml:223)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -711,11 +699,11 @@ class Permute(VendorOp):
     infer = Rule(name='aten', args=('permute', 'input', 'dims'))
     view = 'permute'
     ref = Reference(kind='aten', target='permute', args=(('', 'port', 'input'), ('', 'attr', 'dims')), outputs=(0,))
-    line = 227
+    line = 223
 
 
 class Reshape(VendorOp):
-    """Reshape (specs/dicp/sim.yaml:232)"""
+    """Reshape (specs/dicp/sim.yaml:228)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -723,11 +711,11 @@ class Reshape(VendorOp):
     infer = Rule(name='aten', args=('reshape', 'input', 'size'))
     view = 'reshape'
     ref = Reference(kind='aten', target='reshape', args=(('', 'port', 'input'), ('', 'attr', 'size')), outputs=(0,))
-    line = 232
+    line = 228
 
 
 class Expand(VendorOp):
-    """Expand (specs/dicp/sim.yaml:237)"""
+    """Expand (specs/dicp/sim.yaml:233)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -735,11 +723,11 @@ class Expand(VendorOp):
     infer = Rule(name='aten', args=('expand', 'input', 'size'))
     view = 'expand'
     ref = Reference(kind='aten', target='expand', args=(('', 'port', 'input'), ('', 'attr', 'size')), outputs=(0,))
-    line = 237
+    line = 233
 
 
 class Unsqueeze(VendorOp):
-    """Unsqueeze (specs/dicp/sim.yaml:242)"""
+    """Unsqueeze (specs/dicp/sim.yaml:238)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -747,11 +735,11 @@ class Unsqueeze(VendorOp):
     infer = Rule(name='aten', args=('unsqueeze', 'input', 'dim'))
     view = 'unsqueeze'
     ref = Reference(kind='aten', target='unsqueeze', args=(('', 'port', 'input'), ('', 'attr', 'dim')), outputs=(0,))
-    line = 242
+    line = 238
 
 
 class Squeeze(VendorOp):
-    """Squeeze (specs/dicp/sim.yaml:247)"""
+    """Squeeze (specs/dicp/sim.yaml:243)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -759,11 +747,11 @@ class Squeeze(VendorOp):
     infer = Rule(name='aten', args=('squeeze.dim', 'input', 'dim'))
     view = 'squeeze'
     ref = Reference(kind='aten', target='squeeze.dim', args=(('', 'port', 'input'), ('', 'attr', 'dim')), outputs=(0,))
-    line = 247
+    line = 243
 
 
 class Select(VendorOp):
-    """Select (specs/dicp/sim.yaml:252)"""
+    """Select (specs/dicp/sim.yaml:248)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -771,11 +759,11 @@ class Select(VendorOp):
     infer = Rule(name='aten', args=('select.int', 'input', 'dim', 'index'))
     view = 'select'
     ref = Reference(kind='aten', target='select.int', args=(('', 'port', 'input'), ('', 'attr', 'dim'), ('', 'attr', 'index')), outputs=(0,))
-    line = 252
+    line = 248
 
 
 class Slice(VendorOp):
-    """Slice (specs/dicp/sim.yaml:257)"""
+    """Slice (specs/dicp/sim.yaml:253)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -783,7 +771,7 @@ class Slice(VendorOp):
     infer = Rule(name='aten', args=('slice.Tensor', 'input', 'dim', 'start', 'end'))
     view = 'slice'
     ref = Reference(kind='aten', target='slice.Tensor', args=(('', 'port', 'input'), ('', 'attr', 'dim'), ('', 'attr', 'start'), ('', 'attr', 'end')), outputs=(0,))
-    line = 257
+    line = 253
 
 
 VENDOR_OPS = {
@@ -818,7 +806,6 @@ VENDOR_OPS = {
     'Threshold': Threshold,
     'ThresholdBackward': ThresholdBackward,
     'Silu': Silu,
-    'SiluBackward': SiluBackward,
     'Gelu': Gelu,
     'GeluBackward': GeluBackward,
     'Eq': Eq,
@@ -855,84 +842,83 @@ VENDOR_OPS = {
 
 # --------------------------------------------------------------------------------- conversions
 CONVERSIONS = (
-    Conversion(aten='add.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Add', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('alpha', ('arg', 'alpha')),), outputs=('out',)), line=265),
-    Conversion(aten='add.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='AddScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')), ('alpha', ('arg', 'alpha'))), outputs=('out',)), line=267),
-    Conversion(aten='sub.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sub', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('alpha', ('arg', 'alpha')),), outputs=('out',)), line=269),
-    Conversion(aten='sub.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SubScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')), ('alpha', ('arg', 'alpha'))), outputs=('out',)), line=271),
-    Conversion(aten='rsub.Scalar', kind='decomp', doc='other - alpha * self, as (-self) + other when alpha is 1.', when=(('alpha', 1),), ignore=(), steps=(Step(name='negated', op='Neg', aten='', inputs=(('input', ('arg', 'self')),), attrs=()), Step(name='', op='AddScalar', aten='', inputs=(('input', ('arg', 'negated')),), attrs=(('other', ('arg', 'other')), ('alpha', ('lit', 1))))), line=273),
-    Conversion(aten='mul.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Mul', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=279),
-    Conversion(aten='mul.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='MulScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=281),
-    Conversion(aten='div.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Div', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('rounding_mode', ('lit', None)),), outputs=('out',)), line=283),
-    Conversion(aten='div.Tensor_mode', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Div', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('rounding_mode', ('arg', 'rounding_mode')),), outputs=('out',)), line=285),
-    Conversion(aten='div.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='DivScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')), ('rounding_mode', ('lit', None))), outputs=('out',)), line=287),
-    Conversion(aten='pow.Tensor_Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Pow', inputs=(('input', ('arg', 'self')),), attrs=(('exponent', ('arg', 'exponent')),), outputs=('out',)), line=289),
-    Conversion(aten='pow.Tensor_Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='PowTensor', inputs=(('input', ('arg', 'self')), ('exponent', ('arg', 'exponent'))), attrs=(), outputs=('out',)), line=291),
-    Conversion(aten='maximum', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Maximum', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=293),
-    Conversion(aten='addcmul', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Addcmul', inputs=(('input', ('arg', 'self')), ('tensor1', ('arg', 'tensor1')), ('tensor2', ('arg', 'tensor2'))), attrs=(('value', ('arg', 'value')),), outputs=('out',)), line=295),
-    Conversion(aten='addcdiv', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Addcdiv', inputs=(('input', ('arg', 'self')), ('tensor1', ('arg', 'tensor1')), ('tensor2', ('arg', 'tensor2'))), attrs=(('value', ('arg', 'value')),), outputs=('out',)), line=297),
-    Conversion(aten='neg', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Neg', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=300),
-    Conversion(aten='exp', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Exp', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=301),
-    Conversion(aten='log', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Log', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=302),
-    Conversion(aten='sqrt', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sqrt', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=303),
-    Conversion(aten='rsqrt', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Rsqrt', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=304),
-    Conversion(aten='abs', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Abs', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=305),
-    Conversion(aten='sin', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sin', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=306),
-    Conversion(aten='cos', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Cos', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=307),
-    Conversion(aten='reciprocal', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Reciprocal', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=308),
-    Conversion(aten='clamp', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Clamp', inputs=(('input', ('arg', 'self')),), attrs=(('min', ('arg', 'min')), ('max', ('arg', 'max'))), outputs=('out',)), line=309),
-    Conversion(aten='hardtanh', kind='decomp', doc='hardtanh is clamp with both bounds; expanded to ATen clamp, which converts again.', when=(), ignore=(), steps=(Step(name='', op='', aten='clamp', inputs=(('self', ('arg', 'self')), ('min', ('arg', 'min_val')), ('max', ('arg', 'max_val'))), attrs=()),), line=311),
-    Conversion(aten='sigmoid', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sigmoid', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=316),
-    Conversion(aten='sigmoid_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SigmoidBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(), outputs=('grad_input',)), line=317),
-    Conversion(aten='tanh', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Tanh', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=319),
-    Conversion(aten='tanh_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='TanhBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(), outputs=('grad_input',)), line=320),
-    Conversion(aten='relu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Relu', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=322),
-    Conversion(aten='threshold', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Threshold', inputs=(('input', ('arg', 'self')),), attrs=(('threshold', ('arg', 'threshold')), ('value', ('arg', 'value'))), outputs=('out',)), line=323),
-    Conversion(aten='threshold_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='ThresholdBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self'))), attrs=(('threshold', ('arg', 'threshold')),), outputs=('grad_input',)), line=325),
-    Conversion(aten='silu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Silu', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=327),
-    Conversion(aten='silu_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SiluBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self'))), attrs=(), outputs=('grad_input',)), line=328),
-    Conversion(aten='gelu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Gelu', inputs=(('input', ('arg', 'self')),), attrs=(('approximate', ('arg', 'approximate')),), outputs=('out',)), line=330),
-    Conversion(aten='gelu_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='GeluBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self'))), attrs=(('approximate', ('arg', 'approximate')),), outputs=('grad_input',)), line=332),
-    Conversion(aten='eq.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Eq', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=335),
-    Conversion(aten='eq.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='EqScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=336),
-    Conversion(aten='lt.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Lt', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=337),
-    Conversion(aten='lt.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='LtScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=338),
-    Conversion(aten='gt.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Gt', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=339),
-    Conversion(aten='gt.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='GtScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=340),
-    Conversion(aten='where.self', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Where', inputs=(('condition', ('arg', 'condition')), ('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=341),
-    Conversion(aten='sum', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Sum', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('list', ())), ('keepdim', ('lit', False))), outputs=('out',)), line=344),
-    Conversion(aten='sum.dim_IntList', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Sum', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('keepdim', ('arg', 'keepdim'))), outputs=('out',)), line=347),
-    Conversion(aten='sum.dim_IntList', kind='custom', doc='A reduction with an accumulation dtype casts first, then reduces.', when=(), ignore=(), custom='opweave.dicp.handlers.reduce_with_dtype', uses=('Cast', 'Sum'), line=350),
-    Conversion(aten='mean', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Mean', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('list', ())), ('keepdim', ('lit', False))), outputs=('out',)), line=354),
-    Conversion(aten='mean.dim', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Mean', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('keepdim', ('arg', 'keepdim'))), outputs=('out',)), line=357),
-    Conversion(aten='mse_loss', kind='decomp', doc='Mean squared error (reduction mean) as three kernels.', when=(('reduction', 1),), ignore=(), steps=(Step(name='diff', op='Sub', aten='', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'target'))), attrs=(('alpha', ('lit', 1)),)), Step(name='squared', op='Mul', aten='', inputs=(('input', ('arg', 'diff')), ('other', ('arg', 'diff'))), attrs=()), Step(name='', op='Mean', aten='', inputs=(('input', ('arg', 'squared')),), attrs=(('dim', ('list', ())), ('keepdim', ('lit', False))))), line=360),
-    Conversion(aten='mm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Mm', inputs=(('input', ('arg', 'self')), ('mat2', ('arg', 'mat2'))), attrs=(), outputs=('out',)), line=368),
-    Conversion(aten='bmm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Bmm', inputs=(('input', ('arg', 'self')), ('mat2', ('arg', 'mat2'))), attrs=(), outputs=('out',)), line=369),
-    Conversion(aten='addmm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Addmm', inputs=(('input', ('arg', 'self')), ('mat1', ('arg', 'mat1')), ('mat2', ('arg', 'mat2'))), attrs=(('beta', ('arg', 'beta')), ('alpha', ('arg', 'alpha'))), outputs=('out',)), line=370),
-    Conversion(aten='_softmax', kind='map', doc='', when=(('half_to_float', False),), ignore=(), map=MapSpec(op='Softmax', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)),), outputs=('out',)), line=373),
-    Conversion(aten='_softmax_backward_data', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SoftmaxBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(('dim', ('dim', ('arg', 'dim'), 'output', 0)), ('input_dtype', ('arg', 'input_dtype'))), outputs=('grad_input',)), line=376),
-    Conversion(aten='_log_softmax', kind='map', doc='', when=(('half_to_float', False),), ignore=(), map=MapSpec(op='LogSoftmax', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)),), outputs=('out',)), line=381),
-    Conversion(aten='_log_softmax_backward_data', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='LogSoftmaxBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(('dim', ('dim', ('arg', 'dim'), 'output', 0)), ('input_dtype', ('arg', 'input_dtype'))), outputs=('grad_input',)), line=384),
-    Conversion(aten='nll_loss_forward', kind='map', doc="total_weight is not produced; the sim's NLLLossBackward does not read it.", when=(), ignore=(), map=MapSpec(op='NLLLoss', inputs=(('input', ('arg', 'self')), ('target', ('arg', 'target')), ('weight', ('arg', 'weight'))), attrs=(('reduction', ('arg', 'reduction')), ('ignore_index', ('arg', 'ignore_index'))), outputs=('out', None)), line=389),
-    Conversion(aten='nll_loss_backward', kind='map', doc='', when=(), ignore=('total_weight',), map=MapSpec(op='NLLLossBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self')), ('target', ('arg', 'target')), ('weight', ('arg', 'weight'))), attrs=(('reduction', ('arg', 'reduction')), ('ignore_index', ('arg', 'ignore_index'))), outputs=('grad_input',)), line=396),
-    Conversion(aten='ones_like', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'memory_format'), map=MapSpec(op='FillLike', inputs=(('like', ('arg', 'self')),), attrs=(('value', ('lit', 1)), ('dtype', ('dtype', 'self', ('arg', 'dtype')))), outputs=('out',)), line=403),
-    Conversion(aten='zeros_like', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'memory_format'), map=MapSpec(op='FillLike', inputs=(('like', ('arg', 'self')),), attrs=(('value', ('lit', 0)), ('dtype', ('dtype', 'self', ('arg', 'dtype')))), outputs=('out',)), line=406),
-    Conversion(aten='full_like', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'memory_format'), map=MapSpec(op='FillLike', inputs=(('like', ('arg', 'self')),), attrs=(('value', ('arg', 'fill_value')), ('dtype', ('dtype', 'self', ('arg', 'dtype')))), outputs=('out',)), line=409),
-    Conversion(aten='clone', kind='map', doc='', when=(), ignore=('memory_format',), map=MapSpec(op='Copy', inputs=(('src', ('arg', 'self')),), attrs=(), outputs=('dest',)), line=412),
-    Conversion(aten='_to_copy', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'non_blocking', 'memory_format'), map=MapSpec(op='Cast', inputs=(('input', ('arg', 'self')),), attrs=(('dtype', ('dtype', 'self', ('arg', 'dtype'))),), outputs=('out',)), line=415),
-    Conversion(aten='embedding', kind='unsupported', doc='', when=(), ignore=(), reason='no sim kernel for embedding lookups', line=418),
-    Conversion(aten='native_batch_norm', kind='unsupported', doc='', when=(), ignore=(), reason='no sim kernel for batch normalisation', line=420),
-    Conversion(aten='convolution', kind='unsupported', doc='', when=(), ignore=(), reason='no sim kernel for convolutions', line=422),
-    Conversion(aten='detach', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Alias', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=425),
-    Conversion(aten='alias', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Alias', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=426),
-    Conversion(aten='t', kind='custom', doc='t() of a 0-D or 1-D tensor is the tensor itself.', when=(), ignore=(), custom='opweave.dicp.handlers.t_as_transpose', uses=('Alias', 'Transpose'), line=427),
-    Conversion(aten='transpose.int', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Transpose', inputs=(('input', ('arg', 'self')),), attrs=(('dim0', ('dim', ('arg', 'dim0'), 'self', 0)), ('dim1', ('dim', ('arg', 'dim1'), 'self', 0))), outputs=('out',)), line=431),
-    Conversion(aten='permute', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Permute', inputs=(('input', ('arg', 'self')),), attrs=(('dims', ('dim', ('arg', 'dims'), 'self', 0)),), outputs=('out',)), line=433),
-    Conversion(aten='view', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Reshape', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=435),
-    Conversion(aten='_unsafe_view', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Reshape', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=436),
-    Conversion(aten='_reshape_alias', kind='map', doc='', when=(), ignore=('stride',), map=MapSpec(op='Reshape', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=437),
-    Conversion(aten='expand', kind='map', doc='', when=(('implicit', False),), ignore=(), map=MapSpec(op='Expand', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=440),
-    Conversion(aten='unsqueeze', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Unsqueeze', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 1)),), outputs=('out',)), line=443),
-    Conversion(aten='squeeze.dim', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Squeeze', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)),), outputs=('out',)), line=445),
-    Conversion(aten='select.int', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Select', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('index', ('arg', 'index'))), outputs=('out',)), line=447),
-    Conversion(aten='slice.Tensor', kind='map', doc='', when=(('step', 1),), ignore=(), map=MapSpec(op='Slice', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('start', ('arg', 'start')), ('end', ('arg', 'end'))), outputs=('out',)), line=449),
+    Conversion(aten='add.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Add', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('alpha', ('arg', 'alpha')),), outputs=('out',)), line=261),
+    Conversion(aten='add.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='AddScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')), ('alpha', ('arg', 'alpha'))), outputs=('out',)), line=263),
+    Conversion(aten='sub.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sub', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('alpha', ('arg', 'alpha')),), outputs=('out',)), line=265),
+    Conversion(aten='sub.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SubScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')), ('alpha', ('arg', 'alpha'))), outputs=('out',)), line=267),
+    Conversion(aten='rsub.Scalar', kind='decomp', doc='other - alpha * self, as (-self) + other when alpha is 1.', when=(('alpha', 1),), ignore=(), steps=(Step(name='negated', op='Neg', aten='', inputs=(('input', ('arg', 'self')),), attrs=()), Step(name='', op='AddScalar', aten='', inputs=(('input', ('arg', 'negated')),), attrs=(('other', ('arg', 'other')), ('alpha', ('lit', 1))))), line=269),
+    Conversion(aten='mul.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Mul', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=275),
+    Conversion(aten='mul.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='MulScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=277),
+    Conversion(aten='div.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Div', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('rounding_mode', ('lit', None)),), outputs=('out',)), line=279),
+    Conversion(aten='div.Tensor_mode', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Div', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('rounding_mode', ('arg', 'rounding_mode')),), outputs=('out',)), line=281),
+    Conversion(aten='div.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='DivScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')), ('rounding_mode', ('lit', None))), outputs=('out',)), line=283),
+    Conversion(aten='pow.Tensor_Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Pow', inputs=(('input', ('arg', 'self')),), attrs=(('exponent', ('arg', 'exponent')),), outputs=('out',)), line=285),
+    Conversion(aten='pow.Tensor_Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='PowTensor', inputs=(('input', ('arg', 'self')), ('exponent', ('arg', 'exponent'))), attrs=(), outputs=('out',)), line=287),
+    Conversion(aten='maximum', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Maximum', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=289),
+    Conversion(aten='addcmul', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Addcmul', inputs=(('input', ('arg', 'self')), ('tensor1', ('arg', 'tensor1')), ('tensor2', ('arg', 'tensor2'))), attrs=(('value', ('arg', 'value')),), outputs=('out',)), line=291),
+    Conversion(aten='addcdiv', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Addcdiv', inputs=(('input', ('arg', 'self')), ('tensor1', ('arg', 'tensor1')), ('tensor2', ('arg', 'tensor2'))), attrs=(('value', ('arg', 'value')),), outputs=('out',)), line=293),
+    Conversion(aten='neg', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Neg', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=296),
+    Conversion(aten='exp', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Exp', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=297),
+    Conversion(aten='log', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Log', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=298),
+    Conversion(aten='sqrt', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sqrt', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=299),
+    Conversion(aten='rsqrt', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Rsqrt', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=300),
+    Conversion(aten='abs', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Abs', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=301),
+    Conversion(aten='sin', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sin', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=302),
+    Conversion(aten='cos', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Cos', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=303),
+    Conversion(aten='reciprocal', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Reciprocal', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=304),
+    Conversion(aten='clamp', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Clamp', inputs=(('input', ('arg', 'self')),), attrs=(('min', ('arg', 'min')), ('max', ('arg', 'max'))), outputs=('out',)), line=305),
+    Conversion(aten='hardtanh', kind='decomp', doc='hardtanh is clamp with both bounds; expanded to ATen clamp, which converts again.', when=(), ignore=(), steps=(Step(name='', op='', aten='clamp', inputs=(('self', ('arg', 'self')), ('min', ('arg', 'min_val')), ('max', ('arg', 'max_val'))), attrs=()),), line=307),
+    Conversion(aten='sigmoid', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sigmoid', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=312),
+    Conversion(aten='sigmoid_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SigmoidBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(), outputs=('grad_input',)), line=313),
+    Conversion(aten='tanh', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Tanh', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=315),
+    Conversion(aten='tanh_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='TanhBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(), outputs=('grad_input',)), line=316),
+    Conversion(aten='relu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Relu', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=318),
+    Conversion(aten='threshold', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Threshold', inputs=(('input', ('arg', 'self')),), attrs=(('threshold', ('arg', 'threshold')), ('value', ('arg', 'value'))), outputs=('out',)), line=319),
+    Conversion(aten='threshold_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='ThresholdBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self'))), attrs=(('threshold', ('arg', 'threshold')),), outputs=('grad_input',)), line=321),
+    Conversion(aten='silu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Silu', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=323),
+    Conversion(aten='gelu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Gelu', inputs=(('input', ('arg', 'self')),), attrs=(('approximate', ('arg', 'approximate')),), outputs=('out',)), line=324),
+    Conversion(aten='gelu_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='GeluBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self'))), attrs=(('approximate', ('arg', 'approximate')),), outputs=('grad_input',)), line=326),
+    Conversion(aten='eq.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Eq', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=329),
+    Conversion(aten='eq.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='EqScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=330),
+    Conversion(aten='lt.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Lt', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=331),
+    Conversion(aten='lt.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='LtScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=332),
+    Conversion(aten='gt.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Gt', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=333),
+    Conversion(aten='gt.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='GtScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=334),
+    Conversion(aten='where.self', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Where', inputs=(('condition', ('arg', 'condition')), ('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=335),
+    Conversion(aten='sum', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Sum', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('list', ())), ('keepdim', ('lit', False))), outputs=('out',)), line=338),
+    Conversion(aten='sum.dim_IntList', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Sum', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('keepdim', ('arg', 'keepdim'))), outputs=('out',)), line=341),
+    Conversion(aten='sum.dim_IntList', kind='custom', doc='A reduction with an accumulation dtype casts first, then reduces.', when=(), ignore=(), custom='opweave.dicp.handlers.reduce_with_dtype', uses=('Cast', 'Sum'), line=344),
+    Conversion(aten='mean', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Mean', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('list', ())), ('keepdim', ('lit', False))), outputs=('out',)), line=348),
+    Conversion(aten='mean.dim', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Mean', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('keepdim', ('arg', 'keepdim'))), outputs=('out',)), line=351),
+    Conversion(aten='mse_loss', kind='decomp', doc='Mean squared error (reduction mean) as three kernels.', when=(('reduction', 1),), ignore=(), steps=(Step(name='diff', op='Sub', aten='', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'target'))), attrs=(('alpha', ('lit', 1)),)), Step(name='squared', op='Mul', aten='', inputs=(('input', ('arg', 'diff')), ('other', ('arg', 'diff'))), attrs=()), Step(name='', op='Mean', aten='', inputs=(('input', ('arg', 'squared')),), attrs=(('dim', ('list', ())), ('keepdim', ('lit', False))))), line=354),
+    Conversion(aten='mm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Mm', inputs=(('input', ('arg', 'self')), ('mat2', ('arg', 'mat2'))), attrs=(), outputs=('out',)), line=362),
+    Conversion(aten='bmm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Bmm', inputs=(('input', ('arg', 'self')), ('mat2', ('arg', 'mat2'))), attrs=(), outputs=('out',)), line=363),
+    Conversion(aten='addmm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Addmm', inputs=(('input', ('arg', 'self')), ('mat1', ('arg', 'mat1')), ('mat2', ('arg', 'mat2'))), attrs=(('beta', ('arg', 'beta')), ('alpha', ('arg', 'alpha'))), outputs=('out',)), line=364),
+    Conversion(aten='_softmax', kind='map', doc='', when=(('half_to_float', False),), ignore=(), map=MapSpec(op='Softmax', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)),), outputs=('out',)), line=367),
+    Conversion(aten='_softmax_backward_data', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SoftmaxBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(('dim', ('dim', ('arg', 'dim'), 'output', 0)), ('input_dtype', ('arg', 'input_dtype'))), outputs=('grad_input',)), line=370),
+    Conversion(aten='_log_softmax', kind='map', doc='', when=(('half_to_float', False),), ignore=(), map=MapSpec(op='LogSoftmax', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)),), outputs=('out',)), line=375),
+    Conversion(aten='_log_softmax_backward_data', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='LogSoftmaxBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(('dim', ('dim', ('arg', 'dim'), 'output', 0)), ('input_dtype', ('arg', 'input_dtype'))), outputs=('grad_input',)), line=378),
+    Conversion(aten='nll_loss_forward', kind='map', doc="total_weight is not produced; the sim's NLLLossBackward does not read it.", when=(), ignore=(), map=MapSpec(op='NLLLoss', inputs=(('input', ('arg', 'self')), ('target', ('arg', 'target')), ('weight', ('arg', 'weight'))), attrs=(('reduction', ('arg', 'reduction')), ('ignore_index', ('arg', 'ignore_index'))), outputs=('out', None)), line=383),
+    Conversion(aten='nll_loss_backward', kind='map', doc='', when=(), ignore=('total_weight',), map=MapSpec(op='NLLLossBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self')), ('target', ('arg', 'target')), ('weight', ('arg', 'weight'))), attrs=(('reduction', ('arg', 'reduction')), ('ignore_index', ('arg', 'ignore_index'))), outputs=('grad_input',)), line=390),
+    Conversion(aten='ones_like', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'memory_format'), map=MapSpec(op='FillLike', inputs=(('like', ('arg', 'self')),), attrs=(('value', ('lit', 1)), ('dtype', ('dtype', 'self', ('arg', 'dtype')))), outputs=('out',)), line=397),
+    Conversion(aten='zeros_like', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'memory_format'), map=MapSpec(op='FillLike', inputs=(('like', ('arg', 'self')),), attrs=(('value', ('lit', 0)), ('dtype', ('dtype', 'self', ('arg', 'dtype')))), outputs=('out',)), line=400),
+    Conversion(aten='full_like', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'memory_format'), map=MapSpec(op='FillLike', inputs=(('like', ('arg', 'self')),), attrs=(('value', ('arg', 'fill_value')), ('dtype', ('dtype', 'self', ('arg', 'dtype')))), outputs=('out',)), line=403),
+    Conversion(aten='clone', kind='map', doc='', when=(), ignore=('memory_format',), map=MapSpec(op='Copy', inputs=(('src', ('arg', 'self')),), attrs=(), outputs=('dest',)), line=406),
+    Conversion(aten='_to_copy', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'non_blocking', 'memory_format'), map=MapSpec(op='Cast', inputs=(('input', ('arg', 'self')),), attrs=(('dtype', ('dtype', 'self', ('arg', 'dtype'))),), outputs=('out',)), line=409),
+    Conversion(aten='embedding', kind='unsupported', doc='', when=(), ignore=(), reason='no sim kernel for embedding lookups', line=412),
+    Conversion(aten='native_batch_norm', kind='unsupported', doc='', when=(), ignore=(), reason='no sim kernel for batch normalisation', line=414),
+    Conversion(aten='convolution', kind='unsupported', doc='', when=(), ignore=(), reason='no sim kernel for convolutions', line=416),
+    Conversion(aten='detach', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Alias', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=419),
+    Conversion(aten='alias', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Alias', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=420),
+    Conversion(aten='t', kind='custom', doc='t() of a 0-D or 1-D tensor is the tensor itself.', when=(), ignore=(), custom='opweave.dicp.handlers.t_as_transpose', uses=('Alias', 'Transpose'), line=421),
+    Conversion(aten='transpose.int', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Transpose', inputs=(('input', ('arg', 'self')),), attrs=(('dim0', ('dim', ('arg', 'dim0'), 'self', 0)), ('dim1', ('dim', ('arg', 'dim1'), 'self', 0))), outputs=('out',)), line=425),
+    Conversion(aten='permute', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Permute', inputs=(('input', ('arg', 'self')),), attrs=(('dims', ('dim', ('arg', 'dims'), 'self', 0)),), outputs=('out',)), line=427),
+    Conversion(aten='view', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Reshape', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=429),
+    Conversion(aten='_unsafe_view', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Reshape', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=430),
+    Conversion(aten='_reshape_alias', kind='map', doc='', when=(), ignore=('stride',), map=MapSpec(op='Reshape', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=431),
+    Conversion(aten='expand', kind='map', doc='', when=(('implicit', False),), ignore=(), map=MapSpec(op='Expand', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=434),
+    Conversion(aten='unsqueeze', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Unsqueeze', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 1)),), outputs=('out',)), line=437),
+    Conversion(aten='squeeze.dim', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Squeeze', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)),), outputs=('out',)), line=439),
+    Conversion(aten='select.int', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Select', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('index', ('arg', 'index'))), outputs=('out',)), line=441),
+    Conversion(aten='slice.Tensor', kind='map', doc='', when=(('step', 1),), ignore=(), map=MapSpec(op='Slice', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('start', ('arg', 'start')), ('end', ('arg', 'end'))), outputs=('out',)), line=443),
 )

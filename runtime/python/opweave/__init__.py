@@ -254,3 +254,9 @@ def fallback_stats(reset: bool = False) -> dict:
 def fallback_reasons() -> dict:
     """{aten op name: why its first call fell back to CPU}."""
     return {name: rec["reason"] for name, rec in json.loads(_C.fallback_stats(False)).items()}
+
+
+def compile(fn, *args, **kwargs):  # noqa: A001  (mirrors torch.compile)
+    """Graph mode: see opweave.dicp.compile (imported on first use)."""
+    from .dicp import compile as dicp_compile
+    return dicp_compile(fn, *args, **kwargs)

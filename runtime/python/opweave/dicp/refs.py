@@ -85,3 +85,18 @@ def nll_loss_grad(x, y_grad, target, weight, total_weight, reduction, ignore_ind
 
 def trans_data(x, src_format, dst_format):
     return aten.clone.default(x)
+
+
+def nll_loss_backward_recomputing_total_weight(grad_output, input, target, weight, reduction,
+                                               ignore_index):
+    """sim's NLLLossBackward: like diopiNLLLossBackward, it recomputes the total weight the
+    forward averaged by (ATen's nll_loss_backward takes it as an input)."""
+    valid = aten.ne.Scalar(target, ignore_index)
+    if weight is not None:
+        safe = aten.where.self(valid, target, aten.zeros_like.default(target))
+        w = aten.mul.Tensor(aten.index.Tensor(weight, [safe]), valid)
+    else:
+        w = aten._to_copy.default(valid, dtype=input.dtype)
+    total = aten.sum.default(w)
+    return aten.nll_loss_backward.default(grad_output, input, target, weight, reduction,
+                                          ignore_index, total)

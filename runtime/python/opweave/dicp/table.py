@@ -117,6 +117,12 @@ def aten_key(target) -> str:
 def call_aten(op, positional: list, named: dict):
     """Calls an OpOverload with arguments given by schema name (positional ones passed
     positionally: `self` cannot be a keyword of OpOverload.__call__)."""
+    args, kwargs = call_args(op, positional, named)
+    return op(*args, **kwargs)
+
+
+def call_args(op, positional: list, named: dict) -> tuple:
+    """(args, kwargs) for calling `op` with `positional` then arguments by schema name."""
     args = list(positional)
     kwargs = {}
     schema_args = op._schema.arguments
@@ -131,7 +137,7 @@ def call_aten(op, positional: list, named: dict):
             args.append(named[a.name])
         elif any(b.name in named for b in schema_args[i + 1:] if not b.kwarg_only):
             args.append(a.default_value if a.has_default_value() else None)
-    return op(*args, **kwargs)
+    return args, kwargs
 
 
 def resolve(dotted: str):

@@ -1,0 +1,276 @@
+"""opweave.compile on the sim device: compiled graphs (C calling the DIOPI kernels) vs eager.
+
+
+Per-op graph tests: every case of test_dicp_tables, grouped by family into one graph per
+family (one C compilation each), is compiled statically and with a symbolic batch size and
+compared output by output with eager (on CPU, whose results the sim kernels reproduce). Then a small MLP's training step
+(forward and backward graphs) against eager autograd, dynamic shapes, caching, eager
+fallback of unsupported nodes and loud failures.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import opweave
+from opweave import dicp
+from test_dicp_tables import CASES, I, R
+
+DEV = opweave.device(0)
+ATOL = {"mm": 1e-4, "bmm": 1e-4, "addmm": 1e-4, "addmm_beta": 1e-4, "linear": 1e-4,
+        "mm_bias": 1e-4, "t": 1e-4}
+
+
+def family_graph(cases):
+    """One function computing every case of a family (inputs concatenated)."""
+    def fn(*inputs):
+        outs, k = [], 0
+        for _name, f, _make, n in cases:
+            outs.append(f(*inputs[k:k + n]))
+            k += n
+        return tuple(outs)
+    return fn
+
+
+# Cases whose eager fallback on the device hits a device-runtime gap, not a graph-mode one.
+DEVICE_SKIP = {
+    # rsub with alpha != 1 is not converted (the table's `when: {alpha: 1}`), so it runs
+    # eagerly on the device, where ATen's rsub -> sub(wrapped scalar, x) is refused
+    # ("expected all tensors to be on privateuseone:0, but found one on cpu").
+    "rsub_alpha",
+    # unsupported on sim, so eager on the device, where convolution_overrideable has no
+    # kernel and no CPU fallback.
+    "conv2d",
+}
+
+
+def family_inputs(family, batch):
+    cases, inputs = [], []
+    torch.manual_seed(batch)
+    for name, f, make in CASES[family]:
+        if name in DEVICE_SKIP:
+            continue
+        xs = make(batch)
+        cases.append((name, f, make, len(xs)))
+        inputs.extend(xs)
+    return cases, inputs
+
+
+def compare(cases, got, want, label):
+    for (name, *_), g, w in zip(cases, got, want):
+        g = g.cpu()
+        assert g.dtype == w.dtype and g.shape == w.shape, \
+            f"{label}/{name}: {g.dtype}{list(g.shape)} vs eager {w.dtype}{list(w.shape)}"
+        tol = ATOL.get(name, 1e-5)
+        torch.testing.assert_close(g, w, atol=tol, rtol=tol, msg=f"{label}/{name}")
+
+
+@pytest.mark.parametrize("family", sorted(CASES))
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_family_graph_matches_eager_on_device(family, dynamic):
+    cases, inputs = family_inputs(family, 6)
+    fn = family_graph(cases)
+    compiled = dicp.compile(fn, backend="sim", dynamic=dynamic)
+    batches = (6, 9, 4) if dynamic else (6,)
+    with torch.no_grad():
+        for b in batches:
+            cases, inputs = family_inputs(family, b)
+            want = fn(*inputs)      # eager on CPU: the reference the sim kernels match
+            got = compiled(*[x.to(DEV) for x in inputs])
+            compare(cases, got, want, f"{family}[b={b}]")
+    assert compiled.stats["compiles"] == 1 and compiled.stats["cache_hits"] == len(batches) - 1
+    executor = compiled.last.infer
+    assert executor.segments, "nothing was compiled"
+
+
+class MLP(torch.nn.Module):
+    def __init__(self, d_in=16, hidden=32, classes=10):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(d_in, hidden)
+        self.fc2 = torch.nn.Linear(hidden, classes)
+
+    def forward(self, x, y):
+        return F.cross_entropy(self.fc2(torch.relu(self.fc1(x))), y)
+
+
+def grads(model):
+    return [p.grad.detach().cpu().clone() for p in model.parameters()]
+
+
+def test_mlp_training_step_matches_eager_and_trains():
+    torch.manual_seed(0)
+    model = MLP().to(DEV)
+    ref = MLP().to(DEV)
+    ref.load_state_dict(model.state_dict())
+    step = opweave.compile(model, backend="sim")
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    ref_opt = torch.optim.SGD(ref.parameters(), lr=0.1)
+    x, y = torch.randn(8, 16, device=DEV), torch.randint(0, 10, (8,), device=DEV)
+    losses = []
+    for _ in range(5):
+        opt.zero_grad()
+        ref_opt.zero_grad()
+        loss = step(x, y)
+        loss.backward()
+        ref_loss = ref(x, y)
+        ref_loss.backward()
+        torch.testing.assert_close(loss.cpu(), ref_loss.cpu(), atol=1e-5, rtol=1e-5)
+        for g, r in zip(grads(model), grads(ref)):
+            torch.testing.assert_close(g, r, atol=1e-5, rtol=1e-5)
+        opt.step()
+        ref_opt.step()
+        losses.append(float(loss))
+    assert losses[-1] < losses[0]
+    art = step.last
+    assert art.training and step.stats["compiles"] == 1 and step.stats["cache_hits"] == 4
+    assert not art.eager, art.eager        # everything converted: no eager node
+    assert len(art.forward.segments) == 1 and len(art.backward.segments) == 1
+
+
+def test_dynamic_batch_compiles_once_for_three_batch_sizes():
+    torch.manual_seed(0)
+    model = MLP().to(DEV)
+    step = opweave.compile(model, backend="sim", dynamic=True)
+    for batch in (8, 16, 5):
+        ref = MLP().to(DEV)
+        ref.load_state_dict(model.state_dict())
+        x, y = torch.randn(batch, 16, device=DEV), torch.randint(0, 10, (batch,), device=DEV)
+        model.zero_grad()
+        loss = step(x, y)
+        loss.backward()
+        ref_loss = ref(x, y)
+        ref_loss.backward()
+        torch.testing.assert_close(loss.cpu(), ref_loss.cpu(), atol=1e-5, rtol=1e-5)
+        for g, r in zip(grads(model), grads(ref)):
+            torch.testing.assert_close(g, r, atol=1e-5, rtol=1e-5)
+    assert step.stats["compiles"] == 1 and step.stats["cache_hits"] == 2
+    assert step.last.dynamic
+    # the batch dimension of x is symbolic in the compiled graph
+    assert any("s0" in repr(s.shape) for s in step.last.placeholder_specs if s is not None)
+
+
+def test_batch_size_one_is_a_separate_static_compilation():
+    step = opweave.compile(lambda a: (a * 2).sum(0), backend="sim", dynamic=True)
+    with torch.no_grad():
+        step(torch.ones(4, 3, device=DEV))
+        out = step(torch.ones(1, 3, device=DEV))
+    torch.testing.assert_close(out.cpu(), torch.full((3,), 2.0))
+    assert step.stats["compiles"] == 2 and step.stats["dynamic_fallbacks"] == 1
+
+
+def test_static_mode_recompiles_for_a_new_shape():
+    step = opweave.compile(lambda a: a.relu() + 1, backend="sim")
+    with torch.no_grad():
+        step(torch.randn(4, 3, device=DEV))
+        step(torch.randn(5, 3, device=DEV))
+        step(torch.randn(4, 3, device=DEV))
+    assert step.stats["compiles"] == 2 and step.stats["cache_hits"] == 1
+
+
+def test_unsupported_node_runs_eagerly_between_compiled_segments():
+    def fn(idx, table, w):
+        h = F.embedding(idx, table)          # unsupported on sim: eager on the device
+        return torch.relu(h @ w).sum(1)
+    idx, table, w = I(6, 3, high=5), R(5, 4), R(4, 2)
+    step = opweave.compile(fn, backend="sim")
+    with torch.no_grad():
+        got = step(idx.to(DEV), table.to(DEV), w.to(DEV))
+    torch.testing.assert_close(got.cpu(), fn(idx, table, w), atol=1e-5, rtol=1e-5)
+    ex = step.last.infer
+    assert [n.target.__name__ for n in ex.eager_nodes] == ["embedding.default"] or \
+        [str(n.target) for n in ex.eager_nodes] == ["aten.embedding.default"]
+    assert len(ex.segments) == 1 and [k for k, _ in ex.steps] == ["node", "seg"]
+
+
+def test_missing_kernel_falls_back_to_eager(monkeypatch):
+    from opweave.dicp import native
+    kernels = native.resolved_kernels() - {"diopiRelu"}
+    monkeypatch.setattr(native, "resolved_kernels", lambda: kernels)
+    step = opweave.compile(lambda a: a.relu() * 2, backend="sim")
+    a = torch.randn(3, 4)
+    with torch.no_grad():
+        got = step(a.to(DEV))
+    torch.testing.assert_close(got.cpu(), a.relu() * 2)
+    (record,) = step.last.eager
+    assert record.aten == "relu" and "the vendor library has no diopiRelu" in record.reason
+    assert [k for k, _ in step.last.infer.steps] == ["node", "seg"]
+
+
+def test_dtype_the_kernel_does_not_take_is_not_converted():
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from opweave.dicp import native
+    from opweave.dicp.convert import convert
+    gm = make_fx(lambda n: n + 1, tracing_mode="fake")(torch.arange(6, dtype=torch.int16))
+    _, conv = convert(gm, dicp.load_table("sim"), kernels=native.resolved_kernels())
+    (record,) = conv.eager
+    assert record.aten == "add.Scalar" and "diopiAddScalar does not take torch.int16" in \
+        record.reason
+
+
+def test_wrong_inference_rule_fails_loudly(monkeypatch):
+    table = dicp.load_table("sim")
+    monkeypatch.setattr(table.ops["Transpose"], "infer",
+                        type(table.ops["Transpose"].infer)("same_as", ("input",)))
+    step = opweave.compile(lambda a: a.t() * 2, backend="sim")
+    with pytest.raises(dicp.ConversionError, match=r"sim\.yaml:\d+: aten::t result 0 converts "
+                                                   r"to float32\[3, 4\] but the ATen op produced "
+                                                   r"float32\[4, 3\]"):
+        with torch.no_grad():
+            step(torch.randn(3, 4, device=DEV))
+
+
+def test_kernel_error_names_the_node():
+    step = opweave.compile(lambda a, b: a @ b, backend="sim")
+    with torch.no_grad():
+        step(torch.randn(2, 3, device=DEV), torch.randn(3, 4, device=DEV))
+        seg = step.last.infer.segments[0]
+        ops = torch.ops.opweave_dicp
+        with pytest.raises(RuntimeError, match=r"failed at node mm: sim\.Mm \(diopiMm\)"):
+            ops.run(seg.graph_id, [torch.randn(2, 3, device=DEV), torch.randn(5, 4, device=DEV)],
+                    [0])
+
+
+def test_graph_libraries_are_cached_on_disk_by_hash():
+    fn = lambda a: torch.sigmoid(a) * 3 - 1  # noqa: E731
+    first = opweave.compile(fn, backend="sim")
+    second = opweave.compile(fn, backend="sim")
+    with torch.no_grad():
+        x = torch.randn(7, 3, device=DEV)
+        torch.testing.assert_close(first(x).cpu(), second(x).cpu())
+    assert second.stats["disk_hits"] == 1 and second.stats["c_compiles"] == 0
+
+
+def test_generated_c_does_not_include_aten_and_reuses_buffers():
+    step = opweave.compile(lambda a: (((a.exp() + 1).log() * 2).sin() - 1).sum(), backend="sim")
+    with torch.no_grad():
+        step(torch.randn(16, 16, device=DEV))
+    src = step.last.infer.segments[0].source
+    assert "ATen" not in src and "#include <diopi/functions.h>" in src
+    # 5 element-wise intermediates live one or two at a time: two scratch buffers
+    assert "2 scratch buffers" in src
+
+
+def test_fusion_rewrites_mm_plus_bias_into_addmm():
+    step = opweave.compile(lambda x, w, b: torch.relu(x @ w + b), backend="sim")
+    x, w, b = R(4, 5), R(5, 3), R(3)
+    with torch.no_grad():
+        got = step(x.to(DEV), w.to(DEV), b.to(DEV))
+    torch.testing.assert_close(got.cpu(), torch.relu(x @ w + b), atol=1e-5, rtol=1e-5)
+    ops = [n.target.__name__ for n in step.last.infer.gm.graph.nodes if n.op == "call_function"]
+    assert ops == ["Addmm", "Relu"]
+    assert step.last.passes["opweave.dicp.fusions.mm_add_to_addmm"] == 1
+
+
+def test_closure_tensors_are_reported():
+    w = torch.randn(3, 3, device=DEV)
+    step = opweave.compile(lambda a: a @ w, backend="sim")
+    with pytest.raises(dicp.CaptureError, match="not an argument"):
+        with torch.no_grad():
+            step(torch.randn(2, 3, device=DEV))
+
+
+def test_non_executable_vendor_needs_reference_mode():
+    with pytest.raises(dicp.CompileError, match="not executable"):
+        opweave.compile(torch.relu, backend="ascend")
