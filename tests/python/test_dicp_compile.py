@@ -274,3 +274,28 @@ def test_closure_tensors_are_reported():
 def test_non_executable_vendor_needs_reference_mode():
     with pytest.raises(dicp.CompileError, match="not executable"):
         opweave.compile(torch.relu, backend="ascend")
+
+
+def test_pytrees_kwargs_constants_and_non_contiguous_inputs():
+    step = opweave.compile(lambda x, scale=2.0: {"y": x.view(-1) * scale, "z": [x + 1]},
+                           backend="sim")
+    b = torch.arange(6.0).view(2, 3)
+    with torch.no_grad():
+        r = step(b.t().contiguous().to(DEV).t(), scale=3.0)    # a non-contiguous input
+        torch.testing.assert_close(r["y"].cpu(), b.reshape(-1) * 3)
+        torch.testing.assert_close(r["z"][0].cpu(), b + 1)
+        step(b.to(DEV), scale=4.0)                            # a new constant: recompiled
+    assert step.stats["compiles"] == 2
+
+
+def test_mutation_of_an_input_runs_eagerly_in_order():
+    def fn(x):
+        x.add_(1)
+        return x * 2
+    step = opweave.compile(fn, backend="sim")
+    a = torch.zeros(2, 3, device=DEV)
+    with torch.no_grad():
+        out = step(a)
+    torch.testing.assert_close(out.cpu(), torch.full((2, 3), 2.0))
+    torch.testing.assert_close(a.cpu(), torch.ones(2, 3))
+    assert [r.aten for r in step.last.eager] == ["add_.Tensor"]

@@ -178,6 +178,9 @@ class CompiledFunction:
     def _run(self, art, s0, tensors, training):
         self.last = art
         self.stats["runs"] += 1
+        if not all(t.is_contiguous() for t in tensors):
+            # graphs are traced with contiguous stand-ins (views were recorded for them)
+            tensors = [t if t.is_contiguous() else t.contiguous() for t in tensors]
         if training:
             outs = _CompiledAutograd.apply(art, s0, *tensors)
         else:
@@ -194,7 +197,7 @@ class CompiledFunction:
             isinstance(x, torch.Tensor) and x.requires_grad for x in flat)
         consts = tuple((i, x) for i, x in enumerate(flat) if not isinstance(x, torch.Tensor))
         simple = not kwargs and not consts
-        key = (training, len(args) if simple else in_spec, consts)
+        key = (training, len(args) if simple else str(in_spec), consts)
         tensors = [x for x in flat if isinstance(x, torch.Tensor)]
         with self._lock:
             candidates = self.cache.setdefault(key, [])
