@@ -134,11 +134,14 @@ def graph_library(source: str) -> tuple[pathlib.Path, bool]:
         STATS["disk_hits"] += 1
         return target, True
     src = cache_dir() / f"graph-{digest}.c"
-    src.write_text(source)
+    fd, tmp_src = tempfile.mkstemp(dir=src.parent, prefix=".tmp-", suffix=".c")
+    with os.fdopen(fd, "w") as f:     # atomic: another process may compile the same graph
+        f.write(source)
+    os.replace(tmp_src, src)
     start = time.perf_counter()
 
     def build(tmp):
-        _run(_compiler("c") + ["-std=gnu11", "-O2", "-fPIC", "-shared", "-w",
+        _run(_compiler("c") + ["-std=gnu11", "-O1", "-fPIC", "-shared", "-w",
                                f"-I{generated_include()}", f"-I{HERE}", str(src), "-o", tmp],
              f"graph {src}")
     _atomic_build(target, build)
