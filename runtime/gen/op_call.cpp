@@ -40,12 +40,17 @@ void fallback_with_reason(const c10::OperatorHandle& op, torch::jit::Stack* stac
 }
 
 bool kernel_declined(int op, diopiError_t status) {
-  if (status == diopiNoImplement || status == diopiForceFallbackToCPU) return true;
+  // A kernel without these arguments' dtypes declines like a missing one: the op still runs
+  // (on CPU, logged once), instead of failing a model over one odd dtype.
+  if (status == diopiNoImplement || status == diopiForceFallbackToCPU ||
+      status == diopiDtypeNotSupported) {
+    return true;
+  }
   const OpInfo& info = op_info(op);
   const char* vendor_message = diopiGetLastErrorString();
   TORCH_CHECK(false, info.aten_name, ": ", info.diopi_name, " failed with error ",
-              static_cast<int>(status), status == diopiDtypeNotSupported ? " (dtype not supported)" : "",
-              ": ", vendor_message && *vendor_message ? vendor_message : "(no message from vendor)");
+              static_cast<int>(status), ": ",
+              vendor_message && *vendor_message ? vendor_message : "(no message from vendor)");
 }
 
 // ---- argument dump (JSON lines) ---------------------------------------------------------
