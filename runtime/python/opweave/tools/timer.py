@@ -13,14 +13,15 @@ overlap of host and device, so a measured run is slower than an unmeasured one; 
 between ops are what the table is for.
 
 Per call lines (`path=` or OPWEAVE_TOOLS_TIME_FILE): JSONL {"seq", "op", "pass", "us",
-"shapes"}. The summary: per op and pass, calls, total ms, mean / min / max us, share of all
-measured time; sorted by total time.
+"shapes"}. The summary: per op and pass, calls, total ms, mean / median / min / max us, share
+of all measured time; sorted by total time.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import statistics
 import sys
 import time
 
@@ -78,12 +79,14 @@ class OpTimeMeasure(OpTool):
         return out
 
     def summary(self) -> list[dict]:
-        """Rows sorted by total time: op, pass, calls, total_ms, mean_us, min_us, max_us, share."""
+        """Rows sorted by total time: op, pass, calls, total_ms, mean_us, median_us, min_us,
+        max_us, share (of all measured time)."""
         total = sum(sum(v) for v in self.times.values()) or 1.0
         rows = []
         for (name, which), v in self.times.items():
             rows.append({"op": name, "pass": which, "calls": len(v),
                          "total_ms": sum(v) * 1e3, "mean_us": sum(v) / len(v) * 1e6,
+                         "median_us": statistics.median(v) * 1e6,
                          "min_us": min(v) * 1e6, "max_us": max(v) * 1e6,
                          "share": sum(v) / total})
         rows.sort(key=lambda r: -r["total_ms"])
@@ -93,11 +96,11 @@ class OpTimeMeasure(OpTool):
         rows = self.summary()[:top] if top else self.summary()
         width = max([len(r["op"]) for r in rows] + [2])
         lines = [f"{'op':<{width}} {'pass':<8} {'calls':>6} {'total ms':>10} {'mean us':>10} "
-                 f"{'min us':>10} {'max us':>10} {'share':>6}"]
+                 f"{'median us':>10} {'min us':>10} {'max us':>10} {'share':>6}"]
         for r in rows:
             lines.append(f"{r['op']:<{width}} {r['pass']:<8} {r['calls']:>6} {r['total_ms']:>10.3f} "
-                         f"{r['mean_us']:>10.1f} {r['min_us']:>10.1f} {r['max_us']:>10.1f} "
-                         f"{r['share'] * 100:>5.1f}%")
+                         f"{r['mean_us']:>10.1f} {r['median_us']:>10.1f} {r['min_us']:>10.1f} "
+                         f"{r['max_us']:>10.1f} {r['share'] * 100:>5.1f}%")
         return "\n".join(lines)
 
     def print_summary(self, top: int | None = None, file=None) -> None:
