@@ -13,6 +13,9 @@ import re
 from torchgen.model import FunctionSchema, SchemaKind
 
 _FUNC_LINE = re.compile(r"^- func: ((\w+)(?:\.(\w+))?\(.*)$")
+_STRUCTURED_LINE = re.compile(r"^  (structured: True|structured_delegate: )")
+_DISPATCH_LINE = re.compile(r"^  dispatch:")
+_IMPLICIT_KEY = re.compile(r"^    .*\bCompositeImplicitAutograd\b.*:")
 
 
 def native_functions_path() -> str:
@@ -27,10 +30,20 @@ class AtenIndex:
         self.path = path or native_functions_path()
         self._by_name: dict[str, str] = {}
         self._by_base: dict[str, list[str]] = {}
+        self._structured: set[str] = set()  # part of a structured group (torchgen's flag)
+        self._dispatched: set[str] = set()  # have a dispatch: section
+        self._implicit_key: set[str] = set()  # name CompositeImplicitAutograd in it
+        full = None
         with open(self.path, encoding="utf-8") as f:
             for line in f:
                 m = _FUNC_LINE.match(line.rstrip("\n"))
                 if not m:
+                    if full and _STRUCTURED_LINE.match(line):
+                        self._structured.add(full)
+                    if full and _DISPATCH_LINE.match(line):
+                        self._dispatched.add(full)
+                    if full and _IMPLICIT_KEY.match(line):
+                        self._implicit_key.add(full)
                     continue
                 schema, name, overload = m.group(1), m.group(2), m.group(3)
                 full = f"{name}.{overload}" if overload else name
@@ -40,6 +53,20 @@ class AtenIndex:
 
     def schema_text(self, overload_name: str) -> str | None:
         return self._by_name.get(overload_name)
+
+    def structured(self, overload_name: str) -> bool:
+        """True when the overload is part of a structured group: its C++ signature then
+        takes tensor lists as `const at::ITensorListRef&` (torchgen's part_of_structured_group)."""
+        return overload_name in self._structured
+
+    def composite_implicit(self, overload_name: str) -> bool:
+        """True for CompositeImplicitAutograd ops (no dispatch: section and not structured, or
+        the key named in it): their autograd comes from decomposing, so a backend kernel
+        registered for them needs an autograd-key kernel too (the dispatcher drops the math
+        kernel from the backend's autograd key once the backend has its own)."""
+        if overload_name in self._implicit_key:
+            return True
+        return overload_name not in self._dispatched and overload_name not in self._structured
 
     @functools.lru_cache(maxsize=None)
     def parse(self, overload_name: str) -> FunctionSchema:

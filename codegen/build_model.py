@@ -19,15 +19,17 @@ from .dtypes import CATALOGUE_DTYPES
 from .errors import SpecError, SpecErrors
 from .model import (ArgSource, AtenBinding, Catalogue, DiopiArg, DiopiFunction, OpFamily,
                     OutputRule, Tolerance)
-from .rules import COMPUTED_HELPERS, OUTPUT_RULES, RuleError, parse_call
+from .rules import ARG_HELPERS, COMPUTED_HELPERS, OUTPUT_RULES, RuleError, parse_call
 from .yaml_loader import LineDict, LineList
 
 TOP_KEYS = {"version": False, "tolerances": True, "ops": True}
 OP_KEYS = {"name": True, "doc": True, "dtypes": True, "functions": True, "tolerance": False,
            "autocompare": False}
 FN_KEYS = {"diopi": True, "aten": False, "args": False, "outputs": False, "ignore": False,
-           "computed": False, "dtypes": False, "doc": False, "derive": False, "runtime": False}
-ARG_KEYS = {"name": True, "from": False, "type": False, "doc": False, "count": False}
+           "computed": False, "dtypes": False, "doc": False, "derive": False, "runtime": False,
+           "output_mask": False}
+ARG_KEYS = {"name": True, "from": False, "type": False, "doc": False, "count": False,
+            "value": False}
 
 FAMILY_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 DIOPI_NAME = re.compile(r"^diopi[A-Z][A-Za-z0-9_]*$")
@@ -68,6 +70,7 @@ class _Builder:
         self.seen_diopi: dict[str, int] = {}
         self.claimed: dict[str, str] = {}   # ATen overload -> DIOPI function claiming it
         self.counts: dict[tuple[str, str], str] = {}  # (function, tensor-list arg) -> count name
+        self.values: dict[tuple[str, str], Any] = {}  # (function, arg) -> `value` (literal or helper)
 
     # -- reporting -----------------------------------------------------------------------
     def err(self, line: Optional[int], op: Optional[str], reason: str) -> None:
@@ -375,6 +378,19 @@ class _Builder:
                         self.err(line, name, f"'count' of argument '{arg}' must be a C identifier")
                         return None
                     self.counts[(name, arg)] = item["count"]
+                if "value" in item:
+                    value = item["value"]
+                    if not isinstance(value, (bool, int, float, str)) or value is None:
+                        self.err(line, name, f"'value' of argument '{arg}' must be a literal "
+                                             "(true, false, a number) or helper(args)")
+                        return None
+                    if src is not None:
+                        self.err(line, name, f"argument '{arg}' has both 'from' and 'value'")
+                        return None
+                    if not typ:
+                        self.err(line, name, f"argument '{arg}' with a 'value' needs a 'type'")
+                        return None
+                    self.values[(name, arg)] = value
             else:
                 self.err(line, name, f"argument {item!r} must be 'name', 'name=aten_arg' or a mapping")
                 return None
@@ -402,6 +418,33 @@ class _Builder:
             aten_name = src or arg
             if src is None and arg == "input" and "input" not in aten_args and "self" in aten_args:
                 aten_name = "self"
+            if (name, arg) in self.values:
+                value = self.values[(name, arg)]
+                param = ctypes_map.VALUE_ARG_TYPES.get(typ)
+                if param is None:
+                    self.err(line, name, f"argument '{arg}' with a 'value' must have one of the "
+                                         f"types {', '.join(ctypes_map.VALUE_ARG_TYPES)}")
+                    return None
+                if isinstance(value, str):
+                    try:
+                        value = parse_call(value, ARG_HELPERS, "argument helper")
+                    except RuleError as e:
+                        self.err(line, name, f"argument '{arg}': {e}")
+                        return None
+                    for a in value.args:
+                        if a not in aten_args:
+                            self.err(line, name, f"argument helper {value} reads '{a}', which "
+                                                 f"is not an argument of {overload}")
+                            return None
+                        used.add(a)
+                elif param.kind not in ("bool", "int", "float") or (
+                        isinstance(value, bool) != (param.kind == "bool")):
+                    self.err(line, name, f"'value' {value!r} of argument '{arg}' does not fit "
+                                         f"its type {typ}")
+                    return None
+                self.record_param(params, arg, param, "in", name, line, primary)
+                sources.append((arg, ArgSource("value", value=value)))
+                continue
             if aten_name in aten_args:
                 a = aten_args[aten_name]
                 written = aten_name in out_names or (mutable_self and aten_name == "self")
@@ -409,7 +452,11 @@ class _Builder:
                     "inout" if written else "in")
                 try:
                     param = ctypes_map.c_param(a, written=written)
-                    if typ:
+                    if typ == "diopiTensorHandle_t" and param.kind == "tensor" and not written:
+                        # an input DIOPI updates in place (batch norm's running statistics)
+                        param = ctypes_map.CParam(typ, "tensor", param.optional)
+                        direction = "inout"
+                    elif typ:
                         param = ctypes_map.enum_override(param, typ)
                 except ctypes_map.UnsupportedType as e:
                     self.err(line, name, f"{overload}: {e}")
@@ -445,6 +492,11 @@ class _Builder:
         computed = self.parse_computed(f, name, schema, line)
         if computed is None:
             return None
+        output_mask = self.parse_output_mask(f, name, schema, line, next_return)
+        if output_mask is None:
+            return None
+        if output_mask:
+            used.add(output_mask)
         rule_args = {a for _, r in outputs for a in r.args} | {a for r in computed.values() for a in r.args}
         unpassed_outs = [o for o in out_names if o not in used]
         for o in unpassed_outs:
@@ -459,7 +511,26 @@ class _Builder:
                                      f"{name}, not read by an output rule and not in 'ignore'")
                 return None
         return AtenBinding(schema, variant, False, tuple(sources), outputs,
-                           tuple(sorted(guards.items())), tuple(sorted(computed.items())))
+                           tuple(sorted(guards.items())), tuple(sorted(computed.items())),
+                           structured=self.index.structured(str(schema.name)),
+                           output_mask=output_mask,
+                           composite=self.index.composite_implicit(str(schema.name)))
+
+    def parse_output_mask(self, f, name, schema, line, n_returns) -> Optional[str]:
+        """'' when absent; the ATen bool[N] argument selecting which results to compute."""
+        raw = f.get("output_mask")
+        if raw is None:
+            return ""
+        at = f.line_of("output_mask")
+        arg = {a.name: a for a in schema.arguments.flat_all}.get(raw)
+        if arg is None or str(arg.type) != f"bool[{n_returns}]":
+            self.err(at, name, f"'output_mask' must name a bool[{n_returns}] argument of "
+                               f"aten::{schema.name}, got {raw!r}")
+            return None
+        if schema.kind() != SchemaKind.functional:
+            self.err(at, name, "'output_mask' applies to functional overloads only")
+            return None
+        return raw
 
     def record_param(self, params, arg, param, direction, name, line, primary):
         if arg in params:
@@ -559,7 +630,9 @@ class _Builder:
             self.claimed[str(sib.name)] = name
             derived.append(AtenBinding(sib, kind.name, True, out_binding.sources,
                                        out_binding.outputs, out_binding.guards,
-                                       out_binding.computed, base=out_binding))
+                                       out_binding.computed, base=out_binding,
+                                       structured=self.index.structured(str(sib.name)),
+                                       composite=self.index.composite_implicit(str(sib.name))))
         return derived
 
 

@@ -15,7 +15,7 @@ from torchgen import local
 from torchgen.api.types import DispatcherSignature
 from torchgen.model import BaseTy, BaseType, ListType, OptionalType
 
-from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction, OpFamily
+from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction, OpFamily, OutputRule
 from .output_set import OutputSet
 from .render import render
 
@@ -40,12 +40,15 @@ class WrapperPlan:
     unused: list[str] = field(default_factory=list)
     prepare: list[str] = field(default_factory=list)               # C++ statements
     call_args: list[str] = field(default_factory=list)
-    allocs: list[tuple[str, str, str]] = field(default_factory=list)  # (var, rule expr, like)
+    allocs: list[tuple[str, str, str, str]] = field(default_factory=list)  # (var, rule, like, cond)
     resizes: list[tuple[str, str]] = field(default_factory=list)      # (out arg, rule expr)
     inplace_checks: list[tuple[str, str]] = field(default_factory=list)
     computed: list[str] = field(default_factory=list)
     base_call_args: list[str] = field(default_factory=list)   # derived: args of the out= impl
     return_expr: str = ""
+    composite_call: str = ""   # CompositeImplicitAutograd op: its decomposition (C++ function)
+    composite_header: str = ""  # ... declared in <ATen/ops/{this}_compositeimplicitautograd_dispatch.h>
+    grad_tensors: list[str] = field(default_factory=list)  # tensors whose requires_grad matters
 
 
 def _cpp_type_of(binding_args, name):
@@ -80,6 +83,8 @@ def _convert(arg: DiopiArg, expr: str, aten_type, var: str, prepare: list[str]) 
         return f"{var}.data(), {var}.size()"
     if k == "tensor":
         if optional:
+            if arg.ctype == "diopiTensorHandle_t":
+                return f"opweave::handle({expr})"
             return f"opweave::optional_handle({expr})"
         if arg.direction != "in":
             return f"opweave::handle({expr})"
@@ -118,6 +123,16 @@ def _convert(arg: DiopiArg, expr: str, aten_type, var: str, prepare: list[str]) 
     raise NotImplementedError(f"no conversion for DIOPI argument kind {k} ({arg.name})")
 
 
+def _value(arg: DiopiArg, value, var: str, prepare: list[str]) -> str:
+    """C++ expression for a DIOPI argument no ATen argument carries (`value` in the spec)."""
+    if isinstance(value, OutputRule):
+        prepare.append(f"const auto {var} = opweave::args::{value.rule}({', '.join(value.args)});")
+        return f"{var}.get()"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
+
+
 def _absent(arg: DiopiArg) -> str:
     if arg.kind == "size":
         return "diopiSize_t{nullptr, 0}"
@@ -136,7 +151,7 @@ def _guard_condition(name: str, value, aten_type) -> tuple[str, str]:
 
 def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
     with local.parametrize(use_const_ref_for_mutable_tensors=False,
-                           use_ilistref_for_tensor_lists=False):
+                           use_ilistref_for_tensor_lists=b.structured):
         sig = DispatcherSignature.from_schema(b.schema, symint=True)
         bargs = sig.arguments()
         ret_type = sig.returns_type().cpp_type()
@@ -146,10 +161,24 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
         cname=cname, diopi=fn.name, variant=b.variant, derived=b.derived, ret_type=ret_type,
         params=[f"{a.type} {a.name}" for a in bargs], arg_names=[a.name for a in bargs])
     schema_args = {a.name: a for a in b.schema.arguments.flat_all}
+    if b.composite:
+        # Backends that register a kernel for a CompositeImplicitAutograd op lose its math
+        # kernel on their autograd key: the wrapper's autograd kernel decomposes when a gradient
+        # is needed (the decomposition records autograd) and runs the device kernel otherwise.
+        symint = any(_is_symint(a.type) for a in b.schema.arguments.flat_all)
+        plan.composite_call = (f"at::compositeimplicitautograd::{b.schema.name.name.base}"
+                               + ("_symint" if symint else ""))
+        plan.composite_header = str(b.schema.name.name)
+        for a in b.schema.arguments.flat_all:
+            t = a.type.elem if isinstance(a.type, OptionalType) else a.type
+            if isinstance(t, BaseType) and t.name == BaseTy.Tensor:
+                plan.grad_tensors.append(a.name)
     for a in b.schema.arguments.flat_all:
         t = a.type
         if isinstance(t, BaseType) and t.name == BaseTy.Tensor:
             plan.device_tensors.append(a.name)
+        elif isinstance(t, ListType) and isinstance(t.elem, BaseType) and t.elem.name == BaseTy.Tensor:
+            plan.device_tensors.append(a.name)   # every element on the op's device
     if b.derived:
         base = b.base
         plan.base_cname = base.schema.name.unambiguous_name()
@@ -159,7 +188,7 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
         like = b.schema.arguments.flat_non_out[0].name
         if b.variant == "functional":
             for o in out_args:
-                plan.allocs.append((o, _rule_expr(out_rules[o]), like))
+                plan.allocs.append((o, _rule_expr(out_rules[o]), like, ""))
             plan.base_call_args = base_names
             outs = ", ".join(out_args)
             plan.return_expr = outs if len(out_args) == 1 else f"{ret_type}({outs})"
@@ -184,12 +213,16 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
         var = f"{arg_name}_d"
         if src.kind == "absent":
             plan.call_args.append(_absent(arg))
+        elif src.kind == "value":
+            plan.call_args.append(_value(arg, src.value, var, plan.prepare))
         elif src.kind == "return":
             out_var = f"result{src.index}"
             like = b.schema.arguments.flat_non_out[0].name
-            plan.allocs.append((out_var, _rule_expr(rules[arg_name]), like))
+            cond = f"{b.output_mask}[{src.index}]" if b.output_mask else ""
+            plan.allocs.append((out_var, _rule_expr(rules[arg_name]), like, cond))
             returns.append(out_var)
-            plan.call_args.append(f"opweave::handle({out_var})")
+            plan.call_args.append(f"opweave::handle_or_null({out_var})" if cond
+                                  else f"opweave::handle({out_var})")
         else:
             aten = src.aten_name
             if b.variant == "out" and aten in {a.name for a in b.schema.arguments.out}:
@@ -247,5 +280,6 @@ def emit(cat: Catalogue, env, out: OutputSet) -> None:
                 plans = [plan_binding(fn, b) for b in fn.bindings]
                 shards[shard_of(fam)].append((fam, fn, plans))
     for i, entries in enumerate(shards):
+        composite = [p for _fam, _fn, plans in entries for p in plans if p.composite_call]
         out.add(f"aten/wrappers_{i}.cpp", render(env, "aten/wrappers.cpp.j2", shard=i,
-                                                 entries=entries))
+                                                 entries=entries, composite=composite))

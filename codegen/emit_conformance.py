@@ -924,7 +924,7 @@ def call_expr(a: DiopiArg, i: int) -> str:
     simple = {"scalar": "scalar", "size": "size", "int": "int64", "int_opt": "int64_opt",
               "float": "float64", "float_opt": "float64_opt", "bool": "boolean",
               "bool_opt": "boolean_opt", "str": "str", "dtype": "dtype",
-              "dtype_opt": "dtype_opt", "generator": "generator"}
+              "dtype_opt": "dtype_opt", "generator": "generator", "size_ptr": "size_ptr"}
     if k in simple:
         return f"a.{simple[k]}({i})"
     if k == "enum":

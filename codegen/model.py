@@ -45,9 +45,11 @@ class DiopiArg:
 class ArgSource:
     """Where a DIOPI argument's value comes from in one ATen overload."""
 
-    kind: str                # "arg" (an ATen argument), "return" (a functional result), "absent"
+    kind: str                # "arg" (an ATen argument), "return" (a functional result),
+                             # "absent", "value" (a constant or a named argument helper)
     aten_name: str = ""      # for "arg"
     index: int = 0           # for "return"
+    value: object = None     # for "value": a literal, or an OutputRule naming an arg helper
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,9 @@ class AtenBinding:
     guards: tuple[tuple[str, object], ...]          # ATen args the DIOPI call ignores: required value
     computed: tuple[tuple[str, OutputRule], ...] = ()  # out args filled by a runtime helper
     base: Optional["AtenBinding"] = None            # derived siblings call the out= binding
+    structured: bool = False     # part of a structured group: tensor lists are ITensorListRef
+    output_mask: str = ""        # ATen bool[N] argument saying which returns to compute
+    composite: bool = False      # CompositeImplicitAutograd op: needs an autograd-key kernel
 
     @property
     def overload_name(self) -> str:

@@ -29,10 +29,39 @@ OUTPUT_RULES = {
     "scalar": RuleSpec((1,), "0-dim tensor with the argument's dtype"),
     "nll_loss": RuleSpec((3,), "nll_loss(input, target, reduction): [N] or 0-dim"),
     "cast": RuleSpec((2,), "cast(input, dtype): like input with the given dtype"),
+    "embedding": RuleSpec((2,), "embedding(weight, indices): indices' shape + [embedding dim]"),
+    "embedding_backward": RuleSpec((2,), "embedding_backward(grad, num_weights): [num_weights, dim]"),
+    "index_select": RuleSpec((3,), "index_select(input, dim, index): input with dim resized to "
+                                   "index's length"),
+    "gather": RuleSpec((2,), "gather(input, index): index's shape, input's dtype"),
+    "shape": RuleSpec((2,), "shape(like, sizes or tensor): the given sizes (or the tensor's), like's dtype"),
+    "cat": RuleSpec((2,), "cat(tensors, dim): concatenation along dim, promoted dtype"),
+    "stack": RuleSpec((2,), "stack(tensors, dim): a new dim of length len(tensors)"),
+    "arange": RuleSpec((3,), "arange(start, end, step): [ceil((end - start) / step)]"),
+    "reduce_dim": RuleSpec((3,), "reduce_dim(input, dim, keepdim): reduction over one dim"),
+    "argreduce": RuleSpec((3,), "argreduce(input, dim, keepdim): int64 indices over one dim "
+                                "(all dims when dim is None)"),
+    "cumsum": RuleSpec((2,), "cumsum(input, dtype): input's shape; integers accumulate in int64"),
+    "layer_norm_stats": RuleSpec((2,), "layer_norm_stats(input, normalized_shape): leading dims, "
+                                       "1 for each normalized one"),
+    "batch_norm_stats": RuleSpec((1,), "batch_norm_stats(input): [channels] (dim 1)"),
+    "conv": RuleSpec((5,), "conv(input, weight, stride, padding, dilation): [N, C_out, *spatial]"),
+    "channels": RuleSpec((1,), "channels(weight): [weight.size(0)] (a bias gradient)"),
+    "pool2d": RuleSpec((5, 6), "pool2d(input, kernel_size, stride, padding[, dilation], "
+                               "ceil_mode): pooled H and W"),
+    "pool2d_indices": RuleSpec((6,), "pool2d_indices(...): pool2d's shape, int64"),
+    "adaptive_pool2d": RuleSpec((2,), "adaptive_pool2d(input, output_size): [..., oH, oW]"),
 }
 
 COMPUTED_HELPERS = {
     "nll_loss_total_weight": RuleSpec((5,), "sum of target weights that nll_loss averages by"),
+}
+
+# Helpers computing a DIOPI argument no ATen argument carries (`value: helper(args)`):
+# runtime/include/opweave/arg_helpers.h.
+ARG_HELPERS = {
+    "conv_bias_sizes": RuleSpec((2,), "conv_bias_sizes(weight, output_mask): &[out_channels] "
+                                      "when the bias gradient is wanted, else NULL"),
 }
 
 _CALL = re.compile(r"^\s*([A-Za-z_]\w*)\s*\(\s*([^()]*)\)\s*$")

@@ -468,6 +468,174 @@ at::Tensor& wrap_relu_(at::Tensor& self) {
   return relu__impl(kOp_relu_, self);
 }
 
+// ---- aten::ge.Tensor_out -> diopiGe
+const opweave::OpInfo kInfo_ge_Tensor_out{"aten::ge.Tensor_out",
+                                          "diopiGe",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_ge_Tensor_out = opweave::register_op(&kInfo_ge_Tensor_out);
+
+at::Tensor& ge_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                               at::Tensor& out) {
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::compare(self, other));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiGe)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::ge_Tensor_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_ge_Tensor_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_ge_Tensor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::ge_Tensor_out>(
+        kOp_ge_Tensor_out, &ge_Tensor_out_impl, self, other, out);
+  }
+#endif
+  return ge_Tensor_out_impl(kOp_ge_Tensor_out, self, other, out);
+}
+
+// ---- aten::ge.Tensor -> diopiGe (derived from ge_Tensor_out)
+const opweave::OpInfo kInfo_ge_Tensor{"aten::ge.Tensor",
+                                      "diopiGe",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_ge_Tensor = opweave::register_op(&kInfo_ge_Tensor);
+
+at::Tensor ge_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other), self);
+  ge_Tensor_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_ge_Tensor(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_ge_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::ge_Tensor>(kOp_ge_Tensor, &ge_Tensor_impl, self,
+                                                           other);
+  }
+#endif
+  return ge_Tensor_impl(kOp_ge_Tensor, self, other);
+}
+
+// ---- aten::ge.Scalar_out -> diopiGeScalar
+const opweave::OpInfo kInfo_ge_Scalar_out{"aten::ge.Scalar_out",
+                                          "diopiGeScalar",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_ge_Scalar_out = opweave::register_op(&kInfo_ge_Scalar_out);
+
+at::Tensor& ge_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& other,
+                               at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::compare(self, other));
+  const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiGeScalar)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::ge_Scalar_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_ge_Scalar_out(const at::Tensor& self, const at::Scalar& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_ge_Scalar_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::ge_Scalar_out>(
+        kOp_ge_Scalar_out, &ge_Scalar_out_impl, self, other, out);
+  }
+#endif
+  return ge_Scalar_out_impl(kOp_ge_Scalar_out, self, other, out);
+}
+
+// ---- aten::ge.Scalar -> diopiGeScalar (derived from ge_Scalar_out)
+const opweave::OpInfo kInfo_ge_Scalar{"aten::ge.Scalar",
+                                      "diopiGeScalar",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_ge_Scalar = opweave::register_op(&kInfo_ge_Scalar);
+
+at::Tensor ge_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
+  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other), self);
+  ge_Scalar_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_ge_Scalar(const at::Tensor& self, const at::Scalar& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_ge_Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::ge_Scalar>(kOp_ge_Scalar, &ge_Scalar_impl, self,
+                                                           other);
+  }
+#endif
+  return ge_Scalar_impl(kOp_ge_Scalar, self, other);
+}
+
+// ---- aten::ge_.Tensor -> diopiGeInp
+const opweave::OpInfo kInfo_ge__Tensor{"aten::ge_.Tensor",
+                                       "diopiGeInp",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_ge__Tensor = opweave::register_op(&kInfo_ge__Tensor);
+
+at::Tensor& ge__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  opweave::OpGuard guard(op, self, other);
+  opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiGeInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::ge__Tensor>(op, status, self, other);
+  }
+  return self;
+}
+
+at::Tensor& wrap_ge__Tensor(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_ge__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::ge__Tensor>(kOp_ge__Tensor, &ge__Tensor_impl, self,
+                                                            other);
+  }
+#endif
+  return ge__Tensor_impl(kOp_ge__Tensor, self, other);
+}
+
+// ---- aten::ge_.Scalar -> diopiGeInpScalar
+const opweave::OpInfo kInfo_ge__Scalar{"aten::ge_.Scalar",
+                                       "diopiGeInpScalar",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_ge__Scalar = opweave::register_op(&kInfo_ge__Scalar);
+
+at::Tensor& ge__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
+  opweave::OpGuard guard(op, self);
+  const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiGeInpScalar)>(op)(
+      guard.ctx(), opweave::handle(self), &other_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::ge__Scalar>(op, status, self, other);
+  }
+  return self;
+}
+
+at::Tensor& wrap_ge__Scalar(at::Tensor& self, const at::Scalar& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_ge__Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::ge__Scalar>(kOp_ge__Scalar, &ge__Scalar_impl, self,
+                                                            other);
+  }
+#endif
+  return ge__Scalar_impl(kOp_ge__Scalar, self, other);
+}
+
 // ---- aten::mean.out -> diopiMean
 const opweave::OpInfo kInfo_mean_out{"aten::mean.out",
                                      "diopiMean",
@@ -575,6 +743,467 @@ at::Tensor wrap_mm(const at::Tensor& self, const at::Tensor& mat2) {
   return mm_impl(kOp_mm, self, mat2);
 }
 
+// ---- aten::masked_fill.Tensor -> diopiMaskedFill
+const opweave::OpInfo kInfo_masked_fill_Tensor{"aten::masked_fill.Tensor",
+                                               "diopiMaskedFill",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_masked_fill_Tensor = opweave::register_op(&kInfo_masked_fill_Tensor);
+
+at::Tensor masked_fill_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& mask,
+                                   const at::Tensor& value) {
+  opweave::OpGuard guard(op, self, mask, value);
+  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, mask), self);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMaskedFill)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(mask)), opweave::const_handle(guard.on_device(value)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::masked_fill_Tensor>(op, status, self, mask, value);
+  }
+  return result0;
+}
+
+at::Tensor wrap_masked_fill_Tensor(const at::Tensor& self, const at::Tensor& mask,
+                                   const at::Tensor& value) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_masked_fill_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::masked_fill_Tensor>(
+        kOp_masked_fill_Tensor, &masked_fill_Tensor_impl, self, mask, value);
+  }
+#endif
+  return masked_fill_Tensor_impl(kOp_masked_fill_Tensor, self, mask, value);
+}
+
+// ---- aten::masked_fill_.Tensor -> diopiMaskedFillInp
+const opweave::OpInfo kInfo_masked_fill__Tensor{"aten::masked_fill_.Tensor",
+                                                "diopiMaskedFillInp",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_masked_fill__Tensor = opweave::register_op(&kInfo_masked_fill__Tensor);
+
+at::Tensor& masked_fill__Tensor_impl(int op, at::Tensor& self, const at::Tensor& mask,
+                                     const at::Tensor& value) {
+  opweave::OpGuard guard(op, self, mask, value);
+  opweave::check_inplace(op, self, opweave::rules::broadcast(self, mask));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMaskedFillInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(mask)),
+      opweave::const_handle(guard.on_device(value)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::masked_fill__Tensor>(op, status, self, mask, value);
+  }
+  return self;
+}
+
+at::Tensor& wrap_masked_fill__Tensor(at::Tensor& self, const at::Tensor& mask,
+                                     const at::Tensor& value) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_masked_fill__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::masked_fill__Tensor>(
+        kOp_masked_fill__Tensor, &masked_fill__Tensor_impl, self, mask, value);
+  }
+#endif
+  return masked_fill__Tensor_impl(kOp_masked_fill__Tensor, self, mask, value);
+}
+
+// ---- aten::masked_fill.Scalar -> diopiMaskedFillScalar
+const opweave::OpInfo kInfo_masked_fill_Scalar{"aten::masked_fill.Scalar",
+                                               "diopiMaskedFillScalar",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_masked_fill_Scalar = opweave::register_op(&kInfo_masked_fill_Scalar);
+
+at::Tensor masked_fill_Scalar_impl(int op, const at::Tensor& self, const at::Tensor& mask,
+                                   const at::Scalar& value) {
+  opweave::OpGuard guard(op, self, mask);
+  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, mask), self);
+  const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMaskedFillScalar)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(mask)), &value_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::masked_fill_Scalar>(op, status, self, mask, value);
+  }
+  return result0;
+}
+
+at::Tensor wrap_masked_fill_Scalar(const at::Tensor& self, const at::Tensor& mask,
+                                   const at::Scalar& value) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_masked_fill_Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::masked_fill_Scalar>(
+        kOp_masked_fill_Scalar, &masked_fill_Scalar_impl, self, mask, value);
+  }
+#endif
+  return masked_fill_Scalar_impl(kOp_masked_fill_Scalar, self, mask, value);
+}
+
+// ---- aten::masked_fill_.Scalar -> diopiMaskedFillInpScalar
+const opweave::OpInfo kInfo_masked_fill__Scalar{"aten::masked_fill_.Scalar",
+                                                "diopiMaskedFillInpScalar",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_masked_fill__Scalar = opweave::register_op(&kInfo_masked_fill__Scalar);
+
+at::Tensor& masked_fill__Scalar_impl(int op, at::Tensor& self, const at::Tensor& mask,
+                                     const at::Scalar& value) {
+  opweave::OpGuard guard(op, self, mask);
+  opweave::check_inplace(op, self, opweave::rules::broadcast(self, mask));
+  const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMaskedFillInpScalar)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(mask)), &value_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::masked_fill__Scalar>(op, status, self, mask, value);
+  }
+  return self;
+}
+
+at::Tensor& wrap_masked_fill__Scalar(at::Tensor& self, const at::Tensor& mask,
+                                     const at::Scalar& value) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_masked_fill__Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::masked_fill__Scalar>(
+        kOp_masked_fill__Scalar, &masked_fill__Scalar_impl, self, mask, value);
+  }
+#endif
+  return masked_fill__Scalar_impl(kOp_masked_fill__Scalar, self, mask, value);
+}
+
+// ---- aten::triu.out -> diopiTriu
+const opweave::OpInfo kInfo_triu_out{"aten::triu.out",
+                                     "diopiTriu",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_triu_out = opweave::register_op(&kInfo_triu_out);
+
+at::Tensor& triu_out_impl(int op, const at::Tensor& self, int64_t diagonal, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiTriu)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), diagonal);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::triu_out>(op, status, self, diagonal, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_triu_out(const at::Tensor& self, int64_t diagonal, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_triu_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::triu_out>(kOp_triu_out, &triu_out_impl, self,
+                                                          diagonal, out);
+  }
+#endif
+  return triu_out_impl(kOp_triu_out, self, diagonal, out);
+}
+
+// ---- aten::triu -> diopiTriu (derived from triu_out)
+const opweave::OpInfo kInfo_triu{"aten::triu",
+                                 "diopiTriu",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_triu = opweave::register_op(&kInfo_triu);
+
+at::Tensor triu_impl(int op, const at::Tensor& self, int64_t diagonal) {
+  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  triu_out_impl(op, self, diagonal, out);
+  return out;
+}
+
+at::Tensor wrap_triu(const at::Tensor& self, int64_t diagonal) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_triu) != 0)) {
+    return opweave::instrumented_call<at::_ops::triu>(kOp_triu, &triu_impl, self, diagonal);
+  }
+#endif
+  return triu_impl(kOp_triu, self, diagonal);
+}
+
+// ---- aten::triu_ -> diopiTriuInp
+const opweave::OpInfo kInfo_triu_{"aten::triu_",
+                                  "diopiTriuInp",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_triu_ = opweave::register_op(&kInfo_triu_);
+
+at::Tensor& triu__impl(int op, at::Tensor& self, int64_t diagonal) {
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiTriuInp)>(op)(guard.ctx(), opweave::handle(self), diagonal);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::triu_>(op, status, self, diagonal);
+  }
+  return self;
+}
+
+at::Tensor& wrap_triu_(at::Tensor& self, int64_t diagonal) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_triu_) != 0)) {
+    return opweave::instrumented_call<at::_ops::triu_>(kOp_triu_, &triu__impl, self, diagonal);
+  }
+#endif
+  return triu__impl(kOp_triu_, self, diagonal);
+}
+
+// ---- aten::tril.out -> diopiTril
+const opweave::OpInfo kInfo_tril_out{"aten::tril.out",
+                                     "diopiTril",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_tril_out = opweave::register_op(&kInfo_tril_out);
+
+at::Tensor& tril_out_impl(int op, const at::Tensor& self, int64_t diagonal, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiTril)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), diagonal);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::tril_out>(op, status, self, diagonal, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_tril_out(const at::Tensor& self, int64_t diagonal, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_tril_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::tril_out>(kOp_tril_out, &tril_out_impl, self,
+                                                          diagonal, out);
+  }
+#endif
+  return tril_out_impl(kOp_tril_out, self, diagonal, out);
+}
+
+// ---- aten::tril -> diopiTril (derived from tril_out)
+const opweave::OpInfo kInfo_tril{"aten::tril",
+                                 "diopiTril",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_tril = opweave::register_op(&kInfo_tril);
+
+at::Tensor tril_impl(int op, const at::Tensor& self, int64_t diagonal) {
+  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  tril_out_impl(op, self, diagonal, out);
+  return out;
+}
+
+at::Tensor wrap_tril(const at::Tensor& self, int64_t diagonal) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_tril) != 0)) {
+    return opweave::instrumented_call<at::_ops::tril>(kOp_tril, &tril_impl, self, diagonal);
+  }
+#endif
+  return tril_impl(kOp_tril, self, diagonal);
+}
+
+// ---- aten::tril_ -> diopiTril (derived from tril_out)
+const opweave::OpInfo kInfo_tril_{"aten::tril_",
+                                  "diopiTril",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_tril_ = opweave::register_op(&kInfo_tril_);
+
+at::Tensor& tril__impl(int op, at::Tensor& self, int64_t diagonal) {
+  opweave::check_inplace(op, self, opweave::rules::like(self));
+  tril_out_impl(op, self, diagonal, self);
+  return self;
+}
+
+at::Tensor& wrap_tril_(at::Tensor& self, int64_t diagonal) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_tril_) != 0)) {
+    return opweave::instrumented_call<at::_ops::tril_>(kOp_tril_, &tril__impl, self, diagonal);
+  }
+#endif
+  return tril__impl(kOp_tril_, self, diagonal);
+}
+
+// ---- aten::cat.out -> diopiCat
+const opweave::OpInfo kInfo_cat_out{"aten::cat.out",
+                                    "diopiCat",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_cat_out = opweave::register_op(&kInfo_cat_out);
+
+at::Tensor& cat_out_impl(int op, const at::ITensorListRef& tensors, int64_t dim, at::Tensor& out) {
+  opweave::OpGuard guard(op, tensors, out);
+  opweave::resize_out(op, out, opweave::rules::cat(tensors, dim));
+  const opweave::HandleList tensors_d(tensors);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiCat)>(op)(
+      guard.ctx(), opweave::handle(out), tensors_d.data(), tensors_d.size(), dim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::cat_out>(op, status, tensors, dim, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_cat_out(const at::ITensorListRef& tensors, int64_t dim, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_cat_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::cat_out>(kOp_cat_out, &cat_out_impl, tensors, dim,
+                                                         out);
+  }
+#endif
+  return cat_out_impl(kOp_cat_out, tensors, dim, out);
+}
+
+// ---- aten::cat -> diopiCat (derived from cat_out)
+const opweave::OpInfo kInfo_cat{"aten::cat",
+                                "diopiCat",
+                                true,
+                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_cat = opweave::register_op(&kInfo_cat);
+
+at::Tensor cat_impl(int op, const at::ITensorListRef& tensors, int64_t dim) {
+  at::Tensor out = opweave::allocate(opweave::rules::cat(tensors, dim), tensors);
+  cat_out_impl(op, tensors, dim, out);
+  return out;
+}
+
+at::Tensor wrap_cat(const at::ITensorListRef& tensors, int64_t dim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_cat) != 0)) {
+    return opweave::instrumented_call<at::_ops::cat>(kOp_cat, &cat_impl, tensors, dim);
+  }
+#endif
+  return cat_impl(kOp_cat, tensors, dim);
+}
+
+// ---- aten::min.dim_min -> diopiMin
+const opweave::OpInfo kInfo_min_dim_min{"aten::min.dim_min",
+                                        "diopiMin",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_min_dim_min = opweave::register_op(&kInfo_min_dim_min);
+
+::std::tuple<at::Tensor&, at::Tensor&> min_dim_min_impl(int op, const at::Tensor& self, int64_t dim,
+                                                        bool keepdim, at::Tensor& min,
+                                                        at::Tensor& min_indices) {
+  opweave::OpGuard guard(op, self, min, min_indices);
+  opweave::resize_out(op, min, opweave::rules::reduce_dim(self, dim, keepdim));
+  opweave::resize_out(op, min_indices, opweave::rules::argreduce(self, dim, keepdim));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMin)>(op)(
+      guard.ctx(), opweave::handle(min), opweave::handle(min_indices),
+      opweave::const_handle(guard.on_device(self)), dim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::min_dim_min>(op, status, self, dim, keepdim, min,
+                                                         min_indices);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(min, min_indices);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_min_dim_min(const at::Tensor& self, int64_t dim,
+                                                        bool keepdim, at::Tensor& min,
+                                                        at::Tensor& min_indices) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_min_dim_min) != 0)) {
+    return opweave::instrumented_call<at::_ops::min_dim_min>(kOp_min_dim_min, &min_dim_min_impl,
+                                                             self, dim, keepdim, min, min_indices);
+  }
+#endif
+  return min_dim_min_impl(kOp_min_dim_min, self, dim, keepdim, min, min_indices);
+}
+
+// ---- aten::min.dim -> diopiMin (derived from min_dim_min)
+const opweave::OpInfo kInfo_min_dim{"aten::min.dim",
+                                    "diopiMin",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_min_dim = opweave::register_op(&kInfo_min_dim);
+
+::std::tuple<at::Tensor, at::Tensor> min_dim_impl(int op, const at::Tensor& self, int64_t dim,
+                                                  bool keepdim) {
+  at::Tensor min = opweave::allocate(opweave::rules::reduce_dim(self, dim, keepdim), self);
+  at::Tensor min_indices = opweave::allocate(opweave::rules::argreduce(self, dim, keepdim), self);
+  min_dim_min_impl(op, self, dim, keepdim, min, min_indices);
+  return ::std::tuple<at::Tensor, at::Tensor>(min, min_indices);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_min_dim(const at::Tensor& self, int64_t dim,
+                                                  bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_min_dim) != 0)) {
+    return opweave::instrumented_call<at::_ops::min_dim>(kOp_min_dim, &min_dim_impl, self, dim,
+                                                         keepdim);
+  }
+#endif
+  return min_dim_impl(kOp_min_dim, self, dim, keepdim);
+}
+
+// ---- aten::min -> diopiMinAll
+const opweave::OpInfo kInfo_min{"aten::min",
+                                "diopiMinAll",
+                                true,
+                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_min = opweave::register_op(&kInfo_min);
+
+at::Tensor min_impl(int op, const at::Tensor& self) {
+  opweave::OpGuard guard(op, self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::scalar(self), self);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMinAll)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::min>(op, status, self);
+  }
+  return result0;
+}
+
+at::Tensor wrap_min(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_min) != 0)) {
+    return opweave::instrumented_call<at::_ops::min>(kOp_min, &min_impl, self);
+  }
+#endif
+  return min_impl(kOp_min, self);
+}
+
+// ---- aten::arange.start_out -> diopiArange
+const opweave::OpInfo kInfo_arange_start_out{"aten::arange.start_out",
+                                             "diopiArange",
+                                             false,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_arange_start_out = opweave::register_op(&kInfo_arange_start_out);
+
+at::Tensor& arange_start_out_impl(int op, const at::Scalar& start, const at::Scalar& end,
+                                  const at::Scalar& step, at::Tensor& out) {
+  opweave::OpGuard guard(op, out);
+  opweave::resize_out(op, out, opweave::rules::arange(start, end, step));
+  const diopiScalar_t start_d = opweave::to_diopi_scalar(start);
+  const diopiScalar_t end_d = opweave::to_diopi_scalar(end);
+  const diopiScalar_t step_d = opweave::to_diopi_scalar(step);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiArange)>(op)(
+      guard.ctx(), opweave::handle(out), &start_d, &end_d, &step_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::arange_start_out>(op, status, start, end, step, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_arange_start_out(const at::Scalar& start, const at::Scalar& end,
+                                  const at::Scalar& step, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_arange_start_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::arange_start_out>(
+        kOp_arange_start_out, &arange_start_out_impl, start, end, step, out);
+  }
+#endif
+  return arange_start_out_impl(kOp_arange_start_out, start, end, step, out);
+}
+
 // ---- aten::fill_.Scalar -> diopiFill
 const opweave::OpInfo kInfo_fill__Scalar{"aten::fill_.Scalar",
                                          "diopiFill",
@@ -623,9 +1252,31 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("sqrt_", TORCH_FN(wrap_sqrt_));
   m.impl("relu", TORCH_FN(wrap_relu));
   m.impl("relu_", TORCH_FN(wrap_relu_));
+  m.impl("ge.Tensor_out", TORCH_FN(wrap_ge_Tensor_out));
+  m.impl("ge.Tensor", TORCH_FN(wrap_ge_Tensor));
+  m.impl("ge.Scalar_out", TORCH_FN(wrap_ge_Scalar_out));
+  m.impl("ge.Scalar", TORCH_FN(wrap_ge_Scalar));
+  m.impl("ge_.Tensor", TORCH_FN(wrap_ge__Tensor));
+  m.impl("ge_.Scalar", TORCH_FN(wrap_ge__Scalar));
   m.impl("mean.out", TORCH_FN(wrap_mean_out));
   m.impl("mean.dim", TORCH_FN(wrap_mean_dim));
   m.impl("mm.out", TORCH_FN(wrap_mm_out));
   m.impl("mm", TORCH_FN(wrap_mm));
+  m.impl("masked_fill.Tensor", TORCH_FN(wrap_masked_fill_Tensor));
+  m.impl("masked_fill_.Tensor", TORCH_FN(wrap_masked_fill__Tensor));
+  m.impl("masked_fill.Scalar", TORCH_FN(wrap_masked_fill_Scalar));
+  m.impl("masked_fill_.Scalar", TORCH_FN(wrap_masked_fill__Scalar));
+  m.impl("triu.out", TORCH_FN(wrap_triu_out));
+  m.impl("triu", TORCH_FN(wrap_triu));
+  m.impl("triu_", TORCH_FN(wrap_triu_));
+  m.impl("tril.out", TORCH_FN(wrap_tril_out));
+  m.impl("tril", TORCH_FN(wrap_tril));
+  m.impl("tril_", TORCH_FN(wrap_tril_));
+  m.impl("cat.out", TORCH_FN(wrap_cat_out));
+  m.impl("cat", TORCH_FN(wrap_cat));
+  m.impl("min.dim_min", TORCH_FN(wrap_min_dim_min));
+  m.impl("min.dim", TORCH_FN(wrap_min_dim));
+  m.impl("min", TORCH_FN(wrap_min));
+  m.impl("arange.start_out", TORCH_FN(wrap_arange_start_out));
   m.impl("fill_.Scalar", TORCH_FN(wrap_fill__Scalar));
 }

@@ -2,6 +2,10 @@
  * be edited by hand: edit the spec or the template and run `make gen`. */
 // PrivateUse1 kernels for the ATen overloads routed to DIOPI, shard 1.
 // Fast path: one predictable branch on the op's cached flags, then the DIOPI call.
+#include <ATen/ops/gather_backward_compositeimplicitautograd_dispatch.h>
+#include <ATen/ops/index_select_backward_compositeimplicitautograd_dispatch.h>
+#include <ATen/ops/silu_backward_compositeimplicitautograd_dispatch.h>
+
 #include "opweave/gen_support.h"
 
 namespace {
@@ -1049,6 +1053,15 @@ at::Tensor wrap_silu_backward(const at::Tensor& grad_output, const at::Tensor& s
   return silu_backward_impl(kOp_silu_backward, grad_output, self);
 }
 
+// aten::silu_backward is CompositeImplicitAutograd: decompose when a gradient is needed.
+at::Tensor autograd_silu_backward(const at::Tensor& grad_output, const at::Tensor& self) {
+  if (opweave::grad_required(grad_output, self)) {
+    return at::compositeimplicitautograd::silu_backward(grad_output, self);
+  }
+  at::AutoDispatchBelowADInplaceOrView below_autograd;
+  return at::_ops::silu_backward::call(grad_output, self);
+}
+
 // ---- aten::gelu.out -> diopiGelu
 const opweave::OpInfo kInfo_gelu_out{"aten::gelu.out",
                                      "diopiGelu",
@@ -1245,30 +1258,6 @@ at::Tensor wrap_lt_Tensor(const at::Tensor& self, const at::Tensor& other) {
   return lt_Tensor_impl(kOp_lt_Tensor, self, other);
 }
 
-// ---- aten::lt_.Tensor -> diopiLt (derived from lt_Tensor_out)
-const opweave::OpInfo kInfo_lt__Tensor{"aten::lt_.Tensor",
-                                       "diopiLt",
-                                       true,
-                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
-                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
-const int kOp_lt__Tensor = opweave::register_op(&kInfo_lt__Tensor);
-
-at::Tensor& lt__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
-  opweave::check_inplace(op, self, opweave::rules::compare(self, other));
-  lt_Tensor_out_impl(op, self, other, self);
-  return self;
-}
-
-at::Tensor& wrap_lt__Tensor(at::Tensor& self, const at::Tensor& other) {
-#ifndef OPWEAVE_STRIP_INSTRUMENTATION
-  if (C10_UNLIKELY(opweave::op_flags(kOp_lt__Tensor) != 0)) {
-    return opweave::instrumented_call<at::_ops::lt__Tensor>(kOp_lt__Tensor, &lt__Tensor_impl, self,
-                                                            other);
-  }
-#endif
-  return lt__Tensor_impl(kOp_lt__Tensor, self, other);
-}
-
 // ---- aten::lt.Scalar_out -> diopiLtScalar
 const opweave::OpInfo kInfo_lt_Scalar_out{"aten::lt.Scalar_out",
                                           "diopiLtScalar",
@@ -1324,17 +1313,51 @@ at::Tensor wrap_lt_Scalar(const at::Tensor& self, const at::Scalar& other) {
   return lt_Scalar_impl(kOp_lt_Scalar, self, other);
 }
 
-// ---- aten::lt_.Scalar -> diopiLtScalar (derived from lt_Scalar_out)
+// ---- aten::lt_.Tensor -> diopiLtInp
+const opweave::OpInfo kInfo_lt__Tensor{"aten::lt_.Tensor",
+                                       "diopiLtInp",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_lt__Tensor = opweave::register_op(&kInfo_lt__Tensor);
+
+at::Tensor& lt__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  opweave::OpGuard guard(op, self, other);
+  opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLtInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::lt__Tensor>(op, status, self, other);
+  }
+  return self;
+}
+
+at::Tensor& wrap_lt__Tensor(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_lt__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::lt__Tensor>(kOp_lt__Tensor, &lt__Tensor_impl, self,
+                                                            other);
+  }
+#endif
+  return lt__Tensor_impl(kOp_lt__Tensor, self, other);
+}
+
+// ---- aten::lt_.Scalar -> diopiLtInpScalar
 const opweave::OpInfo kInfo_lt__Scalar{"aten::lt_.Scalar",
-                                       "diopiLtScalar",
+                                       "diopiLtInpScalar",
                                        true,
                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
 const int kOp_lt__Scalar = opweave::register_op(&kInfo_lt__Scalar);
 
 at::Tensor& lt__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
-  opweave::check_inplace(op, self, opweave::rules::compare(self, other));
-  lt_Scalar_out_impl(op, self, other, self);
+  opweave::OpGuard guard(op, self);
+  const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLtInpScalar)>(op)(
+      guard.ctx(), opweave::handle(self), &other_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::lt__Scalar>(op, status, self, other);
+  }
   return self;
 }
 
@@ -1346,6 +1369,174 @@ at::Tensor& wrap_lt__Scalar(at::Tensor& self, const at::Scalar& other) {
   }
 #endif
   return lt__Scalar_impl(kOp_lt__Scalar, self, other);
+}
+
+// ---- aten::ne.Tensor_out -> diopiNe
+const opweave::OpInfo kInfo_ne_Tensor_out{"aten::ne.Tensor_out",
+                                          "diopiNe",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_ne_Tensor_out = opweave::register_op(&kInfo_ne_Tensor_out);
+
+at::Tensor& ne_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                               at::Tensor& out) {
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::compare(self, other));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiNe)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::ne_Tensor_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_ne_Tensor_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_ne_Tensor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::ne_Tensor_out>(
+        kOp_ne_Tensor_out, &ne_Tensor_out_impl, self, other, out);
+  }
+#endif
+  return ne_Tensor_out_impl(kOp_ne_Tensor_out, self, other, out);
+}
+
+// ---- aten::ne.Tensor -> diopiNe (derived from ne_Tensor_out)
+const opweave::OpInfo kInfo_ne_Tensor{"aten::ne.Tensor",
+                                      "diopiNe",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_ne_Tensor = opweave::register_op(&kInfo_ne_Tensor);
+
+at::Tensor ne_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other), self);
+  ne_Tensor_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_ne_Tensor(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_ne_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::ne_Tensor>(kOp_ne_Tensor, &ne_Tensor_impl, self,
+                                                           other);
+  }
+#endif
+  return ne_Tensor_impl(kOp_ne_Tensor, self, other);
+}
+
+// ---- aten::ne.Scalar_out -> diopiNeScalar
+const opweave::OpInfo kInfo_ne_Scalar_out{"aten::ne.Scalar_out",
+                                          "diopiNeScalar",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_ne_Scalar_out = opweave::register_op(&kInfo_ne_Scalar_out);
+
+at::Tensor& ne_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& other,
+                               at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::compare(self, other));
+  const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiNeScalar)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::ne_Scalar_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_ne_Scalar_out(const at::Tensor& self, const at::Scalar& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_ne_Scalar_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::ne_Scalar_out>(
+        kOp_ne_Scalar_out, &ne_Scalar_out_impl, self, other, out);
+  }
+#endif
+  return ne_Scalar_out_impl(kOp_ne_Scalar_out, self, other, out);
+}
+
+// ---- aten::ne.Scalar -> diopiNeScalar (derived from ne_Scalar_out)
+const opweave::OpInfo kInfo_ne_Scalar{"aten::ne.Scalar",
+                                      "diopiNeScalar",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_ne_Scalar = opweave::register_op(&kInfo_ne_Scalar);
+
+at::Tensor ne_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
+  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other), self);
+  ne_Scalar_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_ne_Scalar(const at::Tensor& self, const at::Scalar& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_ne_Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::ne_Scalar>(kOp_ne_Scalar, &ne_Scalar_impl, self,
+                                                           other);
+  }
+#endif
+  return ne_Scalar_impl(kOp_ne_Scalar, self, other);
+}
+
+// ---- aten::ne_.Tensor -> diopiNeInp
+const opweave::OpInfo kInfo_ne__Tensor{"aten::ne_.Tensor",
+                                       "diopiNeInp",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_ne__Tensor = opweave::register_op(&kInfo_ne__Tensor);
+
+at::Tensor& ne__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  opweave::OpGuard guard(op, self, other);
+  opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiNeInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::ne__Tensor>(op, status, self, other);
+  }
+  return self;
+}
+
+at::Tensor& wrap_ne__Tensor(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_ne__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::ne__Tensor>(kOp_ne__Tensor, &ne__Tensor_impl, self,
+                                                            other);
+  }
+#endif
+  return ne__Tensor_impl(kOp_ne__Tensor, self, other);
+}
+
+// ---- aten::ne_.Scalar -> diopiNeInpScalar
+const opweave::OpInfo kInfo_ne__Scalar{"aten::ne_.Scalar",
+                                       "diopiNeInpScalar",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_ne__Scalar = opweave::register_op(&kInfo_ne__Scalar);
+
+at::Tensor& ne__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
+  opweave::OpGuard guard(op, self);
+  const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiNeInpScalar)>(op)(
+      guard.ctx(), opweave::handle(self), &other_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::ne__Scalar>(op, status, self, other);
+  }
+  return self;
+}
+
+at::Tensor& wrap_ne__Scalar(at::Tensor& self, const at::Scalar& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_ne__Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::ne__Scalar>(kOp_ne__Scalar, &ne__Scalar_impl, self,
+                                                            other);
+  }
+#endif
+  return ne__Scalar_impl(kOp_ne__Scalar, self, other);
 }
 
 // ---- aten::sum.IntList_out -> diopiSum
@@ -1536,6 +1727,387 @@ at::Tensor wrap__log_softmax_backward_data(const at::Tensor& grad_output, const 
                                          input_dtype);
 }
 
+// ---- aten::index_select.out -> diopiIndexSelect
+const opweave::OpInfo kInfo_index_select_out{"aten::index_select.out",
+                                             "diopiIndexSelect",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_index_select_out = opweave::register_op(&kInfo_index_select_out);
+
+at::Tensor& index_select_out_impl(int op, const at::Tensor& self, int64_t dim,
+                                  const at::Tensor& index, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, index, out);
+  opweave::resize_out(op, out, opweave::rules::index_select(self, dim, index));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIndexSelect)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim,
+      opweave::const_handle(guard.on_device(index)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::index_select_out>(op, status, self, dim, index, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_index_select_out(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                  at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_index_select_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::index_select_out>(
+        kOp_index_select_out, &index_select_out_impl, self, dim, index, out);
+  }
+#endif
+  return index_select_out_impl(kOp_index_select_out, self, dim, index, out);
+}
+
+// ---- aten::index_select -> diopiIndexSelect (derived from index_select_out)
+const opweave::OpInfo kInfo_index_select{"aten::index_select",
+                                         "diopiIndexSelect",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_index_select = opweave::register_op(&kInfo_index_select);
+
+at::Tensor index_select_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index) {
+  at::Tensor out = opweave::allocate(opweave::rules::index_select(self, dim, index), self);
+  index_select_out_impl(op, self, dim, index, out);
+  return out;
+}
+
+at::Tensor wrap_index_select(const at::Tensor& self, int64_t dim, const at::Tensor& index) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_index_select) != 0)) {
+    return opweave::instrumented_call<at::_ops::index_select>(kOp_index_select, &index_select_impl,
+                                                              self, dim, index);
+  }
+#endif
+  return index_select_impl(kOp_index_select, self, dim, index);
+}
+
+// ---- aten::index_select_backward -> diopiIndexSelectBackward
+const opweave::OpInfo kInfo_index_select_backward{"aten::index_select_backward",
+                                                  "diopiIndexSelectBackward",
+                                                  true,
+                                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_index_select_backward = opweave::register_op(&kInfo_index_select_backward);
+
+at::Tensor index_select_backward_impl(int op, const at::Tensor& grad, at::IntArrayRef self_sizes,
+                                      int64_t dim, const at::Tensor& index) {
+  opweave::OpGuard guard(op, grad, index);
+  at::Tensor result0 = opweave::allocate(opweave::rules::shape(grad, self_sizes), grad);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIndexSelectBackward)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(grad)),
+      opweave::to_diopi_size(self_sizes), dim, opweave::const_handle(guard.on_device(index)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::index_select_backward>(op, status, grad, self_sizes,
+                                                                   dim, index);
+  }
+  return result0;
+}
+
+at::Tensor wrap_index_select_backward(const at::Tensor& grad, at::IntArrayRef self_sizes,
+                                      int64_t dim, const at::Tensor& index) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_index_select_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::index_select_backward>(
+        kOp_index_select_backward, &index_select_backward_impl, grad, self_sizes, dim, index);
+  }
+#endif
+  return index_select_backward_impl(kOp_index_select_backward, grad, self_sizes, dim, index);
+}
+
+// aten::index_select_backward is CompositeImplicitAutograd: decompose when a gradient is needed.
+at::Tensor autograd_index_select_backward(const at::Tensor& grad, at::IntArrayRef self_sizes,
+                                          int64_t dim, const at::Tensor& index) {
+  if (opweave::grad_required(grad, index)) {
+    return at::compositeimplicitautograd::index_select_backward(grad, self_sizes, dim, index);
+  }
+  at::AutoDispatchBelowADInplaceOrView below_autograd;
+  return at::_ops::index_select_backward::call(grad, self_sizes, dim, index);
+}
+
+// ---- aten::gather.out -> diopiGather
+const opweave::OpInfo kInfo_gather_out{"aten::gather.out",
+                                       "diopiGather",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_gather_out = opweave::register_op(&kInfo_gather_out);
+
+at::Tensor& gather_out_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                            bool sparse_grad, at::Tensor& out) {
+  if (C10_UNLIKELY(sparse_grad != false)) {
+    return opweave::fallback_call<at::_ops::gather_out>(op, "sparse_grad must be False", self, dim,
+                                                        index, sparse_grad, out);
+  }
+  opweave::OpGuard guard(op, self, index, out);
+  opweave::resize_out(op, out, opweave::rules::gather(self, index));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiGather)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim,
+      opweave::const_handle(guard.on_device(index)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::gather_out>(op, status, self, dim, index, sparse_grad,
+                                                        out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_gather_out(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                            bool sparse_grad, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_gather_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::gather_out>(kOp_gather_out, &gather_out_impl, self,
+                                                            dim, index, sparse_grad, out);
+  }
+#endif
+  return gather_out_impl(kOp_gather_out, self, dim, index, sparse_grad, out);
+}
+
+// ---- aten::gather -> diopiGather (derived from gather_out)
+const opweave::OpInfo kInfo_gather{"aten::gather",
+                                   "diopiGather",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_gather = opweave::register_op(&kInfo_gather);
+
+at::Tensor gather_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                       bool sparse_grad) {
+  at::Tensor out = opweave::allocate(opweave::rules::gather(self, index), self);
+  gather_out_impl(op, self, dim, index, sparse_grad, out);
+  return out;
+}
+
+at::Tensor wrap_gather(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                       bool sparse_grad) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_gather) != 0)) {
+    return opweave::instrumented_call<at::_ops::gather>(kOp_gather, &gather_impl, self, dim, index,
+                                                        sparse_grad);
+  }
+#endif
+  return gather_impl(kOp_gather, self, dim, index, sparse_grad);
+}
+
+// ---- aten::gather_backward -> diopiGatherBackward
+const opweave::OpInfo kInfo_gather_backward{"aten::gather_backward",
+                                            "diopiGatherBackward",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_gather_backward = opweave::register_op(&kInfo_gather_backward);
+
+at::Tensor gather_backward_impl(int op, const at::Tensor& grad, const at::Tensor& self, int64_t dim,
+                                const at::Tensor& index, bool sparse_grad) {
+  if (C10_UNLIKELY(sparse_grad != false)) {
+    return opweave::fallback_call<at::_ops::gather_backward>(op, "sparse_grad must be False", grad,
+                                                             self, dim, index, sparse_grad);
+  }
+  opweave::OpGuard guard(op, grad, self, index);
+  at::Tensor result0 = opweave::allocate(opweave::rules::shape(grad, self), grad);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiGatherBackward)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(grad)),
+      opweave::const_handle(guard.on_device(self)), dim,
+      opweave::const_handle(guard.on_device(index)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::gather_backward>(op, status, grad, self, dim, index,
+                                                             sparse_grad);
+  }
+  return result0;
+}
+
+at::Tensor wrap_gather_backward(const at::Tensor& grad, const at::Tensor& self, int64_t dim,
+                                const at::Tensor& index, bool sparse_grad) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_gather_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::gather_backward>(
+        kOp_gather_backward, &gather_backward_impl, grad, self, dim, index, sparse_grad);
+  }
+#endif
+  return gather_backward_impl(kOp_gather_backward, grad, self, dim, index, sparse_grad);
+}
+
+// aten::gather_backward is CompositeImplicitAutograd: decompose when a gradient is needed.
+at::Tensor autograd_gather_backward(const at::Tensor& grad, const at::Tensor& self, int64_t dim,
+                                    const at::Tensor& index, bool sparse_grad) {
+  if (opweave::grad_required(grad, self, index)) {
+    return at::compositeimplicitautograd::gather_backward(grad, self, dim, index, sparse_grad);
+  }
+  at::AutoDispatchBelowADInplaceOrView below_autograd;
+  return at::_ops::gather_backward::call(grad, self, dim, index, sparse_grad);
+}
+
+// ---- aten::max.dim_max -> diopiMax
+const opweave::OpInfo kInfo_max_dim_max{"aten::max.dim_max",
+                                        "diopiMax",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_max_dim_max = opweave::register_op(&kInfo_max_dim_max);
+
+::std::tuple<at::Tensor&, at::Tensor&> max_dim_max_impl(int op, const at::Tensor& self, int64_t dim,
+                                                        bool keepdim, at::Tensor& max,
+                                                        at::Tensor& max_values) {
+  opweave::OpGuard guard(op, self, max, max_values);
+  opweave::resize_out(op, max, opweave::rules::reduce_dim(self, dim, keepdim));
+  opweave::resize_out(op, max_values, opweave::rules::argreduce(self, dim, keepdim));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMax)>(op)(
+      guard.ctx(), opweave::handle(max), opweave::handle(max_values),
+      opweave::const_handle(guard.on_device(self)), dim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::max_dim_max>(op, status, self, dim, keepdim, max,
+                                                         max_values);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(max, max_values);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_max_dim_max(const at::Tensor& self, int64_t dim,
+                                                        bool keepdim, at::Tensor& max,
+                                                        at::Tensor& max_values) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_max_dim_max) != 0)) {
+    return opweave::instrumented_call<at::_ops::max_dim_max>(kOp_max_dim_max, &max_dim_max_impl,
+                                                             self, dim, keepdim, max, max_values);
+  }
+#endif
+  return max_dim_max_impl(kOp_max_dim_max, self, dim, keepdim, max, max_values);
+}
+
+// ---- aten::max.dim -> diopiMax (derived from max_dim_max)
+const opweave::OpInfo kInfo_max_dim{"aten::max.dim",
+                                    "diopiMax",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_max_dim = opweave::register_op(&kInfo_max_dim);
+
+::std::tuple<at::Tensor, at::Tensor> max_dim_impl(int op, const at::Tensor& self, int64_t dim,
+                                                  bool keepdim) {
+  at::Tensor max = opweave::allocate(opweave::rules::reduce_dim(self, dim, keepdim), self);
+  at::Tensor max_values = opweave::allocate(opweave::rules::argreduce(self, dim, keepdim), self);
+  max_dim_max_impl(op, self, dim, keepdim, max, max_values);
+  return ::std::tuple<at::Tensor, at::Tensor>(max, max_values);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_max_dim(const at::Tensor& self, int64_t dim,
+                                                  bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_max_dim) != 0)) {
+    return opweave::instrumented_call<at::_ops::max_dim>(kOp_max_dim, &max_dim_impl, self, dim,
+                                                         keepdim);
+  }
+#endif
+  return max_dim_impl(kOp_max_dim, self, dim, keepdim);
+}
+
+// ---- aten::max -> diopiMaxAll
+const opweave::OpInfo kInfo_max{"aten::max",
+                                "diopiMaxAll",
+                                true,
+                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_max = opweave::register_op(&kInfo_max);
+
+at::Tensor max_impl(int op, const at::Tensor& self) {
+  opweave::OpGuard guard(op, self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::scalar(self), self);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMaxAll)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::max>(op, status, self);
+  }
+  return result0;
+}
+
+at::Tensor wrap_max(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_max) != 0)) {
+    return opweave::instrumented_call<at::_ops::max>(kOp_max, &max_impl, self);
+  }
+#endif
+  return max_impl(kOp_max, self);
+}
+
+// ---- aten::cumsum.out -> diopiCumsum
+const opweave::OpInfo kInfo_cumsum_out{"aten::cumsum.out",
+                                       "diopiCumsum",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_cumsum_out = opweave::register_op(&kInfo_cumsum_out);
+
+at::Tensor& cumsum_out_impl(int op, const at::Tensor& self, int64_t dim,
+                            c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::cumsum(self, dtype));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiCumsum)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::cumsum_out>(op, status, self, dim, dtype, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_cumsum_out(const at::Tensor& self, int64_t dim,
+                            c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_cumsum_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::cumsum_out>(kOp_cumsum_out, &cumsum_out_impl, self,
+                                                            dim, dtype, out);
+  }
+#endif
+  return cumsum_out_impl(kOp_cumsum_out, self, dim, dtype, out);
+}
+
+// ---- aten::cumsum -> diopiCumsum (derived from cumsum_out)
+const opweave::OpInfo kInfo_cumsum{"aten::cumsum",
+                                   "diopiCumsum",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_cumsum = opweave::register_op(&kInfo_cumsum);
+
+at::Tensor cumsum_impl(int op, const at::Tensor& self, int64_t dim,
+                       c10::optional<at::ScalarType> dtype) {
+  at::Tensor out = opweave::allocate(opweave::rules::cumsum(self, dtype), self);
+  cumsum_out_impl(op, self, dim, dtype, out);
+  return out;
+}
+
+at::Tensor wrap_cumsum(const at::Tensor& self, int64_t dim, c10::optional<at::ScalarType> dtype) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_cumsum) != 0)) {
+    return opweave::instrumented_call<at::_ops::cumsum>(kOp_cumsum, &cumsum_impl, self, dim, dtype);
+  }
+#endif
+  return cumsum_impl(kOp_cumsum, self, dim, dtype);
+}
+
+// ---- aten::cumsum_ -> diopiCumsum (derived from cumsum_out)
+const opweave::OpInfo kInfo_cumsum_{"aten::cumsum_",
+                                    "diopiCumsum",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_cumsum_ = opweave::register_op(&kInfo_cumsum_);
+
+at::Tensor& cumsum__impl(int op, at::Tensor& self, int64_t dim,
+                         c10::optional<at::ScalarType> dtype) {
+  opweave::check_inplace(op, self, opweave::rules::cumsum(self, dtype));
+  cumsum_out_impl(op, self, dim, dtype, self);
+  return self;
+}
+
+at::Tensor& wrap_cumsum_(at::Tensor& self, int64_t dim, c10::optional<at::ScalarType> dtype) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_cumsum_) != 0)) {
+    return opweave::instrumented_call<at::_ops::cumsum_>(kOp_cumsum_, &cumsum__impl, self, dim,
+                                                         dtype);
+  }
+#endif
+  return cumsum__impl(kOp_cumsum_, self, dim, dtype);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -1584,14 +2156,38 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("gelu_backward", TORCH_FN(wrap_gelu_backward));
   m.impl("lt.Tensor_out", TORCH_FN(wrap_lt_Tensor_out));
   m.impl("lt.Tensor", TORCH_FN(wrap_lt_Tensor));
-  m.impl("lt_.Tensor", TORCH_FN(wrap_lt__Tensor));
   m.impl("lt.Scalar_out", TORCH_FN(wrap_lt_Scalar_out));
   m.impl("lt.Scalar", TORCH_FN(wrap_lt_Scalar));
+  m.impl("lt_.Tensor", TORCH_FN(wrap_lt__Tensor));
   m.impl("lt_.Scalar", TORCH_FN(wrap_lt__Scalar));
+  m.impl("ne.Tensor_out", TORCH_FN(wrap_ne_Tensor_out));
+  m.impl("ne.Tensor", TORCH_FN(wrap_ne_Tensor));
+  m.impl("ne.Scalar_out", TORCH_FN(wrap_ne_Scalar_out));
+  m.impl("ne.Scalar", TORCH_FN(wrap_ne_Scalar));
+  m.impl("ne_.Tensor", TORCH_FN(wrap_ne__Tensor));
+  m.impl("ne_.Scalar", TORCH_FN(wrap_ne__Scalar));
   m.impl("sum.IntList_out", TORCH_FN(wrap_sum_IntList_out));
   m.impl("sum.dim_IntList", TORCH_FN(wrap_sum_dim_IntList));
   m.impl("_log_softmax.out", TORCH_FN(wrap__log_softmax_out));
   m.impl("_log_softmax", TORCH_FN(wrap__log_softmax));
   m.impl("_log_softmax_backward_data.out", TORCH_FN(wrap__log_softmax_backward_data_out));
   m.impl("_log_softmax_backward_data", TORCH_FN(wrap__log_softmax_backward_data));
+  m.impl("index_select.out", TORCH_FN(wrap_index_select_out));
+  m.impl("index_select", TORCH_FN(wrap_index_select));
+  m.impl("index_select_backward", TORCH_FN(wrap_index_select_backward));
+  m.impl("gather.out", TORCH_FN(wrap_gather_out));
+  m.impl("gather", TORCH_FN(wrap_gather));
+  m.impl("gather_backward", TORCH_FN(wrap_gather_backward));
+  m.impl("max.dim_max", TORCH_FN(wrap_max_dim_max));
+  m.impl("max.dim", TORCH_FN(wrap_max_dim));
+  m.impl("max", TORCH_FN(wrap_max));
+  m.impl("cumsum.out", TORCH_FN(wrap_cumsum_out));
+  m.impl("cumsum", TORCH_FN(wrap_cumsum));
+  m.impl("cumsum_", TORCH_FN(wrap_cumsum_));
+}
+
+TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {
+  m.impl("silu_backward", TORCH_FN(autograd_silu_backward));
+  m.impl("index_select_backward", TORCH_FN(autograd_index_select_backward));
+  m.impl("gather_backward", TORCH_FN(autograd_gather_backward));
 }

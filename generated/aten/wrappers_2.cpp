@@ -574,30 +574,6 @@ at::Tensor wrap_gt_Tensor(const at::Tensor& self, const at::Tensor& other) {
   return gt_Tensor_impl(kOp_gt_Tensor, self, other);
 }
 
-// ---- aten::gt_.Tensor -> diopiGt (derived from gt_Tensor_out)
-const opweave::OpInfo kInfo_gt__Tensor{"aten::gt_.Tensor",
-                                       "diopiGt",
-                                       true,
-                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
-                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
-const int kOp_gt__Tensor = opweave::register_op(&kInfo_gt__Tensor);
-
-at::Tensor& gt__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
-  opweave::check_inplace(op, self, opweave::rules::compare(self, other));
-  gt_Tensor_out_impl(op, self, other, self);
-  return self;
-}
-
-at::Tensor& wrap_gt__Tensor(at::Tensor& self, const at::Tensor& other) {
-#ifndef OPWEAVE_STRIP_INSTRUMENTATION
-  if (C10_UNLIKELY(opweave::op_flags(kOp_gt__Tensor) != 0)) {
-    return opweave::instrumented_call<at::_ops::gt__Tensor>(kOp_gt__Tensor, &gt__Tensor_impl, self,
-                                                            other);
-  }
-#endif
-  return gt__Tensor_impl(kOp_gt__Tensor, self, other);
-}
-
 // ---- aten::gt.Scalar_out -> diopiGtScalar
 const opweave::OpInfo kInfo_gt_Scalar_out{"aten::gt.Scalar_out",
                                           "diopiGtScalar",
@@ -653,17 +629,51 @@ at::Tensor wrap_gt_Scalar(const at::Tensor& self, const at::Scalar& other) {
   return gt_Scalar_impl(kOp_gt_Scalar, self, other);
 }
 
-// ---- aten::gt_.Scalar -> diopiGtScalar (derived from gt_Scalar_out)
+// ---- aten::gt_.Tensor -> diopiGtInp
+const opweave::OpInfo kInfo_gt__Tensor{"aten::gt_.Tensor",
+                                       "diopiGtInp",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_gt__Tensor = opweave::register_op(&kInfo_gt__Tensor);
+
+at::Tensor& gt__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  opweave::OpGuard guard(op, self, other);
+  opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiGtInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::gt__Tensor>(op, status, self, other);
+  }
+  return self;
+}
+
+at::Tensor& wrap_gt__Tensor(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_gt__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::gt__Tensor>(kOp_gt__Tensor, &gt__Tensor_impl, self,
+                                                            other);
+  }
+#endif
+  return gt__Tensor_impl(kOp_gt__Tensor, self, other);
+}
+
+// ---- aten::gt_.Scalar -> diopiGtInpScalar
 const opweave::OpInfo kInfo_gt__Scalar{"aten::gt_.Scalar",
-                                       "diopiGtScalar",
+                                       "diopiGtInpScalar",
                                        true,
                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
 const int kOp_gt__Scalar = opweave::register_op(&kInfo_gt__Scalar);
 
 at::Tensor& gt__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
-  opweave::check_inplace(op, self, opweave::rules::compare(self, other));
-  gt_Scalar_out_impl(op, self, other, self);
+  opweave::OpGuard guard(op, self);
+  const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiGtInpScalar)>(op)(
+      guard.ctx(), opweave::handle(self), &other_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::gt__Scalar>(op, status, self, other);
+  }
   return self;
 }
 
@@ -864,6 +874,304 @@ at::Tensor wrap__softmax_backward_data(const at::Tensor& grad_output, const at::
                                      input_dtype);
 }
 
+// ---- aten::embedding -> diopiEmbedding
+const opweave::OpInfo kInfo_embedding{"aten::embedding",
+                                      "diopiEmbedding",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_embedding = opweave::register_op(&kInfo_embedding);
+
+at::Tensor embedding_impl(int op, const at::Tensor& weight, const at::Tensor& indices,
+                          int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  opweave::OpGuard guard(op, weight, indices);
+  at::Tensor result0 = opweave::allocate(opweave::rules::embedding(weight, indices), weight);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiEmbedding)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(weight)),
+      opweave::const_handle(guard.on_device(indices)), padding_idx, scale_grad_by_freq, sparse);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::embedding>(op, status, weight, indices, padding_idx,
+                                                       scale_grad_by_freq, sparse);
+  }
+  return result0;
+}
+
+at::Tensor wrap_embedding(const at::Tensor& weight, const at::Tensor& indices, int64_t padding_idx,
+                          bool scale_grad_by_freq, bool sparse) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_embedding) != 0)) {
+    return opweave::instrumented_call<at::_ops::embedding>(
+        kOp_embedding, &embedding_impl, weight, indices, padding_idx, scale_grad_by_freq, sparse);
+  }
+#endif
+  return embedding_impl(kOp_embedding, weight, indices, padding_idx, scale_grad_by_freq, sparse);
+}
+
+// ---- aten::embedding_dense_backward -> diopiEmbeddingBackward
+const opweave::OpInfo kInfo_embedding_dense_backward{"aten::embedding_dense_backward",
+                                                     "diopiEmbeddingBackward",
+                                                     true,
+                                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_embedding_dense_backward = opweave::register_op(&kInfo_embedding_dense_backward);
+
+at::Tensor embedding_dense_backward_impl(int op, const at::Tensor& grad_output,
+                                         const at::Tensor& indices, c10::SymInt num_weights,
+                                         int64_t padding_idx, bool scale_grad_by_freq) {
+  opweave::OpGuard guard(op, grad_output, indices);
+  at::Tensor result0 =
+      opweave::allocate(opweave::rules::embedding_backward(grad_output, num_weights), grad_output);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiEmbeddingBackward)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(indices)), num_weights.expect_int(), padding_idx,
+      scale_grad_by_freq, false);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::embedding_dense_backward>(
+        op, status, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq);
+  }
+  return result0;
+}
+
+at::Tensor wrap_embedding_dense_backward(const at::Tensor& grad_output, const at::Tensor& indices,
+                                         c10::SymInt num_weights, int64_t padding_idx,
+                                         bool scale_grad_by_freq) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_embedding_dense_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::embedding_dense_backward>(
+        kOp_embedding_dense_backward, &embedding_dense_backward_impl, grad_output, indices,
+        num_weights, padding_idx, scale_grad_by_freq);
+  }
+#endif
+  return embedding_dense_backward_impl(kOp_embedding_dense_backward, grad_output, indices,
+                                       num_weights, padding_idx, scale_grad_by_freq);
+}
+
+// ---- aten::stack.out -> diopiStack
+const opweave::OpInfo kInfo_stack_out{"aten::stack.out",
+                                      "diopiStack",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_stack_out = opweave::register_op(&kInfo_stack_out);
+
+at::Tensor& stack_out_impl(int op, at::TensorList tensors, int64_t dim, at::Tensor& out) {
+  opweave::OpGuard guard(op, tensors, out);
+  opweave::resize_out(op, out, opweave::rules::stack(tensors, dim));
+  const opweave::HandleList tensors_d(tensors);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiStack)>(op)(
+      guard.ctx(), opweave::handle(out), tensors_d.data(), tensors_d.size(), dim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::stack_out>(op, status, tensors, dim, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_stack_out(at::TensorList tensors, int64_t dim, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_stack_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::stack_out>(kOp_stack_out, &stack_out_impl, tensors,
+                                                           dim, out);
+  }
+#endif
+  return stack_out_impl(kOp_stack_out, tensors, dim, out);
+}
+
+// ---- aten::stack -> diopiStack (derived from stack_out)
+const opweave::OpInfo kInfo_stack{"aten::stack",
+                                  "diopiStack",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_stack = opweave::register_op(&kInfo_stack);
+
+at::Tensor stack_impl(int op, at::TensorList tensors, int64_t dim) {
+  at::Tensor out = opweave::allocate(opweave::rules::stack(tensors, dim), tensors);
+  stack_out_impl(op, tensors, dim, out);
+  return out;
+}
+
+at::Tensor wrap_stack(at::TensorList tensors, int64_t dim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_stack) != 0)) {
+    return opweave::instrumented_call<at::_ops::stack>(kOp_stack, &stack_impl, tensors, dim);
+  }
+#endif
+  return stack_impl(kOp_stack, tensors, dim);
+}
+
+// ---- aten::argmax.out -> diopiArgmax
+const opweave::OpInfo kInfo_argmax_out{"aten::argmax.out",
+                                       "diopiArgmax",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_argmax_out = opweave::register_op(&kInfo_argmax_out);
+
+at::Tensor& argmax_out_impl(int op, const at::Tensor& self, c10::optional<int64_t> dim,
+                            bool keepdim, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::argreduce(self, dim, keepdim));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiArgmax)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::optional_ptr(dim), keepdim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::argmax_out>(op, status, self, dim, keepdim, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_argmax_out(const at::Tensor& self, c10::optional<int64_t> dim, bool keepdim,
+                            at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_argmax_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::argmax_out>(kOp_argmax_out, &argmax_out_impl, self,
+                                                            dim, keepdim, out);
+  }
+#endif
+  return argmax_out_impl(kOp_argmax_out, self, dim, keepdim, out);
+}
+
+// ---- aten::argmax -> diopiArgmax (derived from argmax_out)
+const opweave::OpInfo kInfo_argmax{"aten::argmax",
+                                   "diopiArgmax",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_argmax = opweave::register_op(&kInfo_argmax);
+
+at::Tensor argmax_impl(int op, const at::Tensor& self, c10::optional<int64_t> dim, bool keepdim) {
+  at::Tensor out = opweave::allocate(opweave::rules::argreduce(self, dim, keepdim), self);
+  argmax_out_impl(op, self, dim, keepdim, out);
+  return out;
+}
+
+at::Tensor wrap_argmax(const at::Tensor& self, c10::optional<int64_t> dim, bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_argmax) != 0)) {
+    return opweave::instrumented_call<at::_ops::argmax>(kOp_argmax, &argmax_impl, self, dim,
+                                                        keepdim);
+  }
+#endif
+  return argmax_impl(kOp_argmax, self, dim, keepdim);
+}
+
+// ---- aten::native_layer_norm -> diopiLayerNorm
+const opweave::OpInfo kInfo_native_layer_norm{"aten::native_layer_norm",
+                                              "diopiLayerNorm",
+                                              true,
+                                              {0.002f, 0.02f, 0.0001f, 1e-10f},
+                                              {0.002f, 0.02f, 0.0001f, 1e-07f}};
+const int kOp_native_layer_norm = opweave::register_op(&kInfo_native_layer_norm);
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> native_layer_norm_impl(
+    int op, const at::Tensor& input, c10::SymIntArrayRef normalized_shape,
+    const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias, double eps) {
+  opweave::OpGuard guard(op, input);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(input), input);
+  at::Tensor result1 =
+      opweave::allocate(opweave::rules::layer_norm_stats(input, normalized_shape), input);
+  at::Tensor result2 =
+      opweave::allocate(opweave::rules::layer_norm_stats(input, normalized_shape), input);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLayerNorm)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::handle(result1), opweave::handle(result2),
+      opweave::const_handle(guard.on_device(input)), opweave::optional_handle(weight),
+      opweave::optional_handle(bias),
+      opweave::to_diopi_size(c10::asIntArrayRefSlow(normalized_shape)), eps);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::native_layer_norm>(op, status, input, normalized_shape,
+                                                               weight, bias, eps);
+  }
+  return ::std::tuple<at::Tensor, at::Tensor, at::Tensor>(result0, result1, result2);
+}
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> wrap_native_layer_norm(
+    const at::Tensor& input, c10::SymIntArrayRef normalized_shape,
+    const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias, double eps) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_native_layer_norm) != 0)) {
+    return opweave::instrumented_call<at::_ops::native_layer_norm>(
+        kOp_native_layer_norm, &native_layer_norm_impl, input, normalized_shape, weight, bias, eps);
+  }
+#endif
+  return native_layer_norm_impl(kOp_native_layer_norm, input, normalized_shape, weight, bias, eps);
+}
+
+// ---- aten::native_layer_norm_backward -> diopiLayerNormBackward
+const opweave::OpInfo kInfo_native_layer_norm_backward{"aten::native_layer_norm_backward",
+                                                       "diopiLayerNormBackward",
+                                                       true,
+                                                       {0.002f, 0.02f, 0.0001f, 1e-10f},
+                                                       {0.002f, 0.02f, 0.0001f, 1e-07f}};
+const int kOp_native_layer_norm_backward = opweave::register_op(&kInfo_native_layer_norm_backward);
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> native_layer_norm_backward_impl(
+    int op, const at::Tensor& grad_out, const at::Tensor& input,
+    c10::SymIntArrayRef normalized_shape, const at::Tensor& mean, const at::Tensor& rstd,
+    const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias,
+    ::std::array<bool, 3> output_mask) {
+  opweave::OpGuard guard(op, grad_out, input, mean, rstd);
+  at::Tensor result0 =
+      output_mask[0] ? opweave::allocate(opweave::rules::like(input), grad_out) : at::Tensor();
+  at::Tensor result1 =
+      output_mask[1] ? opweave::allocate(opweave::rules::like(weight), grad_out) : at::Tensor();
+  at::Tensor result2 =
+      output_mask[2] ? opweave::allocate(opweave::rules::like(bias), grad_out) : at::Tensor();
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLayerNormBackward)>(op)(
+      guard.ctx(), opweave::handle_or_null(result0), opweave::handle_or_null(result1),
+      opweave::handle_or_null(result2), opweave::const_handle(guard.on_device(grad_out)),
+      opweave::const_handle(guard.on_device(input)), opweave::optional_handle(weight),
+      opweave::optional_handle(bias), opweave::const_handle(guard.on_device(mean)),
+      opweave::const_handle(guard.on_device(rstd)),
+      opweave::to_diopi_size(c10::asIntArrayRefSlow(normalized_shape)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::native_layer_norm_backward>(
+        op, status, grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask);
+  }
+  return ::std::tuple<at::Tensor, at::Tensor, at::Tensor>(result0, result1, result2);
+}
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> wrap_native_layer_norm_backward(
+    const at::Tensor& grad_out, const at::Tensor& input, c10::SymIntArrayRef normalized_shape,
+    const at::Tensor& mean, const at::Tensor& rstd, const c10::optional<at::Tensor>& weight,
+    const c10::optional<at::Tensor>& bias, ::std::array<bool, 3> output_mask) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_native_layer_norm_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::native_layer_norm_backward>(
+        kOp_native_layer_norm_backward, &native_layer_norm_backward_impl, grad_out, input,
+        normalized_shape, mean, rstd, weight, bias, output_mask);
+  }
+#endif
+  return native_layer_norm_backward_impl(kOp_native_layer_norm_backward, grad_out, input,
+                                         normalized_shape, mean, rstd, weight, bias, output_mask);
+}
+
+// ---- aten::zero_ -> diopiZeroInp
+const opweave::OpInfo kInfo_zero_{"aten::zero_",
+                                  "diopiZeroInp",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_zero_ = opweave::register_op(&kInfo_zero_);
+
+at::Tensor& zero__impl(int op, at::Tensor& self) {
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiZeroInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::zero_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_zero_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_zero_) != 0)) {
+    return opweave::instrumented_call<at::_ops::zero_>(kOp_zero_, &zero__impl, self);
+  }
+#endif
+  return zero__impl(kOp_zero_, self);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -888,9 +1196,9 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("threshold_backward", TORCH_FN(wrap_threshold_backward));
   m.impl("gt.Tensor_out", TORCH_FN(wrap_gt_Tensor_out));
   m.impl("gt.Tensor", TORCH_FN(wrap_gt_Tensor));
-  m.impl("gt_.Tensor", TORCH_FN(wrap_gt__Tensor));
   m.impl("gt.Scalar_out", TORCH_FN(wrap_gt_Scalar_out));
   m.impl("gt.Scalar", TORCH_FN(wrap_gt_Scalar));
+  m.impl("gt_.Tensor", TORCH_FN(wrap_gt__Tensor));
   m.impl("gt_.Scalar", TORCH_FN(wrap_gt__Scalar));
   m.impl("where.self_out", TORCH_FN(wrap_where_self_out));
   m.impl("where.self", TORCH_FN(wrap_where_self));
@@ -898,4 +1206,13 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("_softmax", TORCH_FN(wrap__softmax));
   m.impl("_softmax_backward_data.out", TORCH_FN(wrap__softmax_backward_data_out));
   m.impl("_softmax_backward_data", TORCH_FN(wrap__softmax_backward_data));
+  m.impl("embedding", TORCH_FN(wrap_embedding));
+  m.impl("embedding_dense_backward", TORCH_FN(wrap_embedding_dense_backward));
+  m.impl("stack.out", TORCH_FN(wrap_stack_out));
+  m.impl("stack", TORCH_FN(wrap_stack));
+  m.impl("argmax.out", TORCH_FN(wrap_argmax_out));
+  m.impl("argmax", TORCH_FN(wrap_argmax));
+  m.impl("native_layer_norm", TORCH_FN(wrap_native_layer_norm));
+  m.impl("native_layer_norm_backward", TORCH_FN(wrap_native_layer_norm_backward));
+  m.impl("zero_", TORCH_FN(wrap_zero_));
 }

@@ -562,30 +562,6 @@ at::Tensor wrap_eq_Tensor(const at::Tensor& self, const at::Tensor& other) {
   return eq_Tensor_impl(kOp_eq_Tensor, self, other);
 }
 
-// ---- aten::eq_.Tensor -> diopiEq (derived from eq_Tensor_out)
-const opweave::OpInfo kInfo_eq__Tensor{"aten::eq_.Tensor",
-                                       "diopiEq",
-                                       true,
-                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
-                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
-const int kOp_eq__Tensor = opweave::register_op(&kInfo_eq__Tensor);
-
-at::Tensor& eq__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
-  opweave::check_inplace(op, self, opweave::rules::compare(self, other));
-  eq_Tensor_out_impl(op, self, other, self);
-  return self;
-}
-
-at::Tensor& wrap_eq__Tensor(at::Tensor& self, const at::Tensor& other) {
-#ifndef OPWEAVE_STRIP_INSTRUMENTATION
-  if (C10_UNLIKELY(opweave::op_flags(kOp_eq__Tensor) != 0)) {
-    return opweave::instrumented_call<at::_ops::eq__Tensor>(kOp_eq__Tensor, &eq__Tensor_impl, self,
-                                                            other);
-  }
-#endif
-  return eq__Tensor_impl(kOp_eq__Tensor, self, other);
-}
-
 // ---- aten::eq.Scalar_out -> diopiEqScalar
 const opweave::OpInfo kInfo_eq_Scalar_out{"aten::eq.Scalar_out",
                                           "diopiEqScalar",
@@ -641,17 +617,51 @@ at::Tensor wrap_eq_Scalar(const at::Tensor& self, const at::Scalar& other) {
   return eq_Scalar_impl(kOp_eq_Scalar, self, other);
 }
 
-// ---- aten::eq_.Scalar -> diopiEqScalar (derived from eq_Scalar_out)
+// ---- aten::eq_.Tensor -> diopiEqInp
+const opweave::OpInfo kInfo_eq__Tensor{"aten::eq_.Tensor",
+                                       "diopiEqInp",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_eq__Tensor = opweave::register_op(&kInfo_eq__Tensor);
+
+at::Tensor& eq__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  opweave::OpGuard guard(op, self, other);
+  opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiEqInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::eq__Tensor>(op, status, self, other);
+  }
+  return self;
+}
+
+at::Tensor& wrap_eq__Tensor(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_eq__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::eq__Tensor>(kOp_eq__Tensor, &eq__Tensor_impl, self,
+                                                            other);
+  }
+#endif
+  return eq__Tensor_impl(kOp_eq__Tensor, self, other);
+}
+
+// ---- aten::eq_.Scalar -> diopiEqInpScalar
 const opweave::OpInfo kInfo_eq__Scalar{"aten::eq_.Scalar",
-                                       "diopiEqScalar",
+                                       "diopiEqInpScalar",
                                        true,
                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
 const int kOp_eq__Scalar = opweave::register_op(&kInfo_eq__Scalar);
 
 at::Tensor& eq__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
-  opweave::check_inplace(op, self, opweave::rules::compare(self, other));
-  eq_Scalar_out_impl(op, self, other, self);
+  opweave::OpGuard guard(op, self);
+  const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiEqInpScalar)>(op)(
+      guard.ctx(), opweave::handle(self), &other_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::eq__Scalar>(op, status, self, other);
+  }
   return self;
 }
 
@@ -663,6 +673,174 @@ at::Tensor& wrap_eq__Scalar(at::Tensor& self, const at::Scalar& other) {
   }
 #endif
   return eq__Scalar_impl(kOp_eq__Scalar, self, other);
+}
+
+// ---- aten::le.Tensor_out -> diopiLe
+const opweave::OpInfo kInfo_le_Tensor_out{"aten::le.Tensor_out",
+                                          "diopiLe",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_le_Tensor_out = opweave::register_op(&kInfo_le_Tensor_out);
+
+at::Tensor& le_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                               at::Tensor& out) {
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::compare(self, other));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLe)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::le_Tensor_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_le_Tensor_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_le_Tensor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::le_Tensor_out>(
+        kOp_le_Tensor_out, &le_Tensor_out_impl, self, other, out);
+  }
+#endif
+  return le_Tensor_out_impl(kOp_le_Tensor_out, self, other, out);
+}
+
+// ---- aten::le.Tensor -> diopiLe (derived from le_Tensor_out)
+const opweave::OpInfo kInfo_le_Tensor{"aten::le.Tensor",
+                                      "diopiLe",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_le_Tensor = opweave::register_op(&kInfo_le_Tensor);
+
+at::Tensor le_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other), self);
+  le_Tensor_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_le_Tensor(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_le_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::le_Tensor>(kOp_le_Tensor, &le_Tensor_impl, self,
+                                                           other);
+  }
+#endif
+  return le_Tensor_impl(kOp_le_Tensor, self, other);
+}
+
+// ---- aten::le.Scalar_out -> diopiLeScalar
+const opweave::OpInfo kInfo_le_Scalar_out{"aten::le.Scalar_out",
+                                          "diopiLeScalar",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_le_Scalar_out = opweave::register_op(&kInfo_le_Scalar_out);
+
+at::Tensor& le_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& other,
+                               at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::compare(self, other));
+  const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLeScalar)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::le_Scalar_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_le_Scalar_out(const at::Tensor& self, const at::Scalar& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_le_Scalar_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::le_Scalar_out>(
+        kOp_le_Scalar_out, &le_Scalar_out_impl, self, other, out);
+  }
+#endif
+  return le_Scalar_out_impl(kOp_le_Scalar_out, self, other, out);
+}
+
+// ---- aten::le.Scalar -> diopiLeScalar (derived from le_Scalar_out)
+const opweave::OpInfo kInfo_le_Scalar{"aten::le.Scalar",
+                                      "diopiLeScalar",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_le_Scalar = opweave::register_op(&kInfo_le_Scalar);
+
+at::Tensor le_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
+  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other), self);
+  le_Scalar_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_le_Scalar(const at::Tensor& self, const at::Scalar& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_le_Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::le_Scalar>(kOp_le_Scalar, &le_Scalar_impl, self,
+                                                           other);
+  }
+#endif
+  return le_Scalar_impl(kOp_le_Scalar, self, other);
+}
+
+// ---- aten::le_.Tensor -> diopiLeInp
+const opweave::OpInfo kInfo_le__Tensor{"aten::le_.Tensor",
+                                       "diopiLeInp",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_le__Tensor = opweave::register_op(&kInfo_le__Tensor);
+
+at::Tensor& le__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  opweave::OpGuard guard(op, self, other);
+  opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLeInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::le__Tensor>(op, status, self, other);
+  }
+  return self;
+}
+
+at::Tensor& wrap_le__Tensor(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_le__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::le__Tensor>(kOp_le__Tensor, &le__Tensor_impl, self,
+                                                            other);
+  }
+#endif
+  return le__Tensor_impl(kOp_le__Tensor, self, other);
+}
+
+// ---- aten::le_.Scalar -> diopiLeInpScalar
+const opweave::OpInfo kInfo_le__Scalar{"aten::le_.Scalar",
+                                       "diopiLeInpScalar",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_le__Scalar = opweave::register_op(&kInfo_le__Scalar);
+
+at::Tensor& le__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
+  opweave::OpGuard guard(op, self);
+  const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLeInpScalar)>(op)(
+      guard.ctx(), opweave::handle(self), &other_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::le__Scalar>(op, status, self, other);
+  }
+  return self;
+}
+
+at::Tensor& wrap_le__Scalar(at::Tensor& self, const at::Scalar& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_le__Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::le__Scalar>(kOp_le__Scalar, &le__Scalar_impl, self,
+                                                            other);
+  }
+#endif
+  return le__Scalar_impl(kOp_le__Scalar, self, other);
 }
 
 // ---- aten::bmm.out -> diopiBmm
@@ -988,10 +1166,16 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("tanh_backward", TORCH_FN(wrap_tanh_backward));
   m.impl("eq.Tensor_out", TORCH_FN(wrap_eq_Tensor_out));
   m.impl("eq.Tensor", TORCH_FN(wrap_eq_Tensor));
-  m.impl("eq_.Tensor", TORCH_FN(wrap_eq__Tensor));
   m.impl("eq.Scalar_out", TORCH_FN(wrap_eq_Scalar_out));
   m.impl("eq.Scalar", TORCH_FN(wrap_eq_Scalar));
+  m.impl("eq_.Tensor", TORCH_FN(wrap_eq__Tensor));
   m.impl("eq_.Scalar", TORCH_FN(wrap_eq__Scalar));
+  m.impl("le.Tensor_out", TORCH_FN(wrap_le_Tensor_out));
+  m.impl("le.Tensor", TORCH_FN(wrap_le_Tensor));
+  m.impl("le.Scalar_out", TORCH_FN(wrap_le_Scalar_out));
+  m.impl("le.Scalar", TORCH_FN(wrap_le_Scalar));
+  m.impl("le_.Tensor", TORCH_FN(wrap_le__Tensor));
+  m.impl("le_.Scalar", TORCH_FN(wrap_le__Scalar));
   m.impl("bmm.out", TORCH_FN(wrap_bmm_out));
   m.impl("bmm", TORCH_FN(wrap_bmm));
   m.impl("addmm.out", TORCH_FN(wrap_addmm_out));

@@ -30,3 +30,25 @@ extern "C" diopiError_t diopiEqScalar(diopiContextHandle_t ctx, diopiTensorHandl
   (void)other;
   return diopiNoImplement;
 }
+
+// Element-wise equality; the result is bool.
+//   input [inout] dtypes: float16, bfloat16, float32, float64, int32, int64, bool
+//   other [in] dtypes: float16, bfloat16, float32, float64, int32, int64, bool
+extern "C" diopiError_t diopiEqInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                   diopiConstTensorHandle_t other) {
+  (void)ctx;
+  (void)input;
+  (void)other;
+  return diopiNoImplement;
+}
+
+// Element-wise equality; the result is bool.
+//   input [inout] dtypes: float16, bfloat16, float32, float64, int32, int64, bool
+//   other [in]
+extern "C" diopiError_t diopiEqInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                         const diopiScalar_t* other) {
+  (void)ctx;
+  (void)input;
+  (void)other;
+  return diopiNoImplement;
+}

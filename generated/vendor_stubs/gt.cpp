@@ -30,3 +30,25 @@ extern "C" diopiError_t diopiGtScalar(diopiContextHandle_t ctx, diopiTensorHandl
   (void)other;
   return diopiNoImplement;
 }
+
+// Element-wise greater-than; the result is bool.
+//   input [inout] dtypes: float16, bfloat16, float32, float64, int32, int64
+//   other [in] dtypes: float16, bfloat16, float32, float64, int32, int64
+extern "C" diopiError_t diopiGtInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                   diopiConstTensorHandle_t other) {
+  (void)ctx;
+  (void)input;
+  (void)other;
+  return diopiNoImplement;
+}
+
+// Element-wise greater-than; the result is bool.
+//   input [inout] dtypes: float16, bfloat16, float32, float64, int32, int64
+//   other [in]
+extern "C" diopiError_t diopiGtInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                         const diopiScalar_t* other) {
+  (void)ctx;
+  (void)input;
+  (void)other;
+  return diopiNoImplement;
+}

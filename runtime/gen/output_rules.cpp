@@ -3,6 +3,8 @@
 #include <ATen/ExpandUtils.h>
 #include <ATen/WrapDimUtilsMulti.h>
 #include <ATen/native/Resize.h>
+#include <ATen/native/TypeProperties.h>
+#include <cmath>
 #include <ATen/ops/empty.h>
 
 #include "opweave/op_registry.h"
@@ -107,10 +109,318 @@ OutMeta nll_loss(const at::Tensor& input, const at::Tensor& target, int64_t redu
 
 OutMeta cast(const at::Tensor& a, at::ScalarType dtype) { return make(a.sizes(), dtype); }
 
+OutMeta like(const c10::optional<at::Tensor>& a) {
+  TORCH_CHECK(a.has_value() && a->defined(), "output rule like(): the tensor is absent");
+  return like(*a);
+}
+
+namespace {
+
+int64_t wrap(int64_t dim, int64_t ndim, const char* op) {
+  const int64_t n = ndim > 0 ? ndim : 1;
+  TORCH_CHECK(dim >= -n && dim < n, op, ": dim ", dim, " out of range for a ", ndim,
+              "-D tensor");
+  return dim < 0 ? dim + n : dim;
+}
+
+c10::SmallVector<int64_t, 6> concrete(c10::SymIntArrayRef sizes) {
+  c10::SmallVector<int64_t, 6> v;
+  for (const c10::SymInt& s : sizes) v.push_back(s.expect_int());
+  return v;
+}
+
+}  // namespace
+
+// ---- indexing, joining ----
+
+OutMeta embedding(const at::Tensor& weight, const at::Tensor& indices) {
+  TORCH_CHECK(weight.dim() == 2, "embedding: weight must be 2-D, got ", weight.dim(), "-D");
+  TORCH_CHECK(indices.scalar_type() == at::kLong || indices.scalar_type() == at::kInt,
+              "embedding: indices must be int32 or int64, got ", indices.scalar_type());
+  c10::SmallVector<int64_t, 6> sizes(indices.sizes().begin(), indices.sizes().end());
+  sizes.push_back(weight.size(1));
+  return OutMeta{sizes, weight.scalar_type()};
+}
+
+OutMeta embedding_backward(const at::Tensor& grad_output, const c10::SymInt& num_weights) {
+  TORCH_CHECK(grad_output.dim() >= 1, "embedding_backward: grad_output must have a dim");
+  return make({num_weights.expect_int(), grad_output.size(-1)}, grad_output.scalar_type());
+}
+
+OutMeta index_select(const at::Tensor& self, int64_t dim, const at::Tensor& index) {
+  TORCH_CHECK(index.dim() <= 1, "index_select: index must be 0-D or 1-D, got ", index.dim(), "-D");
+  const int64_t d = wrap(dim, self.dim(), "index_select");
+  if (self.dim() == 0) return make({}, self.scalar_type());
+  c10::SmallVector<int64_t, 6> sizes(self.sizes().begin(), self.sizes().end());
+  sizes[d] = index.numel();
+  return OutMeta{sizes, self.scalar_type()};
+}
+
+OutMeta gather(const at::Tensor& self, const at::Tensor& index) {
+  return make(index.sizes(), self.scalar_type());
+}
+
+OutMeta shape(const at::Tensor& dtype_of, c10::SymIntArrayRef sizes) {
+  return OutMeta{concrete(sizes), dtype_of.scalar_type()};
+}
+
+OutMeta shape(const at::Tensor& dtype_of, at::IntArrayRef sizes) {
+  return make(sizes, dtype_of.scalar_type());
+}
+
+OutMeta shape(const at::Tensor& dtype_of, const at::Tensor& shape_of) {
+  return make(shape_of.sizes(), dtype_of.scalar_type());
+}
+
+namespace {
+
+// Legacy rule kept by ATen 1.13: 1-D empty tensors are skipped by cat.
+bool cat_skipped(const at::Tensor& t) { return t.dim() == 1 && t.size(0) == 0; }
+
+template <class List>
+OutMeta cat_impl(const List& tensors, int64_t dim) {
+  const at::Tensor* ref = nullptr;
+  c10::optional<at::ScalarType> dtype;
+  for (const at::Tensor& t : tensors) {
+    dtype = dtype ? at::promote_types(*dtype, t.scalar_type()) : t.scalar_type();
+    if (!ref && !cat_skipped(t)) ref = &t;
+  }
+  TORCH_CHECK(dtype.has_value(), "torch.cat(): expected a non-empty list of Tensors");
+  if (!ref) return make({0}, *dtype);
+  TORCH_CHECK(ref->dim() > 0, "zero-dimensional tensor cannot be concatenated");
+  const int64_t d = wrap(dim, ref->dim(), "cat");
+  c10::SmallVector<int64_t, 6> sizes(ref->sizes().begin(), ref->sizes().end());
+  sizes[d] = 0;
+  for (const at::Tensor& t : tensors) {
+    if (cat_skipped(t)) continue;
+    TORCH_CHECK(t.dim() == ref->dim(), "Tensors must have same number of dimensions: got ",
+                ref->dim(), " and ", t.dim());
+    for (int64_t i = 0; i < t.dim(); ++i) {
+      TORCH_CHECK(i == d || t.size(i) == ref->size(i), "Sizes of tensors must match except in "
+                  "dimension ", d, ". Expected size ", ref->size(i), " but got size ", t.size(i),
+                  " for tensor number in the list.");
+    }
+    sizes[d] += t.size(d);
+  }
+  return OutMeta{sizes, *dtype};
+}
+
+}  // namespace
+
+OutMeta cat(const at::ITensorListRef& tensors, int64_t dim) { return cat_impl(tensors, dim); }
+OutMeta cat(at::TensorList tensors, int64_t dim) { return cat_impl(tensors, dim); }
+
+OutMeta stack(at::TensorList tensors, int64_t dim) {
+  TORCH_CHECK(!tensors.empty(), "stack expects a non-empty TensorList");
+  const at::Tensor& ref = tensors[0];
+  at::ScalarType dtype = ref.scalar_type();
+  for (const at::Tensor& t : tensors) {
+    TORCH_CHECK(t.sizes().equals(ref.sizes()), "stack expects each tensor to be equal size, but "
+                "got ", ref.sizes(), " at entry 0 and ", t.sizes(), " at another entry");
+    dtype = at::promote_types(dtype, t.scalar_type());
+  }
+  const int64_t d = wrap(dim, ref.dim() + 1, "stack");
+  c10::SmallVector<int64_t, 6> sizes(ref.sizes().begin(), ref.sizes().end());
+  sizes.insert(sizes.begin() + d, static_cast<int64_t>(tensors.size()));
+  return OutMeta{sizes, dtype};
+}
+
+OutMeta arange(const at::Scalar& start, const at::Scalar& end, const at::Scalar& step) {
+  const bool floating = start.isFloatingPoint() || end.isFloatingPoint() || step.isFloatingPoint();
+  int64_t n = 0;
+  if (floating) {
+    const double s = step.to<double>();
+    TORCH_CHECK(s != 0, "step must be nonzero");
+    const double len = std::ceil((end.to<double>() - start.to<double>()) / s);
+    TORCH_CHECK(std::isfinite(len), "unsupported range: ", start, " -> ", end);
+    n = len > 0 ? static_cast<int64_t>(len) : 0;
+  } else {
+    const int64_t s = step.to<int64_t>();
+    TORCH_CHECK(s != 0, "step must be nonzero");
+    const int64_t span = end.to<int64_t>() - start.to<int64_t>();
+    TORCH_CHECK((s > 0 && span >= 0) || (s < 0 && span <= 0),
+                "upper bound and larger bound inconsistent with step sign");
+    n = s > 0 ? (span + s - 1) / s : (span + s + 1) / s;
+  }
+  return make({n}, floating ? at::kFloat : at::kLong);
+}
+
+// ---- reductions along one dim ----
+
+OutMeta reduce_dim(const at::Tensor& a, int64_t dim, bool keepdim) {
+  const int64_t d = wrap(dim, a.dim(), "reduction");
+  TORCH_CHECK(a.dim() == 0 || a.size(d) > 0, "cannot reduce over dim ", dim,
+              " of a tensor with no elements along it");
+  c10::SmallVector<int64_t, 6> sizes;
+  for (int64_t i = 0; i < a.dim(); ++i) {
+    if (i != d) {
+      sizes.push_back(a.size(i));
+    } else if (keepdim) {
+      sizes.push_back(1);
+    }
+  }
+  return OutMeta{sizes, a.scalar_type()};
+}
+
+OutMeta argreduce(const at::Tensor& a, int64_t dim, bool keepdim) {
+  OutMeta m = reduce_dim(a, dim, keepdim);
+  m.dtype = at::kLong;
+  return m;
+}
+
+OutMeta argreduce(const at::Tensor& a, c10::optional<int64_t> dim, bool keepdim) {
+  if (dim.has_value()) return argreduce(a, *dim, keepdim);
+  TORCH_CHECK(a.numel() > 0, "argmax/argmin of an empty tensor has no result");
+  c10::SmallVector<int64_t, 6> sizes;
+  if (keepdim) sizes.assign(static_cast<size_t>(a.dim()), 1);
+  return OutMeta{sizes, at::kLong};
+}
+
+OutMeta cumsum(const at::Tensor& a, c10::optional<at::ScalarType> dtype) {
+  at::ScalarType t = a.scalar_type();
+  if (dtype.has_value()) {
+    t = *dtype;
+  } else if (at::isIntegralType(t, /*includeBool=*/true)) {
+    t = at::kLong;
+  }
+  return make(a.sizes(), t);
+}
+
+// ---- normalization ----
+
+OutMeta layer_norm_stats(const at::Tensor& input, at::IntArrayRef normalized_shape) {
+  const int64_t axis = input.dim() - static_cast<int64_t>(normalized_shape.size());
+  TORCH_CHECK(!normalized_shape.empty() && axis >= 0,
+              "layer_norm: normalized_shape ", normalized_shape, " does not fit input of shape ",
+              input.sizes());
+  for (size_t i = 0; i < normalized_shape.size(); ++i) {
+    TORCH_CHECK(input.size(axis + static_cast<int64_t>(i)) == normalized_shape[i],
+                "layer_norm: normalized_shape ", normalized_shape,
+                " does not match the trailing dims of input of shape ", input.sizes());
+  }
+  c10::SmallVector<int64_t, 6> sizes;
+  for (int64_t i = 0; i < input.dim(); ++i) sizes.push_back(i < axis ? input.size(i) : 1);
+  return OutMeta{sizes, input.scalar_type()};
+}
+
+OutMeta layer_norm_stats(const at::Tensor& input, c10::SymIntArrayRef normalized_shape) {
+  const auto shape = concrete(normalized_shape);
+  return layer_norm_stats(input, at::IntArrayRef(shape));
+}
+
+OutMeta batch_norm_stats(const at::Tensor& input) {
+  TORCH_CHECK(input.dim() >= 2, "batch_norm: input must have at least 2 dims, got ",
+              input.dim(), "-D");
+  return make({input.size(1)}, input.scalar_type());
+}
+
+// ---- convolution and pooling ----
+
+namespace {
+
+int64_t at_or_last(at::IntArrayRef v, size_t i, int64_t fallback) {
+  if (v.empty()) return fallback;
+  return v.size() > i ? v[i] : v.back();
+}
+
+}  // namespace
+
+OutMeta conv(const at::Tensor& input, const at::Tensor& weight, at::IntArrayRef stride,
+             at::IntArrayRef padding, at::IntArrayRef dilation) {
+  TORCH_CHECK(input.dim() >= 3 && weight.dim() == input.dim(), "convolution: input ",
+              input.sizes(), " and weight ", weight.sizes(), " have unsupported ranks");
+  const int64_t spatial = input.dim() - 2;
+  c10::SmallVector<int64_t, 6> sizes = {input.size(0), weight.size(0)};
+  for (int64_t i = 0; i < spatial; ++i) {
+    const int64_t k = weight.size(2 + i);
+    const int64_t dil = at_or_last(dilation, i, 1), pad = at_or_last(padding, i, 0);
+    const int64_t st = at_or_last(stride, i, 1);
+    TORCH_CHECK(st > 0 && dil > 0, "convolution: stride and dilation must be positive");
+    const int64_t span = input.size(2 + i) + 2 * pad - dil * (k - 1) - 1;
+    TORCH_CHECK(span >= 0, "convolution: kernel size ", weight.sizes(),
+                " is larger than the padded input ", input.sizes());
+    sizes.push_back(span / st + 1);
+  }
+  return OutMeta{sizes, input.scalar_type()};
+}
+
+OutMeta channels(const at::Tensor& weight) {
+  return make({weight.size(0)}, weight.scalar_type());
+}
+
+namespace {
+
+int64_t pooled(int64_t in, int64_t k, int64_t pad, int64_t st, int64_t dil, bool ceil_mode) {
+  TORCH_CHECK(k > 0 && st > 0 && dil > 0, "pooling: kernel size, stride and dilation must be "
+              "positive");
+  TORCH_CHECK(pad >= 0 && pad <= k / 2, "pad should be at most half of effective kernel size, "
+              "but got pad=", pad, ", kernel_size=", k);
+  const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? st - 1 : 0);
+  int64_t out = (num >= 0 ? num / st : -((-num + st - 1) / st)) + 1;
+  if (ceil_mode && (out - 1) * st >= in + pad) --out;
+  TORCH_CHECK(out > 0, "pooling: output size is too small for input ", in, " kernel ", k);
+  return out;
+}
+
+}  // namespace
+
+OutMeta pool2d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+               at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode) {
+  TORCH_CHECK(input.dim() == 3 || input.dim() == 4, "pool2d: expected 3-D or 4-D input, got ",
+              input.dim(), "-D");
+  TORCH_CHECK(kernel_size.size() == 1 || kernel_size.size() == 2,
+              "pool2d: kernel_size must be one int or two");
+  c10::SmallVector<int64_t, 6> sizes(input.sizes().begin(), input.sizes().end() - 2);
+  for (size_t i = 0; i < 2; ++i) {
+    const int64_t k = at_or_last(kernel_size, i, 1);
+    sizes.push_back(pooled(input.size(input.dim() - 2 + i), k, at_or_last(padding, i, 0),
+                           at_or_last(stride, i, k), at_or_last(dilation, i, 1), ceil_mode));
+  }
+  return OutMeta{sizes, input.scalar_type()};
+}
+
+OutMeta pool2d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+               at::IntArrayRef padding, bool ceil_mode) {
+  return pool2d(input, kernel_size, stride, padding, at::IntArrayRef{}, ceil_mode);
+}
+
+OutMeta pool2d_indices(const at::Tensor& input, at::IntArrayRef kernel_size,
+                       at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
+                       bool ceil_mode) {
+  OutMeta m = pool2d(input, kernel_size, stride, padding, dilation, ceil_mode);
+  m.dtype = at::kLong;
+  return m;
+}
+
+OutMeta adaptive_pool2d(const at::Tensor& input, at::IntArrayRef output_size) {
+  TORCH_CHECK(input.dim() == 3 || input.dim() == 4,
+              "adaptive_avg_pool2d: expected 3-D or 4-D input, got ", input.dim(), "-D");
+  TORCH_CHECK(output_size.size() == 2, "adaptive_avg_pool2d: output_size must be 2");
+  c10::SmallVector<int64_t, 6> sizes(input.sizes().begin(), input.sizes().end() - 2);
+  sizes.push_back(output_size[0]);
+  sizes.push_back(output_size[1]);
+  return OutMeta{sizes, input.scalar_type()};
+}
+
+OutMeta adaptive_pool2d(const at::Tensor& input, c10::SymIntArrayRef output_size) {
+  const auto v = concrete(output_size);
+  return adaptive_pool2d(input, at::IntArrayRef(v));
+}
+
 }  // namespace rules
 
 at::Tensor allocate(const OutMeta& meta, const at::Tensor& like) {
   return at::empty(meta.sizes, like.options().dtype(meta.dtype));
+}
+
+at::Tensor allocate(const OutMeta& meta, at::TensorList like) {
+  TORCH_CHECK(!like.empty(), "expected a non-empty list of tensors");
+  return allocate(meta, like[0]);
+}
+
+at::Tensor allocate(const OutMeta& meta, const at::ITensorListRef& like) {
+  TORCH_CHECK(like.size() > 0, "expected a non-empty list of tensors");
+  return allocate(meta, *like.begin());
 }
 
 void resize_out(int op, const at::Tensor& out, const OutMeta& meta) {

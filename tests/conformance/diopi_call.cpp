@@ -128,6 +128,12 @@ class Args {
     }
     return diopiSize_t{v.data(), static_cast<int64_t>(v.size())};
   }
+  // diopiSize_t* (conv backward's bias_sizes): a size token, or n for NULL.
+  diopiSize_t* size_ptr(int i) {
+    if (at(i, "zn").kind == 'n') return nullptr;
+    size_ptrs_.push_back(size(i));
+    return &size_ptrs_.back();
+  }
   int64_t int64(int i) { return std::strtoll(at(i, "ie").text.c_str(), nullptr, 10); }
   const int64_t* int64_opt(int i) {
     const Token& t = at(i, "in");
@@ -179,6 +185,7 @@ class Args {
   // deques: element addresses stay valid as they grow
   std::deque<diopiScalar_t> scalars_;
   std::deque<std::vector<int64_t>> sizes_;
+  std::deque<diopiSize_t> size_ptrs_;
   std::deque<int64_t> ints_;
   std::deque<double> doubles_;
   std::deque<bool> bools_;

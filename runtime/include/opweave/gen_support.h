@@ -2,10 +2,12 @@
 #pragma once
 
 #include <ATen/Operators.h>
+#include <ATen/core/LegacyTypeDispatch.h>
 #include <ATen/core/Tensor.h>
 #include <torch/library.h>
 
 #include "diopi/functions.h"
+#include "opweave/arg_helpers.h"
 #include "opweave/wrapper_args.h"
 #include "opweave/diopi_handles.h"
 #include "opweave/op_call.h"

@@ -52,6 +52,16 @@ class OpGuard {
   static c10::Device pick(const c10::optional<at::Tensor>& t) {
     return t.has_value() ? pick(*t) : c10::Device(c10::DeviceType::CPU);
   }
+  // Tensor lists (cat, stack): the first device tensor decides; every element must be on it.
+  template <class List>
+  static c10::Device pick_list(const List& l) {
+    for (const at::Tensor& t : l) {
+      if (t.defined() && t.device().type() == c10::DeviceType::PrivateUse1) return t.device();
+    }
+    return c10::Device(c10::DeviceType::CPU);
+  }
+  static c10::Device pick(at::TensorList l) { return pick_list(l); }
+  static c10::Device pick(const at::ITensorListRef& l) { return pick_list(l); }
   template <class... Ts>
   static c10::Device find_device(const Ts&... ts) {
     c10::Device found(c10::DeviceType::CPU);
@@ -69,6 +79,14 @@ class OpGuard {
   void check(int op, const c10::optional<at::Tensor>& t) {
     if (t.has_value()) check(op, *t);
   }
+  template <class List>
+  void check_list(int op, const List& l) {
+    for (const at::Tensor& t : l) {
+      if (t.defined() && t.device() != device_) throw_device_mismatch(op, t, device_);
+    }
+  }
+  void check(int op, at::TensorList l) { check_list(op, l); }
+  void check(int op, const at::ITensorListRef& l) { check_list(op, l); }
   void stage(const at::Tensor& t);
   const at::Tensor& staged(const at::Tensor& t) const;
 

@@ -2,7 +2,9 @@
 // the shape and dtype a wrapper allocates (functional), resizes to (out=) or checks (in-place).
 #pragma once
 
+#include <ATen/core/IListRef.h>
 #include <ATen/core/Tensor.h>
+#include <c10/core/SymIntArrayRef.h>
 #include <c10/util/SmallVector.h>
 
 namespace opweave {
@@ -28,11 +30,53 @@ OutMeta bmm(const at::Tensor& a, const at::Tensor& b);
 OutMeta scalar(const at::Tensor& a);
 OutMeta nll_loss(const at::Tensor& input, const at::Tensor& target, int64_t reduction);
 OutMeta cast(const at::Tensor& a, at::ScalarType dtype);
+OutMeta like(const c10::optional<at::Tensor>& a);
+
+// ---- indexing, joining ----
+OutMeta embedding(const at::Tensor& weight, const at::Tensor& indices);
+OutMeta embedding_backward(const at::Tensor& grad_output, const c10::SymInt& num_weights);
+OutMeta index_select(const at::Tensor& self, int64_t dim, const at::Tensor& index);
+OutMeta gather(const at::Tensor& self, const at::Tensor& index);
+OutMeta shape(const at::Tensor& dtype_of, c10::SymIntArrayRef sizes);
+OutMeta shape(const at::Tensor& dtype_of, at::IntArrayRef sizes);
+OutMeta shape(const at::Tensor& dtype_of, const at::Tensor& shape_of);
+OutMeta cat(const at::ITensorListRef& tensors, int64_t dim);
+OutMeta cat(at::TensorList tensors, int64_t dim);
+OutMeta stack(at::TensorList tensors, int64_t dim);
+OutMeta arange(const at::Scalar& start, const at::Scalar& end, const at::Scalar& step);
+
+// ---- reductions along one dim ----
+OutMeta reduce_dim(const at::Tensor& a, int64_t dim, bool keepdim);
+OutMeta argreduce(const at::Tensor& a, int64_t dim, bool keepdim);
+OutMeta argreduce(const at::Tensor& a, c10::optional<int64_t> dim, bool keepdim);
+OutMeta cumsum(const at::Tensor& a, c10::optional<at::ScalarType> dtype);
+
+// ---- normalization ----
+OutMeta layer_norm_stats(const at::Tensor& input, c10::SymIntArrayRef normalized_shape);
+OutMeta layer_norm_stats(const at::Tensor& input, at::IntArrayRef normalized_shape);
+OutMeta batch_norm_stats(const at::Tensor& input);
+
+// ---- convolution and pooling (N-d over the trailing spatial dims) ----
+OutMeta conv(const at::Tensor& input, const at::Tensor& weight, at::IntArrayRef stride,
+             at::IntArrayRef padding, at::IntArrayRef dilation);
+OutMeta channels(const at::Tensor& weight);
+OutMeta pool2d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+               at::IntArrayRef padding, bool ceil_mode);
+OutMeta pool2d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+               at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode);
+OutMeta pool2d_indices(const at::Tensor& input, at::IntArrayRef kernel_size,
+                       at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
+                       bool ceil_mode);
+OutMeta adaptive_pool2d(const at::Tensor& input, c10::SymIntArrayRef output_size);
+OutMeta adaptive_pool2d(const at::Tensor& input, at::IntArrayRef output_size);
 
 }  // namespace rules
 
 // Functional variants: a new tensor on `like`'s device.
 at::Tensor allocate(const OutMeta& meta, const at::Tensor& like);
+// Functional variants of list ops (cat, stack): on the device of the list's first tensor.
+at::Tensor allocate(const OutMeta& meta, at::TensorList like);
+at::Tensor allocate(const OutMeta& meta, const at::ITensorListRef& like);
 // out= variants: checks the dtype can hold the result and resizes `out` like ATen does.
 void resize_out(int op, const at::Tensor& out, const OutMeta& meta);
 // In-place variants: the result must have self's shape and be castable to self's dtype.

@@ -2,7 +2,9 @@
 // allocation-free for the common kinds: they run on every op call.
 #pragma once
 
+#include <ATen/core/IListRef.h>
 #include <ATen/core/Tensor.h>
+#include <c10/core/GradMode.h>
 #include <c10/core/Scalar.h>
 #include <c10/util/Exception.h>
 #include <c10/util/Optional.h>
@@ -79,15 +81,37 @@ class HandleList {
     handles_.reserve(tensors.size());
     for (const at::Tensor& t : tensors) handles_.push_back(const_handle(t));
   }
-  const diopiConstTensorHandle_t* data() const { return handles_.data(); }
+  // Structured ops (cat) take their lists as ITensorListRef; its elements are references to
+  // tensors that outlive the call (the caller's list), so their addresses are stable.
+  explicit HandleList(const at::ITensorListRef& tensors) {
+    handles_.reserve(tensors.size());
+    for (const at::Tensor& t : tensors) handles_.push_back(const_handle(t));
+  }
+  // DIOPI prototypes take `diopiConstTensorHandle_t*` (a non-const array); kernels only read it.
+  diopiConstTensorHandle_t* data() const { return handles_.data(); }
   int64_t size() const { return static_cast<int64_t>(handles_.size()); }
 
  private:
-  c10::SmallVector<diopiConstTensorHandle_t, 8> handles_;
+  mutable c10::SmallVector<diopiConstTensorHandle_t, 8> handles_;
 };
 
 inline diopiConstTensorHandle_t optional_handle(const c10::optional<at::Tensor>& t) {
   return const_handle(t);
+}
+
+// Autograd kernels of CompositeImplicitAutograd ops: does this call need a gradient?
+inline bool requires_grad(const at::Tensor& t) { return t.defined() && t.requires_grad(); }
+inline bool requires_grad(const c10::optional<at::Tensor>& t) {
+  return t.has_value() && requires_grad(*t);
+}
+template <class... Ts>
+inline bool grad_required(const Ts&... tensors) {
+  return c10::GradMode::is_enabled() && (requires_grad(tensors) || ...);
+}
+
+// An output a wrapper allocated only when its output_mask entry is set: NULL otherwise.
+inline diopiTensorHandle_t handle_or_null(const at::Tensor& t) {
+  return t.defined() ? handle(t) : nullptr;
 }
 
 }  // namespace opweave

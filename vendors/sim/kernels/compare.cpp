@@ -1,4 +1,5 @@
-// Comparisons (eq, lt, gt against a tensor or a scalar) and where.
+// Comparisons (eq, ne, lt, le, gt, ge against a tensor or a scalar; in-place forms write into
+// input) and where.
 //
 // Comparisons run in ATen's result type of their operands (e.g. int64 vs float32 compares as
 // float32, a float scalar against an int tensor as float32, a 0-dim tensor does not promote a
@@ -86,7 +87,7 @@ struct ResultType {
 
 // ---------------------------------------------------------------- comparisons
 
-enum class Cmp { kEq, kLt, kGt };
+enum class Cmp { kEq, kLt, kGt, kNe, kLe, kGe };
 
 template <Cmp C>
 struct CmpOp {
@@ -95,6 +96,9 @@ struct CmpOp {
     if constexpr (C == Cmp::kEq) return a == b;
     if constexpr (C == Cmp::kLt) return a < b;
     if constexpr (C == Cmp::kGt) return a > b;
+    if constexpr (C == Cmp::kNe) return a != b;
+    if constexpr (C == Cmp::kLe) return a <= b;
+    if constexpr (C == Cmp::kGe) return a >= b;
   }
 };
 
@@ -196,6 +200,43 @@ diopiError_t diopiGtScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
   SIMK_KERNEL(diopiGtScalar);
   return guarded(kernel.name, [&] { compare_scalar<Cmp::kGt>(kernel, ctx, out, input, other); });
 }
+
+// ne / le / ge, and the in-place forms of every comparison (the result, 0 or 1, is written in
+// input's dtype).
+#define SIMK_COMPARE_ENTRY_POINTS(Name, C)                                                    \
+  diopiError_t diopi##Name##Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input,          \
+                                diopiConstTensorHandle_t other) {                             \
+    SIMK_KERNEL(diopi##Name##Inp);                                                            \
+    return guarded(kernel.name, [&] { compare_tensor<C>(kernel, ctx, input, input, other); }); \
+  }                                                                                           \
+  diopiError_t diopi##Name##InpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,    \
+                                      const diopiScalar_t* other) {                           \
+    SIMK_KERNEL(diopi##Name##InpScalar);                                                      \
+    return guarded(kernel.name, [&] { compare_scalar<C>(kernel, ctx, input, input, other); }); \
+  }
+#define SIMK_COMPARE_OUT_ENTRY_POINTS(Name, C)                                                \
+  diopiError_t diopi##Name(diopiContextHandle_t ctx, diopiTensorHandle_t out,                 \
+                           diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {  \
+    SIMK_KERNEL(diopi##Name);                                                                 \
+    return guarded(kernel.name, [&] { compare_tensor<C>(kernel, ctx, out, input, other); });   \
+  }                                                                                           \
+  diopiError_t diopi##Name##Scalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,         \
+                                   diopiConstTensorHandle_t input, const diopiScalar_t* other) { \
+    SIMK_KERNEL(diopi##Name##Scalar);                                                         \
+    return guarded(kernel.name, [&] { compare_scalar<C>(kernel, ctx, out, input, other); });   \
+  }
+
+SIMK_COMPARE_OUT_ENTRY_POINTS(Ne, Cmp::kNe)
+SIMK_COMPARE_OUT_ENTRY_POINTS(Le, Cmp::kLe)
+SIMK_COMPARE_OUT_ENTRY_POINTS(Ge, Cmp::kGe)
+SIMK_COMPARE_ENTRY_POINTS(Eq, Cmp::kEq)
+SIMK_COMPARE_ENTRY_POINTS(Ne, Cmp::kNe)
+SIMK_COMPARE_ENTRY_POINTS(Lt, Cmp::kLt)
+SIMK_COMPARE_ENTRY_POINTS(Le, Cmp::kLe)
+SIMK_COMPARE_ENTRY_POINTS(Gt, Cmp::kGt)
+SIMK_COMPARE_ENTRY_POINTS(Ge, Cmp::kGe)
+#undef SIMK_COMPARE_ENTRY_POINTS
+#undef SIMK_COMPARE_OUT_ENTRY_POINTS
 
 // ---------------------------------------------------------------- where
 

@@ -183,7 +183,7 @@ def _token(sig: dict, value) -> str:
         if isinstance(value, bool) or isinstance(value, int):
             return f"si{int(value)}"
         return f"sf{float(value)!r}"
-    if k == "size":
+    if k in ("size", "size_ptr"):
         return "z" + ",".join(str(int(v)) for v in value)
     if k in ("int", "int_opt"):
         return f"i{int(value)}"

@@ -1,0 +1,153 @@
+"""The ops the small GPT and CNN need, one by one against CPU: forward results (shape, dtype,
+values) on contiguous and non-contiguous inputs, gradients through autograd, and no CPU
+fallback for any of them.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import opweave
+
+D = opweave.device(0)
+
+
+def _gen(seed=0):
+    return torch.Generator().manual_seed(seed)
+
+
+def _to(dev, args):
+    return [a.to(dev) if isinstance(a, torch.Tensor) else a for a in args]
+
+
+def _same(cpu, dev, atol):
+    cs = cpu if isinstance(cpu, (tuple, list)) else (cpu,)
+    ds = dev if isinstance(dev, (tuple, list)) else (dev,)
+    assert len(cs) == len(ds)
+    for c, d in zip(cs, ds):
+        d = d.cpu()
+        assert c.shape == d.shape and c.dtype == d.dtype, (c.shape, d.shape, c.dtype, d.dtype)
+        assert torch.allclose(c.double(), d.double(), atol=atol, rtol=1e-6, equal_nan=True), (c, d)
+
+
+g = _gen()
+X = torch.randn(5, 7, generator=g)
+XT = torch.randn(7, 5, generator=g).t()            # non-contiguous
+BOOL7 = torch.rand(7, generator=g) > 0.5
+BOOL57 = torch.rand(5, 7, generator=g) > 0.5
+INT45 = torch.randint(0, 3, (4, 5), generator=g)
+NANX = XT.clone()
+NANX[1, 2] = float("nan")
+
+FORWARD = {
+    "embedding": (lambda w, i: F.embedding(i, w), torch.randn(10, 4), torch.tensor([[1, 3, 9], [0, 0, 2]])),
+    "embedding_noncontig_weight": (lambda w, i: F.embedding(i, w), torch.randn(4, 10).t(), torch.tensor([2, 2, 7])),
+    "index_select_dim1": (lambda x, i: x.index_select(1, i), XT, torch.tensor([4, 0, 0, 2])),
+    "index_select_dim0": (lambda x, i: x.index_select(0, i), XT, torch.tensor([4, 0, 0, 2])),
+    "gather": (lambda x, i: x.gather(1, i), XT, torch.randint(0, 5, (5, 3), generator=g)),
+    "masked_fill_scalar": (lambda x, m: x.masked_fill(m, -1.5), XT, BOOL7),
+    "masked_fill_tensor": (lambda x, m: x.masked_fill(m, torch.tensor(2.0)), XT, BOOL57),
+    "masked_fill_inplace_inf": (lambda x, m: x.clone().masked_fill_(m, float("-inf")), XT, BOOL57),
+    "masked_fill_int": (lambda x, m: x.masked_fill(m, 7), INT45, torch.rand(4, 5, generator=g) > 0.5),
+    "triu": (lambda x: x.triu(1), XT),
+    "triu_batched_negative": (lambda x: x.triu(-2), torch.randn(2, 3, 6, 4)),
+    "triu_": (lambda x: x.clone().triu_(1), XT),
+    "tril": (lambda x: x.tril(), XT),
+    "tril_": (lambda x: x.clone().tril_(1), XT),
+    "cat": (lambda a, b: torch.cat([a, b], 1), XT, torch.randn(5, 3)),
+    "cat_legacy_empty": (lambda a, b: torch.cat([a, b, a.new_empty(0)], 0), XT, torch.randn(2, 7)),
+    "cat_promotes": (lambda a, b: torch.cat([a, b], 0), XT, torch.randint(0, 4, (2, 7))),
+    "stack": (lambda a, b: torch.stack([a, b], 1), XT, X),
+    "ne": (lambda a, b: a != b, INT45, torch.randint(0, 3, (5,))),
+    "le_scalar": (lambda a: a <= 0.1, XT),
+    "ge": (lambda a, b: a >= b, XT, X),
+    "ne_inplace": (lambda a, b: a.clone().ne_(b), XT, X),
+    "eq_inplace_scalar": (lambda a: a.clone().eq_(0), INT45),
+    "lt_inplace": (lambda a, b: a.clone().lt_(b), XT, X),
+    "max_dim": (lambda a: a.max(1), XT),
+    "max_dim_keepdim": (lambda a: a.max(0, keepdim=True), XT),
+    "max_dim_nan": (lambda a: a.max(1), NANX),
+    "min_dim_int": (lambda a: a.min(-1), INT45),
+    "max_all": (lambda a: a.max(), XT),
+    "min_all": (lambda a: a.min(), XT),
+    "argmax_flat": (lambda a: a.argmax(), XT),
+    "argmax_dim": (lambda a: a.argmax(1, keepdim=True), XT),
+    "cumsum": (lambda a: a.cumsum(1), XT),
+    "cumsum_int32_to_int64": (lambda a: a.cumsum(0), torch.randint(0, 9, (4, 5), dtype=torch.int32)),
+    "zero_": (lambda a: a.clone().zero_(), XT),
+    "arange_int": (lambda a: torch.arange(3, 17, 2, device=a.device), X),
+    "arange_float": (lambda a: torch.arange(3.0, 17, 0.5, device=a.device), X),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORWARD))
+def test_forward_matches_cpu(name):
+    f, *args = FORWARD[name]
+    opweave.fallback_stats(reset=True)
+    _same(f(*args), f(*_to(D, args)), atol=1e-5)
+    assert opweave.fallback_stats() == {}
+
+
+def _idx(t, values):
+    return torch.tensor(values, device=t.device)
+
+
+BACKWARD = {
+    "gather": (lambda t: t.gather(1, _idx(t, [[0, 1, 1], [2, 2, 0]])), (2, 4)),
+    "index_select": (lambda t: t.index_select(0, _idx(t, [1, 1, 0])), (3, 4)),
+    "embedding_padding_idx": (lambda t: F.embedding(_idx(t, [[1, 2, 1]]), t, padding_idx=2), (5, 3)),
+    "embedding_scale_grad_by_freq": (lambda t: F.embedding(_idx(t, [[1, 2, 1]]), t, scale_grad_by_freq=True), (5, 3)),
+    "cat": (lambda t: torch.cat([t, t * 2], 1), (2, 3)),
+    "layer_norm": (lambda t: F.layer_norm(t, (7,), torch.linspace(0.5, 2, 7, device=t.device),
+                                          torch.linspace(-1, 1, 7, device=t.device)), (3, 5, 7)),
+    "layer_norm_no_affine": (lambda t: F.layer_norm(t, (5, 7)), (3, 5, 7)),
+    "masked_fill": (lambda t: t.masked_fill(t > 0.5, 0.0), (4, 6)),
+    "triu": (lambda t: t.triu(), (4, 4)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BACKWARD))
+def test_gradient_matches_cpu(name):
+    f, shape = BACKWARD[name]
+    base = torch.randn(*shape, generator=_gen(1))
+    a = base.clone().requires_grad_()
+    b = base.to(D).requires_grad_()
+    ya, yb = f(a), f(b)
+    grad = torch.randn(ya.shape, generator=_gen(2))
+    opweave.fallback_stats(reset=True)
+    ya.backward(grad)
+    yb.backward(grad.to(D))
+    assert opweave.fallback_stats() == {}
+    _same(a.grad, b.grad, atol=1e-5)
+
+
+def test_layer_norm_parameter_gradients_match_cpu():
+    ln = torch.nn.LayerNorm(7)
+    with torch.no_grad():
+        ln.weight.normal_(generator=_gen(3))
+        ln.bias.normal_(generator=_gen(4))
+    lnd = torch.nn.LayerNorm(7).to(D)
+    lnd.load_state_dict(ln.state_dict())
+    x = torch.randn(3, 5, 7, generator=_gen(5))
+    grad = torch.randn(3, 5, 7, generator=_gen(6))
+    ln(x).backward(grad)
+    lnd(x.to(D)).backward(grad.to(D))
+    _same(ln.weight.grad, lnd.weight.grad, atol=1e-5)
+    _same(ln.bias.grad, lnd.bias.grad, atol=1e-5)
+
+
+def test_composite_backward_ops_keep_autograd_for_double_backward():
+    # index_select_backward is CompositeImplicitAutograd: with a graph requested, its device
+    # autograd kernel decomposes (so the second derivative exists) instead of failing.
+    base = torch.randn(3, 4, generator=_gen(7))
+    for dev in ("cpu", D):
+        t = base.to(dev).requires_grad_()
+        y = (t.index_select(0, _idx(t, [2, 0])) ** 2).sum()
+        (g,) = torch.autograd.grad(y, t, create_graph=True)
+        (gg,) = torch.autograd.grad(g.sum(), t)
+        if dev == "cpu":
+            expected = gg
+        else:
+            _same(expected, gg, atol=1e-6)

@@ -1,0 +1,75 @@
+// Metadata-only view arithmetic (select, narrow, offsets) and small helpers shared by the
+// indexing, joining, normalization, convolution and pooling kernels.
+//
+// Those kernels move data with cast_copy between views (any dtypes, any strides) or compute in
+// double over contiguous copies (packed()) and write the result back into out's dtype and layout,
+// so they are independent of the layouts they are given.
+#ifndef SIM_KERNELS_COMMON_SHAPE_OPS_H_
+#define SIM_KERNELS_COMMON_SHAPE_OPS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "dtype.h"
+#include "error.h"
+#include "view.h"
+
+namespace simk {
+
+// `dim` wrapped into [0, ndim); a 0-dim tensor accepts 0 and -1 (and gives 0).
+inline int wrap_dim(int64_t dim, int ndim) {
+  const int64_t n = ndim > 0 ? ndim : 1;
+  SIMK_CHECK(dim >= -n && dim < n, "dim %lld out of range for a %d-dim tensor",
+             static_cast<long long>(dim), ndim);
+  return static_cast<int>(dim < 0 ? dim + n : dim);
+}
+
+// v[..., i, ...] along `dim` (the dim is dropped).
+inline View select(const View& v, int dim, int64_t i) {
+  View s = v;
+  s.data = v.data + i * v.strides[dim] * v.itemsize();
+  for (int d = dim; d + 1 < v.ndim; ++d) {
+    s.sizes[d] = v.sizes[d + 1];
+    s.strides[d] = v.strides[d + 1];
+  }
+  s.ndim = v.ndim - 1;
+  return s;
+}
+
+// v[..., start:start+len, ...] along `dim`.
+inline View narrow(const View& v, int dim, int64_t start, int64_t len) {
+  View s = v;
+  s.data = v.data + start * v.strides[dim] * v.itemsize();
+  s.sizes[dim] = len;
+  return s;
+}
+
+// Element offset (in elements) of the row-major linear index `linear` of v's shape.
+inline int64_t offset_of(const View& v, int64_t linear) {
+  int64_t off = 0;
+  for (int d = v.ndim - 1; d >= 0; --d) {
+    const int64_t i = linear % v.sizes[d];
+    linear /= v.sizes[d];
+    off += i * v.strides[d];
+  }
+  return off;
+}
+
+// The values of `v` converted to T in a contiguous std::vector (row-major). Runs on the stream.
+template <class T>
+std::vector<T> packed(const View& v) {
+  std::vector<T> out(static_cast<size_t>(v.numel()));
+  if (!out.empty()) cast_copy(contiguous_view(out.data(), dtype_of<T>, v.sizes, v.ndim), v);
+  return out;
+}
+
+// Writes `values` (contiguous, row-major, shaped like dst) into dst, converting to dst's dtype.
+template <class T>
+void unpack(const View& dst, std::vector<T>& values) {
+  if (dst.numel() == 0) return;
+  cast_copy(dst, contiguous_view(values.data(), dtype_of<T>, dst.sizes, dst.ndim));
+}
+
+}  // namespace simk
+
+#endif  // SIM_KERNELS_COMMON_SHAPE_OPS_H_
