@@ -1170,6 +1170,116 @@ at::Tensor wrap_min(const at::Tensor& self) {
   return min_impl(kOp_min, self);
 }
 
+// ---- aten::convolution_overrideable -> diopiConvolution2d
+const opweave::OpInfo kInfo_convolution_overrideable{"aten::convolution_overrideable",
+                                                     "diopiConvolution2d",
+                                                     true,
+                                                     {0.01f, 0.05f, 0.0001f, 1e-10f},
+                                                     {0.01f, 0.05f, 0.0001f, 1e-07f}};
+const int kOp_convolution_overrideable = opweave::register_op(&kInfo_convolution_overrideable);
+
+at::Tensor convolution_overrideable_impl(int op, const at::Tensor& input, const at::Tensor& weight,
+                                         const c10::optional<at::Tensor>& bias,
+                                         at::IntArrayRef stride, at::IntArrayRef padding,
+                                         at::IntArrayRef dilation, bool transposed,
+                                         at::IntArrayRef output_padding, int64_t groups) {
+  if (C10_UNLIKELY(transposed != false)) {
+    return opweave::fallback_call<at::_ops::convolution_overrideable>(
+        op, "transposed must be False", input, weight, bias, stride, padding, dilation, transposed,
+        output_padding, groups);
+  }
+  (void)output_padding;  // not an input of diopiConvolution2d
+  opweave::OpGuard guard(op, input, weight);
+  at::Tensor result0 =
+      opweave::allocate(opweave::rules::conv(input, weight, stride, padding, dilation), input);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiConvolution2d)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(input)),
+      opweave::const_handle(guard.on_device(weight)), opweave::optional_handle(bias),
+      opweave::to_diopi_size(stride), opweave::to_diopi_size(padding),
+      opweave::to_diopi_size(dilation), groups);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::convolution_overrideable>(
+        op, status, input, weight, bias, stride, padding, dilation, transposed, output_padding,
+        groups);
+  }
+  return result0;
+}
+
+at::Tensor wrap_convolution_overrideable(const at::Tensor& input, const at::Tensor& weight,
+                                         const c10::optional<at::Tensor>& bias,
+                                         at::IntArrayRef stride, at::IntArrayRef padding,
+                                         at::IntArrayRef dilation, bool transposed,
+                                         at::IntArrayRef output_padding, int64_t groups) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_convolution_overrideable) != 0)) {
+    return opweave::instrumented_call<at::_ops::convolution_overrideable>(
+        kOp_convolution_overrideable, &convolution_overrideable_impl, input, weight, bias, stride,
+        padding, dilation, transposed, output_padding, groups);
+  }
+#endif
+  return convolution_overrideable_impl(kOp_convolution_overrideable, input, weight, bias, stride,
+                                       padding, dilation, transposed, output_padding, groups);
+}
+
+// ---- aten::convolution_backward_overrideable -> diopiConvolution2dBackward
+const opweave::OpInfo kInfo_convolution_backward_overrideable{
+    "aten::convolution_backward_overrideable",
+    "diopiConvolution2dBackward",
+    true,
+    {0.01f, 0.05f, 0.0001f, 1e-10f},
+    {0.01f, 0.05f, 0.0001f, 1e-07f}};
+const int kOp_convolution_backward_overrideable =
+    opweave::register_op(&kInfo_convolution_backward_overrideable);
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> convolution_backward_overrideable_impl(
+    int op, const at::Tensor& grad_output, const at::Tensor& input, const at::Tensor& weight,
+    at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, bool transposed,
+    at::IntArrayRef output_padding, int64_t groups, ::std::array<bool, 3> output_mask) {
+  if (C10_UNLIKELY(transposed != false)) {
+    return opweave::fallback_call<at::_ops::convolution_backward_overrideable>(
+        op, "transposed must be False", grad_output, input, weight, stride, padding, dilation,
+        transposed, output_padding, groups, output_mask);
+  }
+  (void)output_padding;  // not an input of diopiConvolution2dBackward
+  opweave::OpGuard guard(op, grad_output, input, weight);
+  at::Tensor result0 =
+      output_mask[0] ? opweave::allocate(opweave::rules::like(input), grad_output) : at::Tensor();
+  at::Tensor result1 =
+      output_mask[1] ? opweave::allocate(opweave::rules::like(weight), grad_output) : at::Tensor();
+  at::Tensor result2 = output_mask[2]
+                           ? opweave::allocate(opweave::rules::channels(weight), grad_output)
+                           : at::Tensor();
+  const auto bias_sizes_d = opweave::args::conv_bias_sizes(weight, output_mask);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiConvolution2dBackward)>(op)(
+      guard.ctx(), opweave::handle_or_null(result0), opweave::handle_or_null(result1),
+      opweave::handle_or_null(result2), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(input)), opweave::const_handle(guard.on_device(weight)),
+      bias_sizes_d.get(), opweave::to_diopi_size(stride), opweave::to_diopi_size(padding),
+      opweave::to_diopi_size(dilation), groups);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::convolution_backward_overrideable>(
+        op, status, grad_output, input, weight, stride, padding, dilation, transposed,
+        output_padding, groups, output_mask);
+  }
+  return ::std::tuple<at::Tensor, at::Tensor, at::Tensor>(result0, result1, result2);
+}
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> wrap_convolution_backward_overrideable(
+    const at::Tensor& grad_output, const at::Tensor& input, const at::Tensor& weight,
+    at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, bool transposed,
+    at::IntArrayRef output_padding, int64_t groups, ::std::array<bool, 3> output_mask) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_convolution_backward_overrideable) != 0)) {
+    return opweave::instrumented_call<at::_ops::convolution_backward_overrideable>(
+        kOp_convolution_backward_overrideable, &convolution_backward_overrideable_impl, grad_output,
+        input, weight, stride, padding, dilation, transposed, output_padding, groups, output_mask);
+  }
+#endif
+  return convolution_backward_overrideable_impl(kOp_convolution_backward_overrideable, grad_output,
+                                                input, weight, stride, padding, dilation,
+                                                transposed, output_padding, groups, output_mask);
+}
+
 // ---- aten::arange.start_out -> diopiArange
 const opweave::OpInfo kInfo_arange_start_out{"aten::arange.start_out",
                                              "diopiArange",
@@ -1277,6 +1387,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("min.dim_min", TORCH_FN(wrap_min_dim_min));
   m.impl("min.dim", TORCH_FN(wrap_min_dim));
   m.impl("min", TORCH_FN(wrap_min));
+  m.impl("convolution_overrideable", TORCH_FN(wrap_convolution_overrideable));
+  m.impl("convolution_backward_overrideable", TORCH_FN(wrap_convolution_backward_overrideable));
   m.impl("arange.start_out", TORCH_FN(wrap_arange_start_out));
   m.impl("fill_.Scalar", TORCH_FN(wrap_fill__Scalar));
 }

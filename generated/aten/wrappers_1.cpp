@@ -2108,6 +2108,71 @@ at::Tensor& wrap_cumsum_(at::Tensor& self, int64_t dim, c10::optional<at::Scalar
   return cumsum__impl(kOp_cumsum_, self, dim, dtype);
 }
 
+// ---- aten::_adaptive_avg_pool2d -> diopiAdaptiveAvgPool2d
+const opweave::OpInfo kInfo__adaptive_avg_pool2d{"aten::_adaptive_avg_pool2d",
+                                                 "diopiAdaptiveAvgPool2d",
+                                                 true,
+                                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp__adaptive_avg_pool2d = opweave::register_op(&kInfo__adaptive_avg_pool2d);
+
+at::Tensor _adaptive_avg_pool2d_impl(int op, const at::Tensor& self,
+                                     c10::SymIntArrayRef output_size) {
+  opweave::OpGuard guard(op, self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::adaptive_pool2d(self, output_size), self);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAdaptiveAvgPool2d)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(c10::asIntArrayRefSlow(output_size)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::_adaptive_avg_pool2d>(op, status, self, output_size);
+  }
+  return result0;
+}
+
+at::Tensor wrap__adaptive_avg_pool2d(const at::Tensor& self, c10::SymIntArrayRef output_size) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp__adaptive_avg_pool2d) != 0)) {
+    return opweave::instrumented_call<at::_ops::_adaptive_avg_pool2d>(
+        kOp__adaptive_avg_pool2d, &_adaptive_avg_pool2d_impl, self, output_size);
+  }
+#endif
+  return _adaptive_avg_pool2d_impl(kOp__adaptive_avg_pool2d, self, output_size);
+}
+
+// ---- aten::_adaptive_avg_pool2d_backward -> diopiAdaptiveAvgPool2dBackward
+const opweave::OpInfo kInfo__adaptive_avg_pool2d_backward{"aten::_adaptive_avg_pool2d_backward",
+                                                          "diopiAdaptiveAvgPool2dBackward",
+                                                          true,
+                                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp__adaptive_avg_pool2d_backward =
+    opweave::register_op(&kInfo__adaptive_avg_pool2d_backward);
+
+at::Tensor _adaptive_avg_pool2d_backward_impl(int op, const at::Tensor& grad_output,
+                                              const at::Tensor& self) {
+  opweave::OpGuard guard(op, grad_output, self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(self), grad_output);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAdaptiveAvgPool2dBackward)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::_adaptive_avg_pool2d_backward>(op, status, grad_output,
+                                                                           self);
+  }
+  return result0;
+}
+
+at::Tensor wrap__adaptive_avg_pool2d_backward(const at::Tensor& grad_output,
+                                              const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp__adaptive_avg_pool2d_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::_adaptive_avg_pool2d_backward>(
+        kOp__adaptive_avg_pool2d_backward, &_adaptive_avg_pool2d_backward_impl, grad_output, self);
+  }
+#endif
+  return _adaptive_avg_pool2d_backward_impl(kOp__adaptive_avg_pool2d_backward, grad_output, self);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -2184,6 +2249,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("cumsum.out", TORCH_FN(wrap_cumsum_out));
   m.impl("cumsum", TORCH_FN(wrap_cumsum));
   m.impl("cumsum_", TORCH_FN(wrap_cumsum_));
+  m.impl("_adaptive_avg_pool2d", TORCH_FN(wrap__adaptive_avg_pool2d));
+  m.impl("_adaptive_avg_pool2d_backward", TORCH_FN(wrap__adaptive_avg_pool2d_backward));
 }
 
 TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {

@@ -1145,6 +1145,333 @@ const int kOp_native_layer_norm_backward = opweave::register_op(&kInfo_native_la
                                          normalized_shape, mean, rstd, weight, bias, output_mask);
 }
 
+// ---- aten::max_pool2d_with_indices.out -> diopiMaxPool2dWithIndices
+const opweave::OpInfo kInfo_max_pool2d_with_indices_out{"aten::max_pool2d_with_indices.out",
+                                                        "diopiMaxPool2dWithIndices",
+                                                        true,
+                                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_max_pool2d_with_indices_out =
+    opweave::register_op(&kInfo_max_pool2d_with_indices_out);
+
+::std::tuple<at::Tensor&, at::Tensor&> max_pool2d_with_indices_out_impl(
+    int op, const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+    at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode, at::Tensor& out,
+    at::Tensor& indices) {
+  opweave::OpGuard guard(op, self, out, indices);
+  opweave::resize_out(
+      op, out, opweave::rules::pool2d(self, kernel_size, stride, padding, dilation, ceil_mode));
+  opweave::resize_out(
+      op, indices,
+      opweave::rules::pool2d_indices(self, kernel_size, stride, padding, dilation, ceil_mode));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMaxPool2dWithIndices)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::handle(indices),
+      opweave::const_handle(guard.on_device(self)), opweave::to_diopi_size(kernel_size),
+      opweave::to_diopi_size(stride), opweave::to_diopi_size(padding),
+      opweave::to_diopi_size(dilation), ceil_mode);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::max_pool2d_with_indices_out>(
+        op, status, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(out, indices);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_max_pool2d_with_indices_out(
+    const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+    at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode, at::Tensor& out,
+    at::Tensor& indices) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_max_pool2d_with_indices_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::max_pool2d_with_indices_out>(
+        kOp_max_pool2d_with_indices_out, &max_pool2d_with_indices_out_impl, self, kernel_size,
+        stride, padding, dilation, ceil_mode, out, indices);
+  }
+#endif
+  return max_pool2d_with_indices_out_impl(kOp_max_pool2d_with_indices_out, self, kernel_size,
+                                          stride, padding, dilation, ceil_mode, out, indices);
+}
+
+// ---- aten::max_pool2d_with_indices -> diopiMaxPool2dWithIndices (derived from
+// max_pool2d_with_indices_out)
+const opweave::OpInfo kInfo_max_pool2d_with_indices{"aten::max_pool2d_with_indices",
+                                                    "diopiMaxPool2dWithIndices",
+                                                    true,
+                                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_max_pool2d_with_indices = opweave::register_op(&kInfo_max_pool2d_with_indices);
+
+::std::tuple<at::Tensor, at::Tensor> max_pool2d_with_indices_impl(
+    int op, const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+    at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode) {
+  at::Tensor out = opweave::allocate(
+      opweave::rules::pool2d(self, kernel_size, stride, padding, dilation, ceil_mode), self);
+  at::Tensor indices = opweave::allocate(
+      opweave::rules::pool2d_indices(self, kernel_size, stride, padding, dilation, ceil_mode),
+      self);
+  max_pool2d_with_indices_out_impl(op, self, kernel_size, stride, padding, dilation, ceil_mode, out,
+                                   indices);
+  return ::std::tuple<at::Tensor, at::Tensor>(out, indices);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_max_pool2d_with_indices(
+    const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+    at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_max_pool2d_with_indices) != 0)) {
+    return opweave::instrumented_call<at::_ops::max_pool2d_with_indices>(
+        kOp_max_pool2d_with_indices, &max_pool2d_with_indices_impl, self, kernel_size, stride,
+        padding, dilation, ceil_mode);
+  }
+#endif
+  return max_pool2d_with_indices_impl(kOp_max_pool2d_with_indices, self, kernel_size, stride,
+                                      padding, dilation, ceil_mode);
+}
+
+// ---- aten::max_pool2d_with_indices_backward.grad_input -> diopiMaxPool2dBackward
+const opweave::OpInfo kInfo_max_pool2d_with_indices_backward_grad_input{
+    "aten::max_pool2d_with_indices_backward.grad_input",
+    "diopiMaxPool2dBackward",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_max_pool2d_with_indices_backward_grad_input =
+    opweave::register_op(&kInfo_max_pool2d_with_indices_backward_grad_input);
+
+at::Tensor& max_pool2d_with_indices_backward_grad_input_impl(
+    int op, const at::Tensor& grad_output, const at::Tensor& self, at::IntArrayRef kernel_size,
+    at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode,
+    const at::Tensor& indices, at::Tensor& grad_input) {
+  opweave::OpGuard guard(op, grad_output, self, indices, grad_input);
+  opweave::resize_out(op, grad_input, opweave::rules::like(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMaxPool2dBackward)>(op)(
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(self)), opweave::to_diopi_size(kernel_size),
+      opweave::to_diopi_size(stride), opweave::to_diopi_size(padding),
+      opweave::to_diopi_size(dilation), ceil_mode, opweave::const_handle(guard.on_device(indices)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::max_pool2d_with_indices_backward_grad_input>(
+        op, status, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices,
+        grad_input);
+  }
+  return grad_input;
+}
+
+at::Tensor& wrap_max_pool2d_with_indices_backward_grad_input(
+    const at::Tensor& grad_output, const at::Tensor& self, at::IntArrayRef kernel_size,
+    at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode,
+    const at::Tensor& indices, at::Tensor& grad_input) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_max_pool2d_with_indices_backward_grad_input) != 0)) {
+    return opweave::instrumented_call<at::_ops::max_pool2d_with_indices_backward_grad_input>(
+        kOp_max_pool2d_with_indices_backward_grad_input,
+        &max_pool2d_with_indices_backward_grad_input_impl, grad_output, self, kernel_size, stride,
+        padding, dilation, ceil_mode, indices, grad_input);
+  }
+#endif
+  return max_pool2d_with_indices_backward_grad_input_impl(
+      kOp_max_pool2d_with_indices_backward_grad_input, grad_output, self, kernel_size, stride,
+      padding, dilation, ceil_mode, indices, grad_input);
+}
+
+// ---- aten::max_pool2d_with_indices_backward -> diopiMaxPool2dBackward (derived from
+// max_pool2d_with_indices_backward_grad_input)
+const opweave::OpInfo kInfo_max_pool2d_with_indices_backward{
+    "aten::max_pool2d_with_indices_backward",
+    "diopiMaxPool2dBackward",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_max_pool2d_with_indices_backward =
+    opweave::register_op(&kInfo_max_pool2d_with_indices_backward);
+
+at::Tensor max_pool2d_with_indices_backward_impl(int op, const at::Tensor& grad_output,
+                                                 const at::Tensor& self,
+                                                 at::IntArrayRef kernel_size,
+                                                 at::IntArrayRef stride, at::IntArrayRef padding,
+                                                 at::IntArrayRef dilation, bool ceil_mode,
+                                                 const at::Tensor& indices) {
+  at::Tensor grad_input = opweave::allocate(opweave::rules::like(self), grad_output);
+  max_pool2d_with_indices_backward_grad_input_impl(op, grad_output, self, kernel_size, stride,
+                                                   padding, dilation, ceil_mode, indices,
+                                                   grad_input);
+  return grad_input;
+}
+
+at::Tensor wrap_max_pool2d_with_indices_backward(const at::Tensor& grad_output,
+                                                 const at::Tensor& self,
+                                                 at::IntArrayRef kernel_size,
+                                                 at::IntArrayRef stride, at::IntArrayRef padding,
+                                                 at::IntArrayRef dilation, bool ceil_mode,
+                                                 const at::Tensor& indices) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_max_pool2d_with_indices_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::max_pool2d_with_indices_backward>(
+        kOp_max_pool2d_with_indices_backward, &max_pool2d_with_indices_backward_impl, grad_output,
+        self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  }
+#endif
+  return max_pool2d_with_indices_backward_impl(kOp_max_pool2d_with_indices_backward, grad_output,
+                                               self, kernel_size, stride, padding, dilation,
+                                               ceil_mode, indices);
+}
+
+// ---- aten::hardtanh.out -> diopiHardtanh
+const opweave::OpInfo kInfo_hardtanh_out{"aten::hardtanh.out",
+                                         "diopiHardtanh",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_hardtanh_out = opweave::register_op(&kInfo_hardtanh_out);
+
+at::Tensor& hardtanh_out_impl(int op, const at::Tensor& self, const at::Scalar& min_val,
+                              const at::Scalar& max_val, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiScalar_t min_val_d = opweave::to_diopi_scalar(min_val);
+  const diopiScalar_t max_val_d = opweave::to_diopi_scalar(max_val);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiHardtanh)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &min_val_d,
+      &max_val_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::hardtanh_out>(op, status, self, min_val, max_val, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_hardtanh_out(const at::Tensor& self, const at::Scalar& min_val,
+                              const at::Scalar& max_val, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_hardtanh_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::hardtanh_out>(kOp_hardtanh_out, &hardtanh_out_impl,
+                                                              self, min_val, max_val, out);
+  }
+#endif
+  return hardtanh_out_impl(kOp_hardtanh_out, self, min_val, max_val, out);
+}
+
+// ---- aten::hardtanh -> diopiHardtanh (derived from hardtanh_out)
+const opweave::OpInfo kInfo_hardtanh{"aten::hardtanh",
+                                     "diopiHardtanh",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_hardtanh = opweave::register_op(&kInfo_hardtanh);
+
+at::Tensor hardtanh_impl(int op, const at::Tensor& self, const at::Scalar& min_val,
+                         const at::Scalar& max_val) {
+  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  hardtanh_out_impl(op, self, min_val, max_val, out);
+  return out;
+}
+
+at::Tensor wrap_hardtanh(const at::Tensor& self, const at::Scalar& min_val,
+                         const at::Scalar& max_val) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_hardtanh) != 0)) {
+    return opweave::instrumented_call<at::_ops::hardtanh>(kOp_hardtanh, &hardtanh_impl, self,
+                                                          min_val, max_val);
+  }
+#endif
+  return hardtanh_impl(kOp_hardtanh, self, min_val, max_val);
+}
+
+// ---- aten::hardtanh_ -> diopiHardtanhInp
+const opweave::OpInfo kInfo_hardtanh_{"aten::hardtanh_",
+                                      "diopiHardtanhInp",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_hardtanh_ = opweave::register_op(&kInfo_hardtanh_);
+
+at::Tensor& hardtanh__impl(int op, at::Tensor& self, const at::Scalar& min_val,
+                           const at::Scalar& max_val) {
+  opweave::OpGuard guard(op, self);
+  const diopiScalar_t min_val_d = opweave::to_diopi_scalar(min_val);
+  const diopiScalar_t max_val_d = opweave::to_diopi_scalar(max_val);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiHardtanhInp)>(op)(
+      guard.ctx(), opweave::handle(self), &min_val_d, &max_val_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::hardtanh_>(op, status, self, min_val, max_val);
+  }
+  return self;
+}
+
+at::Tensor& wrap_hardtanh_(at::Tensor& self, const at::Scalar& min_val, const at::Scalar& max_val) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_hardtanh_) != 0)) {
+    return opweave::instrumented_call<at::_ops::hardtanh_>(kOp_hardtanh_, &hardtanh__impl, self,
+                                                           min_val, max_val);
+  }
+#endif
+  return hardtanh__impl(kOp_hardtanh_, self, min_val, max_val);
+}
+
+// ---- aten::hardtanh_backward.grad_input -> diopiHardtanhBackward
+const opweave::OpInfo kInfo_hardtanh_backward_grad_input{"aten::hardtanh_backward.grad_input",
+                                                         "diopiHardtanhBackward",
+                                                         true,
+                                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_hardtanh_backward_grad_input =
+    opweave::register_op(&kInfo_hardtanh_backward_grad_input);
+
+at::Tensor& hardtanh_backward_grad_input_impl(int op, const at::Tensor& grad_output,
+                                              const at::Tensor& self, const at::Scalar& min_val,
+                                              const at::Scalar& max_val, at::Tensor& grad_input) {
+  opweave::OpGuard guard(op, grad_output, self, grad_input);
+  opweave::resize_out(op, grad_input, opweave::rules::like(grad_output));
+  const diopiScalar_t min_val_d = opweave::to_diopi_scalar(min_val);
+  const diopiScalar_t max_val_d = opweave::to_diopi_scalar(max_val);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiHardtanhBackward)>(op)(
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(self)), &min_val_d, &max_val_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::hardtanh_backward_grad_input>(
+        op, status, grad_output, self, min_val, max_val, grad_input);
+  }
+  return grad_input;
+}
+
+at::Tensor& wrap_hardtanh_backward_grad_input(const at::Tensor& grad_output, const at::Tensor& self,
+                                              const at::Scalar& min_val, const at::Scalar& max_val,
+                                              at::Tensor& grad_input) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_hardtanh_backward_grad_input) != 0)) {
+    return opweave::instrumented_call<at::_ops::hardtanh_backward_grad_input>(
+        kOp_hardtanh_backward_grad_input, &hardtanh_backward_grad_input_impl, grad_output, self,
+        min_val, max_val, grad_input);
+  }
+#endif
+  return hardtanh_backward_grad_input_impl(kOp_hardtanh_backward_grad_input, grad_output, self,
+                                           min_val, max_val, grad_input);
+}
+
+// ---- aten::hardtanh_backward -> diopiHardtanhBackward (derived from hardtanh_backward_grad_input)
+const opweave::OpInfo kInfo_hardtanh_backward{"aten::hardtanh_backward",
+                                              "diopiHardtanhBackward",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_hardtanh_backward = opweave::register_op(&kInfo_hardtanh_backward);
+
+at::Tensor hardtanh_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self,
+                                  const at::Scalar& min_val, const at::Scalar& max_val) {
+  at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output), grad_output);
+  hardtanh_backward_grad_input_impl(op, grad_output, self, min_val, max_val, grad_input);
+  return grad_input;
+}
+
+at::Tensor wrap_hardtanh_backward(const at::Tensor& grad_output, const at::Tensor& self,
+                                  const at::Scalar& min_val, const at::Scalar& max_val) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_hardtanh_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::hardtanh_backward>(
+        kOp_hardtanh_backward, &hardtanh_backward_impl, grad_output, self, min_val, max_val);
+  }
+#endif
+  return hardtanh_backward_impl(kOp_hardtanh_backward, grad_output, self, min_val, max_val);
+}
+
 // ---- aten::zero_ -> diopiZeroInp
 const opweave::OpInfo kInfo_zero_{"aten::zero_",
                                   "diopiZeroInp",
@@ -1214,5 +1541,15 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("argmax", TORCH_FN(wrap_argmax));
   m.impl("native_layer_norm", TORCH_FN(wrap_native_layer_norm));
   m.impl("native_layer_norm_backward", TORCH_FN(wrap_native_layer_norm_backward));
+  m.impl("max_pool2d_with_indices.out", TORCH_FN(wrap_max_pool2d_with_indices_out));
+  m.impl("max_pool2d_with_indices", TORCH_FN(wrap_max_pool2d_with_indices));
+  m.impl("max_pool2d_with_indices_backward.grad_input",
+         TORCH_FN(wrap_max_pool2d_with_indices_backward_grad_input));
+  m.impl("max_pool2d_with_indices_backward", TORCH_FN(wrap_max_pool2d_with_indices_backward));
+  m.impl("hardtanh.out", TORCH_FN(wrap_hardtanh_out));
+  m.impl("hardtanh", TORCH_FN(wrap_hardtanh));
+  m.impl("hardtanh_", TORCH_FN(wrap_hardtanh_));
+  m.impl("hardtanh_backward.grad_input", TORCH_FN(wrap_hardtanh_backward_grad_input));
+  m.impl("hardtanh_backward", TORCH_FN(wrap_hardtanh_backward));
   m.impl("zero_", TORCH_FN(wrap_zero_));
 }

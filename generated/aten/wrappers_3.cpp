@@ -1143,6 +1143,369 @@ at::Tensor wrap_nll_loss_backward(const at::Tensor& grad_output, const at::Tenso
                                 ignore_index, total_weight);
 }
 
+// ---- aten::native_batch_norm -> diopiBatchNorm
+const opweave::OpInfo kInfo_native_batch_norm{"aten::native_batch_norm",
+                                              "diopiBatchNorm",
+                                              true,
+                                              {0.002f, 0.02f, 0.0001f, 1e-10f},
+                                              {0.002f, 0.02f, 0.0001f, 1e-07f}};
+const int kOp_native_batch_norm = opweave::register_op(&kInfo_native_batch_norm);
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> native_batch_norm_impl(
+    int op, const at::Tensor& input, const c10::optional<at::Tensor>& weight,
+    const c10::optional<at::Tensor>& bias, const c10::optional<at::Tensor>& running_mean,
+    const c10::optional<at::Tensor>& running_var, bool training, double momentum, double eps) {
+  opweave::OpGuard guard(op, input);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(input), input);
+  at::Tensor result1 = opweave::allocate(opweave::rules::batch_norm_stats(input), input);
+  at::Tensor result2 = opweave::allocate(opweave::rules::batch_norm_stats(input), input);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBatchNorm)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::handle(result1), opweave::handle(result2),
+      opweave::const_handle(guard.on_device(input)), opweave::optional_handle(weight),
+      opweave::optional_handle(bias), opweave::handle(running_mean), opweave::handle(running_var),
+      training, momentum, eps);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::native_batch_norm>(
+        op, status, input, weight, bias, running_mean, running_var, training, momentum, eps);
+  }
+  return ::std::tuple<at::Tensor, at::Tensor, at::Tensor>(result0, result1, result2);
+}
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> wrap_native_batch_norm(
+    const at::Tensor& input, const c10::optional<at::Tensor>& weight,
+    const c10::optional<at::Tensor>& bias, const c10::optional<at::Tensor>& running_mean,
+    const c10::optional<at::Tensor>& running_var, bool training, double momentum, double eps) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_native_batch_norm) != 0)) {
+    return opweave::instrumented_call<at::_ops::native_batch_norm>(
+        kOp_native_batch_norm, &native_batch_norm_impl, input, weight, bias, running_mean,
+        running_var, training, momentum, eps);
+  }
+#endif
+  return native_batch_norm_impl(kOp_native_batch_norm, input, weight, bias, running_mean,
+                                running_var, training, momentum, eps);
+}
+
+// ---- aten::native_batch_norm_backward -> diopiBatchNormBackward
+const opweave::OpInfo kInfo_native_batch_norm_backward{"aten::native_batch_norm_backward",
+                                                       "diopiBatchNormBackward",
+                                                       true,
+                                                       {0.002f, 0.02f, 0.0001f, 1e-10f},
+                                                       {0.002f, 0.02f, 0.0001f, 1e-07f}};
+const int kOp_native_batch_norm_backward = opweave::register_op(&kInfo_native_batch_norm_backward);
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> native_batch_norm_backward_impl(
+    int op, const at::Tensor& grad_out, const at::Tensor& input,
+    const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& running_mean,
+    const c10::optional<at::Tensor>& running_var, const c10::optional<at::Tensor>& save_mean,
+    const c10::optional<at::Tensor>& save_invstd, bool train, double eps,
+    ::std::array<bool, 3> output_mask) {
+  opweave::OpGuard guard(op, grad_out, input);
+  at::Tensor result0 =
+      output_mask[0] ? opweave::allocate(opweave::rules::like(input), grad_out) : at::Tensor();
+  at::Tensor result1 = output_mask[1]
+                           ? opweave::allocate(opweave::rules::batch_norm_stats(input), grad_out)
+                           : at::Tensor();
+  at::Tensor result2 = output_mask[2]
+                           ? opweave::allocate(opweave::rules::batch_norm_stats(input), grad_out)
+                           : at::Tensor();
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBatchNormBackward)>(op)(
+      guard.ctx(), opweave::handle_or_null(result0), opweave::handle_or_null(result1),
+      opweave::handle_or_null(result2), opweave::const_handle(guard.on_device(grad_out)),
+      opweave::const_handle(guard.on_device(input)), opweave::optional_handle(weight),
+      opweave::optional_handle(running_mean), opweave::optional_handle(running_var),
+      opweave::optional_handle(save_mean), opweave::optional_handle(save_invstd), train, eps);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::native_batch_norm_backward>(
+        op, status, grad_out, input, weight, running_mean, running_var, save_mean, save_invstd,
+        train, eps, output_mask);
+  }
+  return ::std::tuple<at::Tensor, at::Tensor, at::Tensor>(result0, result1, result2);
+}
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> wrap_native_batch_norm_backward(
+    const at::Tensor& grad_out, const at::Tensor& input, const c10::optional<at::Tensor>& weight,
+    const c10::optional<at::Tensor>& running_mean, const c10::optional<at::Tensor>& running_var,
+    const c10::optional<at::Tensor>& save_mean, const c10::optional<at::Tensor>& save_invstd,
+    bool train, double eps, ::std::array<bool, 3> output_mask) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_native_batch_norm_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::native_batch_norm_backward>(
+        kOp_native_batch_norm_backward, &native_batch_norm_backward_impl, grad_out, input, weight,
+        running_mean, running_var, save_mean, save_invstd, train, eps, output_mask);
+  }
+#endif
+  return native_batch_norm_backward_impl(kOp_native_batch_norm_backward, grad_out, input, weight,
+                                         running_mean, running_var, save_mean, save_invstd, train,
+                                         eps, output_mask);
+}
+
+// ---- aten::avg_pool2d.out -> diopiAvgPool2d
+const opweave::OpInfo kInfo_avg_pool2d_out{"aten::avg_pool2d.out",
+                                           "diopiAvgPool2d",
+                                           true,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_avg_pool2d_out = opweave::register_op(&kInfo_avg_pool2d_out);
+
+at::Tensor& avg_pool2d_out_impl(int op, const at::Tensor& self, at::IntArrayRef kernel_size,
+                                at::IntArrayRef stride, at::IntArrayRef padding, bool ceil_mode,
+                                bool count_include_pad, c10::optional<int64_t> divisor_override,
+                                at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out,
+                      opweave::rules::pool2d(self, kernel_size, stride, padding, ceil_mode));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAvgPool2d)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(kernel_size), opweave::to_diopi_size(stride),
+      opweave::to_diopi_size(padding), ceil_mode, count_include_pad,
+      opweave::optional_ptr(divisor_override));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::avg_pool2d_out>(op, status, self, kernel_size, stride,
+                                                            padding, ceil_mode, count_include_pad,
+                                                            divisor_override, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_avg_pool2d_out(const at::Tensor& self, at::IntArrayRef kernel_size,
+                                at::IntArrayRef stride, at::IntArrayRef padding, bool ceil_mode,
+                                bool count_include_pad, c10::optional<int64_t> divisor_override,
+                                at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_avg_pool2d_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::avg_pool2d_out>(
+        kOp_avg_pool2d_out, &avg_pool2d_out_impl, self, kernel_size, stride, padding, ceil_mode,
+        count_include_pad, divisor_override, out);
+  }
+#endif
+  return avg_pool2d_out_impl(kOp_avg_pool2d_out, self, kernel_size, stride, padding, ceil_mode,
+                             count_include_pad, divisor_override, out);
+}
+
+// ---- aten::avg_pool2d -> diopiAvgPool2d (derived from avg_pool2d_out)
+const opweave::OpInfo kInfo_avg_pool2d{"aten::avg_pool2d",
+                                       "diopiAvgPool2d",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_avg_pool2d = opweave::register_op(&kInfo_avg_pool2d);
+
+at::Tensor avg_pool2d_impl(int op, const at::Tensor& self, at::IntArrayRef kernel_size,
+                           at::IntArrayRef stride, at::IntArrayRef padding, bool ceil_mode,
+                           bool count_include_pad, c10::optional<int64_t> divisor_override) {
+  at::Tensor out = opweave::allocate(
+      opweave::rules::pool2d(self, kernel_size, stride, padding, ceil_mode), self);
+  avg_pool2d_out_impl(op, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                      divisor_override, out);
+  return out;
+}
+
+at::Tensor wrap_avg_pool2d(const at::Tensor& self, at::IntArrayRef kernel_size,
+                           at::IntArrayRef stride, at::IntArrayRef padding, bool ceil_mode,
+                           bool count_include_pad, c10::optional<int64_t> divisor_override) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_avg_pool2d) != 0)) {
+    return opweave::instrumented_call<at::_ops::avg_pool2d>(kOp_avg_pool2d, &avg_pool2d_impl, self,
+                                                            kernel_size, stride, padding, ceil_mode,
+                                                            count_include_pad, divisor_override);
+  }
+#endif
+  return avg_pool2d_impl(kOp_avg_pool2d, self, kernel_size, stride, padding, ceil_mode,
+                         count_include_pad, divisor_override);
+}
+
+// ---- aten::avg_pool2d_backward.grad_input -> diopiAvgPool2dBackward
+const opweave::OpInfo kInfo_avg_pool2d_backward_grad_input{"aten::avg_pool2d_backward.grad_input",
+                                                           "diopiAvgPool2dBackward",
+                                                           true,
+                                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_avg_pool2d_backward_grad_input =
+    opweave::register_op(&kInfo_avg_pool2d_backward_grad_input);
+
+at::Tensor& avg_pool2d_backward_grad_input_impl(int op, const at::Tensor& grad_output,
+                                                const at::Tensor& self, at::IntArrayRef kernel_size,
+                                                at::IntArrayRef stride, at::IntArrayRef padding,
+                                                bool ceil_mode, bool count_include_pad,
+                                                c10::optional<int64_t> divisor_override,
+                                                at::Tensor& grad_input) {
+  opweave::OpGuard guard(op, grad_output, self, grad_input);
+  opweave::resize_out(op, grad_input, opweave::rules::like(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAvgPool2dBackward)>(op)(
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(self)), opweave::to_diopi_size(kernel_size),
+      opweave::to_diopi_size(stride), opweave::to_diopi_size(padding), ceil_mode, count_include_pad,
+      opweave::optional_ptr(divisor_override));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::avg_pool2d_backward_grad_input>(
+        op, status, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+        divisor_override, grad_input);
+  }
+  return grad_input;
+}
+
+at::Tensor& wrap_avg_pool2d_backward_grad_input(const at::Tensor& grad_output,
+                                                const at::Tensor& self, at::IntArrayRef kernel_size,
+                                                at::IntArrayRef stride, at::IntArrayRef padding,
+                                                bool ceil_mode, bool count_include_pad,
+                                                c10::optional<int64_t> divisor_override,
+                                                at::Tensor& grad_input) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_avg_pool2d_backward_grad_input) != 0)) {
+    return opweave::instrumented_call<at::_ops::avg_pool2d_backward_grad_input>(
+        kOp_avg_pool2d_backward_grad_input, &avg_pool2d_backward_grad_input_impl, grad_output, self,
+        kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
+  }
+#endif
+  return avg_pool2d_backward_grad_input_impl(kOp_avg_pool2d_backward_grad_input, grad_output, self,
+                                             kernel_size, stride, padding, ceil_mode,
+                                             count_include_pad, divisor_override, grad_input);
+}
+
+// ---- aten::avg_pool2d_backward -> diopiAvgPool2dBackward (derived from
+// avg_pool2d_backward_grad_input)
+const opweave::OpInfo kInfo_avg_pool2d_backward{"aten::avg_pool2d_backward",
+                                                "diopiAvgPool2dBackward",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_avg_pool2d_backward = opweave::register_op(&kInfo_avg_pool2d_backward);
+
+at::Tensor avg_pool2d_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self,
+                                    at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                                    at::IntArrayRef padding, bool ceil_mode, bool count_include_pad,
+                                    c10::optional<int64_t> divisor_override) {
+  at::Tensor grad_input = opweave::allocate(opweave::rules::like(self), grad_output);
+  avg_pool2d_backward_grad_input_impl(op, grad_output, self, kernel_size, stride, padding,
+                                      ceil_mode, count_include_pad, divisor_override, grad_input);
+  return grad_input;
+}
+
+at::Tensor wrap_avg_pool2d_backward(const at::Tensor& grad_output, const at::Tensor& self,
+                                    at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                                    at::IntArrayRef padding, bool ceil_mode, bool count_include_pad,
+                                    c10::optional<int64_t> divisor_override) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_avg_pool2d_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::avg_pool2d_backward>(
+        kOp_avg_pool2d_backward, &avg_pool2d_backward_impl, grad_output, self, kernel_size, stride,
+        padding, ceil_mode, count_include_pad, divisor_override);
+  }
+#endif
+  return avg_pool2d_backward_impl(kOp_avg_pool2d_backward, grad_output, self, kernel_size, stride,
+                                  padding, ceil_mode, count_include_pad, divisor_override);
+}
+
+// ---- aten::hardswish.out -> diopiHardswish
+const opweave::OpInfo kInfo_hardswish_out{"aten::hardswish.out",
+                                          "diopiHardswish",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_hardswish_out = opweave::register_op(&kInfo_hardswish_out);
+
+at::Tensor& hardswish_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiHardswish)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::hardswish_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_hardswish_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_hardswish_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::hardswish_out>(kOp_hardswish_out,
+                                                               &hardswish_out_impl, self, out);
+  }
+#endif
+  return hardswish_out_impl(kOp_hardswish_out, self, out);
+}
+
+// ---- aten::hardswish -> diopiHardswish (derived from hardswish_out)
+const opweave::OpInfo kInfo_hardswish{"aten::hardswish",
+                                      "diopiHardswish",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_hardswish = opweave::register_op(&kInfo_hardswish);
+
+at::Tensor hardswish_impl(int op, const at::Tensor& self) {
+  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  hardswish_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_hardswish(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_hardswish) != 0)) {
+    return opweave::instrumented_call<at::_ops::hardswish>(kOp_hardswish, &hardswish_impl, self);
+  }
+#endif
+  return hardswish_impl(kOp_hardswish, self);
+}
+
+// ---- aten::hardswish_ -> diopiHardswishInp
+const opweave::OpInfo kInfo_hardswish_{"aten::hardswish_",
+                                       "diopiHardswishInp",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_hardswish_ = opweave::register_op(&kInfo_hardswish_);
+
+at::Tensor& hardswish__impl(int op, at::Tensor& self) {
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiHardswishInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::hardswish_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_hardswish_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_hardswish_) != 0)) {
+    return opweave::instrumented_call<at::_ops::hardswish_>(kOp_hardswish_, &hardswish__impl, self);
+  }
+#endif
+  return hardswish__impl(kOp_hardswish_, self);
+}
+
+// ---- aten::hardswish_backward -> diopiHardswishBackward
+const opweave::OpInfo kInfo_hardswish_backward{"aten::hardswish_backward",
+                                               "diopiHardswishBackward",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_hardswish_backward = opweave::register_op(&kInfo_hardswish_backward);
+
+at::Tensor hardswish_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self) {
+  opweave::OpGuard guard(op, grad_output, self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(grad_output), grad_output);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiHardswishBackward)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::hardswish_backward>(op, status, grad_output, self);
+  }
+  return result0;
+}
+
+at::Tensor wrap_hardswish_backward(const at::Tensor& grad_output, const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_hardswish_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::hardswish_backward>(
+        kOp_hardswish_backward, &hardswish_backward_impl, grad_output, self);
+  }
+#endif
+  return hardswish_backward_impl(kOp_hardswish_backward, grad_output, self);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -1185,4 +1548,14 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("nll_loss_forward", TORCH_FN(wrap_nll_loss_forward));
   m.impl("nll_loss_backward.grad_input", TORCH_FN(wrap_nll_loss_backward_grad_input));
   m.impl("nll_loss_backward", TORCH_FN(wrap_nll_loss_backward));
+  m.impl("native_batch_norm", TORCH_FN(wrap_native_batch_norm));
+  m.impl("native_batch_norm_backward", TORCH_FN(wrap_native_batch_norm_backward));
+  m.impl("avg_pool2d.out", TORCH_FN(wrap_avg_pool2d_out));
+  m.impl("avg_pool2d", TORCH_FN(wrap_avg_pool2d));
+  m.impl("avg_pool2d_backward.grad_input", TORCH_FN(wrap_avg_pool2d_backward_grad_input));
+  m.impl("avg_pool2d_backward", TORCH_FN(wrap_avg_pool2d_backward));
+  m.impl("hardswish.out", TORCH_FN(wrap_hardswish_out));
+  m.impl("hardswish", TORCH_FN(wrap_hardswish));
+  m.impl("hardswish_", TORCH_FN(wrap_hardswish_));
+  m.impl("hardswish_backward", TORCH_FN(wrap_hardswish_backward));
 }

@@ -8,7 +8,7 @@ for the device run. The models live in opweave.demo (also runnable: python3 -m o
 from __future__ import annotations
 
 import opweave
-from opweave.demo import gpt
+from opweave.demo import cnn, gpt
 
 STEPS = 20
 LOSS_RTOL = 1e-4   # per step, relative to the CPU loss
@@ -25,3 +25,13 @@ def test_tiny_gpt_trains_with_adamw_like_cpu_with_no_fallback():
     assert fallbacks == {}
     assert _max_rel(dev, cpu) <= LOSS_RTOL
     assert cpu[-1] < cpu[0] - 0.5   # it does learn (the test cannot pass on a frozen model)
+
+
+def test_small_resnet_cnn_trains_like_cpu_with_no_fallback():
+    # conv (bias and no bias, stride 2, 1x1), batch norm in training mode, max / average /
+    # adaptive pooling, ReLU, ReLU6 (hardtanh_), hardswish; SGD with momentum
+    dev, cpu, fallbacks, running_stats = cnn.compare(steps=STEPS)
+    assert fallbacks == {}
+    assert _max_rel(dev, cpu) <= LOSS_RTOL
+    assert running_stats <= 1e-3     # batch-norm running mean / var, updated in place
+    assert cpu[-1] < cpu[0] - 0.5

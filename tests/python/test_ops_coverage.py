@@ -151,3 +151,90 @@ def test_composite_backward_ops_keep_autograd_for_double_backward():
             expected = gg
         else:
             _same(expected, gg, atol=1e-6)
+
+
+# ---------------------------------------------------------------- CNN ops
+
+CNN_FORWARD = {
+    "conv2d": (lambda x, w, b: F.conv2d(x, w, b, stride=1, padding=1), (2, 3, 7, 6), (4, 3, 3, 3), (4,)),
+    "conv2d_stride_dilation": (lambda x, w, b: F.conv2d(x, w, b, stride=2, padding=2, dilation=2),
+                               (2, 3, 9, 8), (4, 3, 3, 3), (4,)),
+    "conv2d_groups_no_bias": (lambda x, w, b: F.conv2d(x, w, None, padding=(1, 0), groups=2),
+                              (2, 4, 5, 6), (6, 2, 3, 2), None),
+    "conv2d_noncontig_input": (lambda x, w, b: F.conv2d(x.transpose(2, 3), w, b), (1, 3, 6, 7), (2, 3, 2, 2), (2,)),
+    "max_pool2d": (lambda x: F.max_pool2d(x, 2), (2, 3, 7, 6)),
+    "max_pool2d_pad_ceil_dilation": (lambda x: F.max_pool2d(x, 3, stride=2, padding=1, dilation=2, ceil_mode=True),
+                                     (2, 3, 9, 8)),
+    "max_pool2d_with_indices": (lambda x: F.max_pool2d(x, 3, stride=2, return_indices=True), (3, 9, 8)),
+    "avg_pool2d": (lambda x: F.avg_pool2d(x, 2), (2, 3, 7, 6)),
+    "avg_pool2d_pad_exclude": (lambda x: F.avg_pool2d(x, 3, stride=2, padding=1, count_include_pad=False,
+                                                      ceil_mode=True), (2, 3, 7, 6)),
+    "avg_pool2d_divisor": (lambda x: F.avg_pool2d(x, 2, divisor_override=3), (2, 3, 6, 6)),
+    "adaptive_avg_pool2d": (lambda x: F.adaptive_avg_pool2d(x, (3, 2)), (2, 3, 7, 5)),
+    "hardtanh": (lambda x: F.hardtanh(x * 2, -0.5, 1.5), (4, 5)),
+    "relu6_inplace": (lambda x: F.relu6(x * 4, inplace=True), (4, 5)),
+    "hardswish": (lambda x: F.hardswish(x * 4), (4, 5)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CNN_FORWARD))
+def test_cnn_forward_and_gradients_match_cpu(name):
+    f, *shapes = CNN_FORWARD[name]
+    gen = _gen(8)
+    args = [None if s is None else torch.randn(*s, generator=gen) for s in shapes]
+    cpu_args = [None if a is None else a.clone().requires_grad_() for a in args]
+    dev_args = [None if a is None else a.to(D).requires_grad_() for a in args]
+    opweave.fallback_stats(reset=True)
+    yc, yd = f(*cpu_args), f(*dev_args)
+    _same(yc, yd, atol=1e-5)
+    out_c = yc[0] if isinstance(yc, tuple) else yc
+    out_d = yd[0] if isinstance(yd, tuple) else yd
+    grad = torch.randn(out_c.shape, generator=gen)
+    out_c.backward(grad)
+    out_d.backward(grad.to(D))
+    assert opweave.fallback_stats() == {}
+    for a, b in zip(cpu_args, dev_args):
+        if a is not None:
+            _same(a.grad, b.grad, atol=1e-4)
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_matches_cpu_and_updates_running_stats(training):
+    bn = torch.nn.BatchNorm2d(3, momentum=0.3)
+    with torch.no_grad():
+        bn.weight.uniform_(0.5, 1.5, generator=_gen(9))
+        bn.bias.normal_(generator=_gen(10))
+        bn.running_mean.normal_(generator=_gen(11))
+        bn.running_var.uniform_(0.5, 2.0, generator=_gen(12))
+    bnd = torch.nn.BatchNorm2d(3, momentum=0.3).to(D)
+    bnd.load_state_dict(bn.state_dict())
+    bn.train(training)
+    bnd.train(training)
+    x = torch.randn(4, 3, 5, 6, generator=_gen(13))
+    xc, xd = x.clone().requires_grad_(), x.to(D).requires_grad_()
+    grad = torch.randn(4, 3, 5, 6, generator=_gen(14))
+    opweave.fallback_stats(reset=True)
+    yc, yd = bn(xc), bnd(xd)
+    yc.backward(grad)
+    yd.backward(grad.to(D))
+    assert opweave.fallback_stats() == {}
+    _same(yc, yd, atol=1e-5)
+    _same(xc.grad, xd.grad, atol=1e-5)
+    _same(bn.weight.grad, bnd.weight.grad, atol=1e-4)
+    _same(bn.bias.grad, bnd.bias.grad, atol=1e-4)
+    _same(bn.running_mean, bnd.running_mean, atol=1e-6)
+    _same(bn.running_var, bnd.running_var, atol=1e-6)
+
+
+def test_conv1d_runs_as_conv2d_and_conv3d_is_declined():
+    # ATen views 1-D convolutions as 2-D ones before choosing a backend. 3-D ones reach the 2-D
+    # kernel, which declines them (diopiNoImplement); ATen's CPU convolution_overrideable is
+    # only a stub, so the CPU fallback reports that rather than a wrong result.
+    gen = _gen(15)
+    x, w = torch.randn(2, 3, 9, generator=gen), torch.randn(4, 3, 3, generator=gen)
+    opweave.fallback_stats(reset=True)
+    _same(F.conv1d(x, w, padding=1), F.conv1d(x.to(D), w.to(D), padding=1), atol=1e-5)
+    assert opweave.fallback_stats() == {}
+    x, w = torch.randn(1, 2, 4, 5, 6, generator=gen), torch.randn(3, 2, 2, 2, 2, generator=gen)
+    with pytest.raises(NotImplementedError, match="convolution_overrideable"):
+        F.conv3d(x.to(D), w.to(D))
