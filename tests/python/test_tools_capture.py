@@ -66,6 +66,8 @@ def test_strides_and_bfloat16_are_kept(tmp_path, dev0):
     with OpCapture(str(tmp_path), progress=False):
         torch.mm(torch.randn(2, 5).to(dev0), m.t().t())          # contiguous
         m.t().exp()                                             # a transposed input
+        m[:, 1:].neg()
+        m.sub(m[0].expand(5, 3))
         bf + bf
     rec = record.Record(records(str(tmp_path), op="torch.mm")[0])
     assert rec.info["in.1"]["stride"] == [3, 1]
@@ -73,6 +75,13 @@ def test_strides_and_bfloat16_are_kept(tmp_path, dev0):
     assert rec.info["in.0"]["stride"] == [1, 3]
     rebuilt = record.build_inputs(rec, dev0)["in.0"]
     assert rebuilt.stride() == (1, 3) and torch.equal(rebuilt.cpu(), m.t().cpu())
+    rec = record.Record(records(str(tmp_path), op="torch.Tensor.neg")[0])
+    sliced = record.build_inputs(rec, dev0)["in.0"]         # a column slice: offset 1
+    assert (sliced.stride(), sliced.storage_offset()) == ((3, 1), 1)
+    assert torch.equal(sliced.cpu(), m[:, 1:].cpu())
+    rec = record.Record(records(str(tmp_path), op="torch.Tensor.sub")[0])
+    expanded = record.build_inputs(rec, dev0)["in.1"]       # broadcast: stride 0 kept
+    assert expanded.stride() == (0, 1) and torch.equal(expanded.cpu(), m[0].expand(5, 3).cpu())
     rec = record.Record(records(str(tmp_path), op="torch.Tensor.add")[0])
     assert rec.tensors["in.0"].dtype == torch.bfloat16
     assert torch.equal(rec.tensors["in.0"].view(torch.int16), bf.cpu().view(torch.int16))

@@ -166,7 +166,7 @@ class OpAutoCompare(OpTool):
         for t in flatten_tensors((args, kwargs)):
             if id(t) not in snapshot:   # values before the call (in-place ops change them)
                 snapshot[id(t)] = t.detach().cpu() if t.device.type != "cpu" else t.detach().clone()
-        grad_inputs = bridge.bridgeable(args, kwargs, mutating) if self.backward else []
+        grad_inputs = bridge.bridgeable(args, kwargs, mutating, name) if self.backward else []
         state = None
         if grad_inputs:
             out, state = bridge.run(self, func, args, kwargs, grad_inputs, None, device)

@@ -18,7 +18,7 @@ import time
 
 import torch
 
-from ._base import flatten_tensors, map_tensors, sync
+from ._base import VIEWS, flatten_tensors, map_tensors, short_name, sync
 
 
 class State:
@@ -90,9 +90,10 @@ class _Bridge(torch.autograd.Function):
         return (None,) + tuple(dev_grads)
 
 
-def bridgeable(args, kwargs, mutating: bool) -> list[torch.Tensor]:
-    """The inputs a bridge would differentiate; empty when the op cannot be bridged."""
-    if mutating or not torch.is_grad_enabled():
+def bridgeable(args, kwargs, mutating: bool, name: str = "") -> list[torch.Tensor]:
+    """The inputs a bridge would differentiate; empty when the op cannot be bridged (known
+    view ops included: they would run twice, see run())."""
+    if mutating or not torch.is_grad_enabled() or short_name(name) in VIEWS:
         return []
     seen, grads = set(), []
     for t in flatten_tensors((args, kwargs)):

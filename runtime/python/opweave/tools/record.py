@@ -231,6 +231,17 @@ def resolve_function(name: str):
     return obj
 
 
+def _overlaps(shape, stride) -> bool:
+    """True unless the (size, stride) pairs provably address distinct elements."""
+    dims = sorted((s, d) for d, s in zip(shape, stride) if d > 1)
+    reach = 0                           # elements spanned by the dimensions so far, minus 1
+    for s, d in dims:
+        if s <= reach:
+            return True
+        reach += (d - 1) * s
+    return False
+
+
 def place(value: torch.Tensor, info: dict, device) -> torch.Tensor:
     """`value` on `device` with the recorded strides and offset where they can be rebuilt
     (expanded dimensions kept expanded); contiguous otherwise."""
@@ -249,7 +260,7 @@ def place(value: torch.Tensor, info: dict, device) -> torch.Tensor:
         for dim, s in enumerate(stride):
             if s == 0:
                 src = src.narrow(dim, 0, 1)
-        if torch._debug_has_internal_overlap(compact) != 0:
+        if _overlaps(reduced, stride):
             raise RuntimeError("overlapping layout")
         compact.copy_(src)
         return base.to(device).as_strided(shape, stride, offset)

@@ -61,7 +61,7 @@ class OpTimeMeasure(OpTool):
         self.seq += 1
         seq = self.seq
         shapes = [list(t.shape) for t in flatten_tensors((args, kwargs))]
-        grad_inputs = (bridge.bridgeable(args, kwargs, is_mutating(name, kwargs))
+        grad_inputs = (bridge.bridgeable(args, kwargs, is_mutating(name, kwargs), name)
                        if self.backward else [])
         if grad_inputs:
             def on_backward(_grads, _dev_grads, seconds):
