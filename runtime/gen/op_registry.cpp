@@ -1,7 +1,5 @@
 #include "opweave/op_registry.h"
 
-#include "opweave/diopi_slots.h"
-
 #include <c10/util/Exception.h>
 
 #include <cstdio>
@@ -9,11 +7,13 @@
 #include <mutex>
 #include <regex>
 
+#include "opweave/diopi_slots.h"
+
 namespace opweave {
 
 std::atomic<uint8_t> g_op_flags[kMaxOps];
 std::atomic<bool> g_kernels_resolved{false};
-void* g_op_kernels[kMaxOps];
+int16_t g_op_slots[kMaxOps];
 
 namespace {
 
@@ -73,7 +73,7 @@ void recompute_locked(Registry& r) {
     const bool forced = any_fallback && std::regex_search(name, fallback_re);
     r.forced[i] = forced;
     uint8_t flags = 0;
-    if (forced || g_op_kernels[i] == nullptr) flags |= kOpFallback;
+    if (forced || g_diopi_slots[g_op_slots[i]] == nullptr) flags |= kOpFallback;
     if (s.dump_level > 0 && std::regex_search(name, dump_re)) flags |= kOpDump;
     if (autocompare_compiled() && s.compare && info.autocompare &&
         std::regex_search(name, compare_re)) {
@@ -102,9 +102,11 @@ int register_op(const OpInfo* info) {
   TORCH_CHECK(r.ops.size() < static_cast<size_t>(kMaxOps), "opweave: too many ops");
   if (r.ops.empty()) load_env_switches(r.sw);
   const int id = static_cast<int>(r.ops.size());
+  const int slot = diopi_slot_index(info->diopi_name);
+  TORCH_CHECK(slot >= 0, "opweave: ", info->diopi_name, " is not in the DIOPI function list");
   r.ops.push_back(info);
   r.forced.push_back(false);
-  g_op_kernels[id] = nullptr;
+  g_op_slots[id] = static_cast<int16_t>(slot);
   g_op_flags[id].store(kOpFallback, std::memory_order_relaxed);  // until resolved
   return id;
 }
@@ -121,16 +123,13 @@ void resolve_kernels() {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
   if (r.resolved) return;
-  for (size_t i = 0; i < r.ops.size(); ++i) {
-    const int slot = diopi_slot_index(r.ops[i]->diopi_name);
-    g_op_kernels[i] = slot >= 0 ? g_diopi_slots[slot] : nullptr;
-  }
   r.resolved = true;
   try {
     recompute_locked(r);
   } catch (const c10::Error& e) {
     // A bad regex in the environment must not break every op: report it and ignore it.
-    std::fprintf(stderr, "[opweave] ignoring instrumentation settings: %s\n", e.what_without_backtrace());
+    std::fprintf(stderr, "[opweave] ignoring instrumentation settings: %s\n",
+                 e.what_without_backtrace());
     r.sw = Switches();
     recompute_locked(r);
   }
@@ -199,8 +198,8 @@ std::vector<OpStatus> op_statuses() {
   std::lock_guard<std::mutex> lock(r.mu);
   std::vector<OpStatus> out;
   for (size_t i = 0; i < r.ops.size(); ++i) {
-    out.push_back({r.ops[i]->aten_name, r.ops[i]->diopi_name, g_op_kernels[i] != nullptr,
-                   static_cast<bool>(r.forced[i])});
+    out.push_back({r.ops[i]->aten_name, r.ops[i]->diopi_name,
+                   g_diopi_slots[g_op_slots[i]] != nullptr, static_cast<bool>(r.forced[i])});
   }
   return out;
 }

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "opweave/diopi_slots.h"
+
 namespace opweave {
 
 // Static facts a generated wrapper registers about itself (from specs/ops.yaml).
@@ -31,7 +33,9 @@ enum OpFlag : uint8_t {
 
 constexpr int kMaxOps = 4096;
 extern std::atomic<uint8_t> g_op_flags[kMaxOps];
-extern void* g_op_kernels[kMaxOps];
+// Slot of each op's DIOPI function in g_diopi_slots (known from the catalogue at
+// registration, so kernels are reachable whatever the static-initialisation order).
+extern int16_t g_op_slots[kMaxOps];
 
 // Called once per wrapper during static initialisation; returns the op id.
 int register_op(const OpInfo* info);
@@ -40,7 +44,7 @@ inline uint8_t op_flags(int op) { return g_op_flags[op].load(std::memory_order_r
 
 template <class Fn>
 inline Fn kernel(int op) {
-  return reinterpret_cast<Fn>(g_op_kernels[op]);
+  return reinterpret_cast<Fn>(g_diopi_slots[g_op_slots[op]]);
 }
 
 const OpInfo& op_info(int op);
