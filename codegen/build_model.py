@@ -380,9 +380,9 @@ class _Builder:
                     self.counts[(name, arg)] = item["count"]
                 if "value" in item:
                     value = item["value"]
-                    if not isinstance(value, (bool, int, float, str)) or value is None:
+                    if not isinstance(value, (bool, int, float, str, type(None))):
                         self.err(line, name, f"'value' of argument '{arg}' must be a literal "
-                                             "(true, false, a number) or helper(args)")
+                                             "(true, false, a number, null) or helper(args)")
                         return None
                     if src is not None:
                         self.err(line, name, f"argument '{arg}' has both 'from' and 'value'")
@@ -437,6 +437,11 @@ class _Builder:
                                                  f"is not an argument of {overload}")
                             return None
                         used.add(a)
+                elif value is None:
+                    if not param.optional:
+                        self.err(line, name, f"'value' null of argument '{arg}' needs a pointer "
+                                             f"type, not {typ}")
+                        return None
                 elif param.kind not in ("bool", "int", "float") or (
                         isinstance(value, bool) != (param.kind == "bool")):
                     self.err(line, name, f"'value' {value!r} of argument '{arg}' does not fit "

@@ -56,13 +56,14 @@ RUNTIME_ARG_TYPES = {
 }
 
 # C types of arguments DIOPI takes that no ATen argument carries: a catalogue `value` fills
-# them with a literal (bool, int64_t, double) or a named argument helper (diopiSize_t*:
+# them with a literal (bool, int64_t, double; null for a pointer) or a named argument helper (diopiSize_t*:
 # runtime/include/opweave/arg_helpers.h).
 VALUE_ARG_TYPES = {
     "bool": CParam("bool", "bool", False),
     "int64_t": CParam("int64_t", "int", False),
     "double": CParam("double", "float", False),
     "diopiSize_t*": CParam("diopiSize_t*", "size_ptr", True),
+    "const char*": CParam("const char*", "str", True),
 }
 
 # DIOPI enums a catalogue entry may request instead of the ATen type: name -> (aten kinds).

@@ -128,6 +128,8 @@ def _value(arg: DiopiArg, value, var: str, prepare: list[str]) -> str:
     if isinstance(value, OutputRule):
         prepare.append(f"const auto {var} = opweave::args::{value.rule}({', '.join(value.args)});")
         return f"{var}.get()"
+    if value is None:
+        return "nullptr"
     if isinstance(value, bool):
         return "true" if value else "false"
     return repr(value)

@@ -161,6 +161,173 @@ at::Tensor& wrap_sub__Scalar(at::Tensor& self, const at::Scalar& other, const at
   return sub__Scalar_impl(kOp_sub__Scalar, self, other, alpha);
 }
 
+// ---- aten::lerp.Scalar_out -> diopiLerpScalar
+const opweave::OpInfo kInfo_lerp_Scalar_out{"aten::lerp.Scalar_out",
+                                            "diopiLerpScalar",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_lerp_Scalar_out = opweave::register_op(&kInfo_lerp_Scalar_out);
+
+at::Tensor& lerp_Scalar_out_impl(int op, const at::Tensor& self, const at::Tensor& end,
+                                 const at::Scalar& weight, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, end, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, end));
+  const diopiScalar_t weight_d = opweave::to_diopi_scalar(weight);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLerpScalar)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(end)), &weight_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::lerp_Scalar_out>(op, status, self, end, weight, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_lerp_Scalar_out(const at::Tensor& self, const at::Tensor& end,
+                                 const at::Scalar& weight, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_lerp_Scalar_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::lerp_Scalar_out>(
+        kOp_lerp_Scalar_out, &lerp_Scalar_out_impl, self, end, weight, out);
+  }
+#endif
+  return lerp_Scalar_out_impl(kOp_lerp_Scalar_out, self, end, weight, out);
+}
+
+// ---- aten::lerp.Scalar -> diopiLerpScalar (derived from lerp_Scalar_out)
+const opweave::OpInfo kInfo_lerp_Scalar{"aten::lerp.Scalar",
+                                        "diopiLerpScalar",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_lerp_Scalar = opweave::register_op(&kInfo_lerp_Scalar);
+
+at::Tensor lerp_Scalar_impl(int op, const at::Tensor& self, const at::Tensor& end,
+                            const at::Scalar& weight) {
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, end), self);
+  lerp_Scalar_out_impl(op, self, end, weight, out);
+  return out;
+}
+
+at::Tensor wrap_lerp_Scalar(const at::Tensor& self, const at::Tensor& end,
+                            const at::Scalar& weight) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_lerp_Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::lerp_Scalar>(kOp_lerp_Scalar, &lerp_Scalar_impl,
+                                                             self, end, weight);
+  }
+#endif
+  return lerp_Scalar_impl(kOp_lerp_Scalar, self, end, weight);
+}
+
+// ---- aten::lerp_.Scalar -> diopiLerpScalar (derived from lerp_Scalar_out)
+const opweave::OpInfo kInfo_lerp__Scalar{"aten::lerp_.Scalar",
+                                         "diopiLerpScalar",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_lerp__Scalar = opweave::register_op(&kInfo_lerp__Scalar);
+
+at::Tensor& lerp__Scalar_impl(int op, at::Tensor& self, const at::Tensor& end,
+                              const at::Scalar& weight) {
+  opweave::check_inplace(op, self, opweave::rules::broadcast(self, end));
+  lerp_Scalar_out_impl(op, self, end, weight, self);
+  return self;
+}
+
+at::Tensor& wrap_lerp__Scalar(at::Tensor& self, const at::Tensor& end, const at::Scalar& weight) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_lerp__Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::lerp__Scalar>(kOp_lerp__Scalar, &lerp__Scalar_impl,
+                                                              self, end, weight);
+  }
+#endif
+  return lerp__Scalar_impl(kOp_lerp__Scalar, self, end, weight);
+}
+
+// ---- aten::lerp.Tensor_out -> diopiLerpTensor
+const opweave::OpInfo kInfo_lerp_Tensor_out{"aten::lerp.Tensor_out",
+                                            "diopiLerpTensor",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_lerp_Tensor_out = opweave::register_op(&kInfo_lerp_Tensor_out);
+
+at::Tensor& lerp_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& end,
+                                 const at::Tensor& weight, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, end, weight, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, end, weight));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLerpTensor)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(end)), opweave::const_handle(guard.on_device(weight)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::lerp_Tensor_out>(op, status, self, end, weight, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_lerp_Tensor_out(const at::Tensor& self, const at::Tensor& end,
+                                 const at::Tensor& weight, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_lerp_Tensor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::lerp_Tensor_out>(
+        kOp_lerp_Tensor_out, &lerp_Tensor_out_impl, self, end, weight, out);
+  }
+#endif
+  return lerp_Tensor_out_impl(kOp_lerp_Tensor_out, self, end, weight, out);
+}
+
+// ---- aten::lerp.Tensor -> diopiLerpTensor (derived from lerp_Tensor_out)
+const opweave::OpInfo kInfo_lerp_Tensor{"aten::lerp.Tensor",
+                                        "diopiLerpTensor",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_lerp_Tensor = opweave::register_op(&kInfo_lerp_Tensor);
+
+at::Tensor lerp_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& end,
+                            const at::Tensor& weight) {
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, end, weight), self);
+  lerp_Tensor_out_impl(op, self, end, weight, out);
+  return out;
+}
+
+at::Tensor wrap_lerp_Tensor(const at::Tensor& self, const at::Tensor& end,
+                            const at::Tensor& weight) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_lerp_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::lerp_Tensor>(kOp_lerp_Tensor, &lerp_Tensor_impl,
+                                                             self, end, weight);
+  }
+#endif
+  return lerp_Tensor_impl(kOp_lerp_Tensor, self, end, weight);
+}
+
+// ---- aten::lerp_.Tensor -> diopiLerpTensor (derived from lerp_Tensor_out)
+const opweave::OpInfo kInfo_lerp__Tensor{"aten::lerp_.Tensor",
+                                         "diopiLerpTensor",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_lerp__Tensor = opweave::register_op(&kInfo_lerp__Tensor);
+
+at::Tensor& lerp__Tensor_impl(int op, at::Tensor& self, const at::Tensor& end,
+                              const at::Tensor& weight) {
+  opweave::check_inplace(op, self, opweave::rules::broadcast(self, end, weight));
+  lerp_Tensor_out_impl(op, self, end, weight, self);
+  return self;
+}
+
+at::Tensor& wrap_lerp__Tensor(at::Tensor& self, const at::Tensor& end, const at::Tensor& weight) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_lerp__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::lerp__Tensor>(kOp_lerp__Tensor, &lerp__Tensor_impl,
+                                                              self, end, weight);
+  }
+#endif
+  return lerp__Tensor_impl(kOp_lerp__Tensor, self, end, weight);
+}
+
 // ---- aten::addcmul.out -> diopiAddcmul
 const opweave::OpInfo kInfo_addcmul_out{"aten::addcmul.out",
                                         "diopiAddcmul",
@@ -411,6 +578,84 @@ at::Tensor& wrap_sqrt_(at::Tensor& self) {
   }
 #endif
   return sqrt__impl(kOp_sqrt_, self);
+}
+
+// ---- aten::erf.out -> diopiErf
+const opweave::OpInfo kInfo_erf_out{"aten::erf.out",
+                                    "diopiErf",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_erf_out = opweave::register_op(&kInfo_erf_out);
+
+at::Tensor& erf_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiErf)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::erf_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_erf_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_erf_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::erf_out>(kOp_erf_out, &erf_out_impl, self, out);
+  }
+#endif
+  return erf_out_impl(kOp_erf_out, self, out);
+}
+
+// ---- aten::erf -> diopiErf (derived from erf_out)
+const opweave::OpInfo kInfo_erf{"aten::erf",
+                                "diopiErf",
+                                true,
+                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_erf = opweave::register_op(&kInfo_erf);
+
+at::Tensor erf_impl(int op, const at::Tensor& self) {
+  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  erf_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_erf(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_erf) != 0)) {
+    return opweave::instrumented_call<at::_ops::erf>(kOp_erf, &erf_impl, self);
+  }
+#endif
+  return erf_impl(kOp_erf, self);
+}
+
+// ---- aten::erf_ -> diopiErfInp
+const opweave::OpInfo kInfo_erf_{"aten::erf_",
+                                 "diopiErfInp",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_erf_ = opweave::register_op(&kInfo_erf_);
+
+at::Tensor& erf__impl(int op, at::Tensor& self) {
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiErfInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::erf_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_erf_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_erf_) != 0)) {
+    return opweave::instrumented_call<at::_ops::erf_>(kOp_erf_, &erf__impl, self);
+  }
+#endif
+  return erf__impl(kOp_erf_, self);
 }
 
 // ---- aten::relu -> diopiRelu
@@ -741,6 +986,190 @@ at::Tensor wrap_mm(const at::Tensor& self, const at::Tensor& mat2) {
   }
 #endif
   return mm_impl(kOp_mm, self, mat2);
+}
+
+// ---- aten::scatter.src_out -> diopiScatter
+const opweave::OpInfo kInfo_scatter_src_out{"aten::scatter.src_out",
+                                            "diopiScatter",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_scatter_src_out = opweave::register_op(&kInfo_scatter_src_out);
+
+at::Tensor& scatter_src_out_impl(int op, const at::Tensor& self, int64_t dim,
+                                 const at::Tensor& index, const at::Tensor& src, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, index, src, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiScatter)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim,
+      opweave::const_handle(guard.on_device(src)), opweave::const_handle(guard.on_device(index)),
+      nullptr);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::scatter_src_out>(op, status, self, dim, index, src,
+                                                             out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_scatter_src_out(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                 const at::Tensor& src, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_scatter_src_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::scatter_src_out>(
+        kOp_scatter_src_out, &scatter_src_out_impl, self, dim, index, src, out);
+  }
+#endif
+  return scatter_src_out_impl(kOp_scatter_src_out, self, dim, index, src, out);
+}
+
+// ---- aten::scatter.src -> diopiScatter (derived from scatter_src_out)
+const opweave::OpInfo kInfo_scatter_src{"aten::scatter.src",
+                                        "diopiScatter",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_scatter_src = opweave::register_op(&kInfo_scatter_src);
+
+at::Tensor scatter_src_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                            const at::Tensor& src) {
+  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  scatter_src_out_impl(op, self, dim, index, src, out);
+  return out;
+}
+
+at::Tensor wrap_scatter_src(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                            const at::Tensor& src) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_scatter_src) != 0)) {
+    return opweave::instrumented_call<at::_ops::scatter_src>(kOp_scatter_src, &scatter_src_impl,
+                                                             self, dim, index, src);
+  }
+#endif
+  return scatter_src_impl(kOp_scatter_src, self, dim, index, src);
+}
+
+// ---- aten::scatter_.src -> diopiScatterInp
+const opweave::OpInfo kInfo_scatter__src{"aten::scatter_.src",
+                                         "diopiScatterInp",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_scatter__src = opweave::register_op(&kInfo_scatter__src);
+
+at::Tensor& scatter__src_impl(int op, at::Tensor& self, int64_t dim, const at::Tensor& index,
+                              const at::Tensor& src) {
+  opweave::OpGuard guard(op, self, index, src);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiScatterInp)>(op)(
+      guard.ctx(), opweave::handle(self), dim, opweave::const_handle(guard.on_device(src)),
+      opweave::const_handle(guard.on_device(index)), nullptr);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::scatter__src>(op, status, self, dim, index, src);
+  }
+  return self;
+}
+
+at::Tensor& wrap_scatter__src(at::Tensor& self, int64_t dim, const at::Tensor& index,
+                              const at::Tensor& src) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_scatter__src) != 0)) {
+    return opweave::instrumented_call<at::_ops::scatter__src>(kOp_scatter__src, &scatter__src_impl,
+                                                              self, dim, index, src);
+  }
+#endif
+  return scatter__src_impl(kOp_scatter__src, self, dim, index, src);
+}
+
+// ---- aten::scatter.value_out -> diopiScatterScalar
+const opweave::OpInfo kInfo_scatter_value_out{"aten::scatter.value_out",
+                                              "diopiScatterScalar",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_scatter_value_out = opweave::register_op(&kInfo_scatter_value_out);
+
+at::Tensor& scatter_value_out_impl(int op, const at::Tensor& self, int64_t dim,
+                                   const at::Tensor& index, const at::Scalar& value,
+                                   at::Tensor& out) {
+  opweave::OpGuard guard(op, self, index, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiScatterScalar)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim,
+      &value_d, opweave::const_handle(guard.on_device(index)), nullptr);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::scatter_value_out>(op, status, self, dim, index, value,
+                                                               out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_scatter_value_out(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                   const at::Scalar& value, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_scatter_value_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::scatter_value_out>(
+        kOp_scatter_value_out, &scatter_value_out_impl, self, dim, index, value, out);
+  }
+#endif
+  return scatter_value_out_impl(kOp_scatter_value_out, self, dim, index, value, out);
+}
+
+// ---- aten::scatter.value -> diopiScatterScalar (derived from scatter_value_out)
+const opweave::OpInfo kInfo_scatter_value{"aten::scatter.value",
+                                          "diopiScatterScalar",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_scatter_value = opweave::register_op(&kInfo_scatter_value);
+
+at::Tensor scatter_value_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                              const at::Scalar& value) {
+  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  scatter_value_out_impl(op, self, dim, index, value, out);
+  return out;
+}
+
+at::Tensor wrap_scatter_value(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                              const at::Scalar& value) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_scatter_value) != 0)) {
+    return opweave::instrumented_call<at::_ops::scatter_value>(
+        kOp_scatter_value, &scatter_value_impl, self, dim, index, value);
+  }
+#endif
+  return scatter_value_impl(kOp_scatter_value, self, dim, index, value);
+}
+
+// ---- aten::scatter_.value -> diopiScatterInpScalar
+const opweave::OpInfo kInfo_scatter__value{"aten::scatter_.value",
+                                           "diopiScatterInpScalar",
+                                           true,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_scatter__value = opweave::register_op(&kInfo_scatter__value);
+
+at::Tensor& scatter__value_impl(int op, at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                const at::Scalar& value) {
+  opweave::OpGuard guard(op, self, index);
+  const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiScatterInpScalar)>(op)(
+      guard.ctx(), opweave::handle(self), dim, &value_d,
+      opweave::const_handle(guard.on_device(index)), nullptr);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::scatter__value>(op, status, self, dim, index, value);
+  }
+  return self;
+}
+
+at::Tensor& wrap_scatter__value(at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                const at::Scalar& value) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_scatter__value) != 0)) {
+    return opweave::instrumented_call<at::_ops::scatter__value>(
+        kOp_scatter__value, &scatter__value_impl, self, dim, index, value);
+  }
+#endif
+  return scatter__value_impl(kOp_scatter__value, self, dim, index, value);
 }
 
 // ---- aten::masked_fill.Tensor -> diopiMaskedFill
@@ -1351,6 +1780,12 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("sub_.Tensor", TORCH_FN(wrap_sub__Tensor));
   m.impl("sub.Scalar", TORCH_FN(wrap_sub_Scalar));
   m.impl("sub_.Scalar", TORCH_FN(wrap_sub__Scalar));
+  m.impl("lerp.Scalar_out", TORCH_FN(wrap_lerp_Scalar_out));
+  m.impl("lerp.Scalar", TORCH_FN(wrap_lerp_Scalar));
+  m.impl("lerp_.Scalar", TORCH_FN(wrap_lerp__Scalar));
+  m.impl("lerp.Tensor_out", TORCH_FN(wrap_lerp_Tensor_out));
+  m.impl("lerp.Tensor", TORCH_FN(wrap_lerp_Tensor));
+  m.impl("lerp_.Tensor", TORCH_FN(wrap_lerp__Tensor));
   m.impl("addcmul.out", TORCH_FN(wrap_addcmul_out));
   m.impl("addcmul", TORCH_FN(wrap_addcmul));
   m.impl("addcmul_", TORCH_FN(wrap_addcmul_));
@@ -1360,6 +1795,9 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("sqrt.out", TORCH_FN(wrap_sqrt_out));
   m.impl("sqrt", TORCH_FN(wrap_sqrt));
   m.impl("sqrt_", TORCH_FN(wrap_sqrt_));
+  m.impl("erf.out", TORCH_FN(wrap_erf_out));
+  m.impl("erf", TORCH_FN(wrap_erf));
+  m.impl("erf_", TORCH_FN(wrap_erf_));
   m.impl("relu", TORCH_FN(wrap_relu));
   m.impl("relu_", TORCH_FN(wrap_relu_));
   m.impl("ge.Tensor_out", TORCH_FN(wrap_ge_Tensor_out));
@@ -1372,6 +1810,12 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("mean.dim", TORCH_FN(wrap_mean_dim));
   m.impl("mm.out", TORCH_FN(wrap_mm_out));
   m.impl("mm", TORCH_FN(wrap_mm));
+  m.impl("scatter.src_out", TORCH_FN(wrap_scatter_src_out));
+  m.impl("scatter.src", TORCH_FN(wrap_scatter_src));
+  m.impl("scatter_.src", TORCH_FN(wrap_scatter__src));
+  m.impl("scatter.value_out", TORCH_FN(wrap_scatter_value_out));
+  m.impl("scatter.value", TORCH_FN(wrap_scatter_value));
+  m.impl("scatter_.value", TORCH_FN(wrap_scatter__value));
   m.impl("masked_fill.Tensor", TORCH_FN(wrap_masked_fill_Tensor));
   m.impl("masked_fill_.Tensor", TORCH_FN(wrap_masked_fill__Tensor));
   m.impl("masked_fill.Scalar", TORCH_FN(wrap_masked_fill_Scalar));

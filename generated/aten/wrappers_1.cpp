@@ -615,6 +615,60 @@ at::Tensor& wrap_pow__Tensor(at::Tensor& self, const at::Tensor& exponent) {
   return pow__Tensor_impl(kOp_pow__Tensor, self, exponent);
 }
 
+// ---- aten::minimum.out -> diopiMinimum
+const opweave::OpInfo kInfo_minimum_out{"aten::minimum.out",
+                                        "diopiMinimum",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_minimum_out = opweave::register_op(&kInfo_minimum_out);
+
+at::Tensor& minimum_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                             at::Tensor& out) {
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMinimum)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::minimum_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_minimum_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_minimum_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::minimum_out>(kOp_minimum_out, &minimum_out_impl,
+                                                             self, other, out);
+  }
+#endif
+  return minimum_out_impl(kOp_minimum_out, self, other, out);
+}
+
+// ---- aten::minimum -> diopiMinimum (derived from minimum_out)
+const opweave::OpInfo kInfo_minimum{"aten::minimum",
+                                    "diopiMinimum",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_minimum = opweave::register_op(&kInfo_minimum);
+
+at::Tensor minimum_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other), self);
+  minimum_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_minimum(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_minimum) != 0)) {
+    return opweave::instrumented_call<at::_ops::minimum>(kOp_minimum, &minimum_impl, self, other);
+  }
+#endif
+  return minimum_impl(kOp_minimum, self, other);
+}
+
 // ---- aten::neg.out -> diopiNeg
 const opweave::OpInfo kInfo_neg_out{"aten::neg.out",
                                     "diopiNeg",
@@ -822,17 +876,21 @@ at::Tensor wrap_cos(const at::Tensor& self) {
   return cos_impl(kOp_cos, self);
 }
 
-// ---- aten::cos_ -> diopiCos (derived from cos_out)
+// ---- aten::cos_ -> diopiCosInp
 const opweave::OpInfo kInfo_cos_{"aten::cos_",
-                                 "diopiCos",
+                                 "diopiCosInp",
                                  true,
                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
 const int kOp_cos_ = opweave::register_op(&kInfo_cos_);
 
 at::Tensor& cos__impl(int op, at::Tensor& self) {
-  opweave::check_inplace(op, self, opweave::rules::like(self));
-  cos_out_impl(op, self, self);
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiCosInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::cos_>(op, status, self);
+  }
   return self;
 }
 
@@ -897,17 +955,21 @@ at::Tensor wrap_reciprocal(const at::Tensor& self) {
   return reciprocal_impl(kOp_reciprocal, self);
 }
 
-// ---- aten::reciprocal_ -> diopiReciprocal (derived from reciprocal_out)
+// ---- aten::reciprocal_ -> diopiReciprocalInp
 const opweave::OpInfo kInfo_reciprocal_{"aten::reciprocal_",
-                                        "diopiReciprocal",
+                                        "diopiReciprocalInp",
                                         true,
                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
 const int kOp_reciprocal_ = opweave::register_op(&kInfo_reciprocal_);
 
 at::Tensor& reciprocal__impl(int op, at::Tensor& self) {
-  opweave::check_inplace(op, self, opweave::rules::like(self));
-  reciprocal_out_impl(op, self, self);
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiReciprocalInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::reciprocal_>(op, status, self);
+  }
   return self;
 }
 
@@ -972,17 +1034,21 @@ at::Tensor wrap_silu(const at::Tensor& self) {
   return silu_impl(kOp_silu, self);
 }
 
-// ---- aten::silu_ -> diopiSilu (derived from silu_out)
+// ---- aten::silu_ -> diopiSiluInp
 const opweave::OpInfo kInfo_silu_{"aten::silu_",
-                                  "diopiSilu",
+                                  "diopiSiluInp",
                                   true,
                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
 const int kOp_silu_ = opweave::register_op(&kInfo_silu_);
 
 at::Tensor& silu__impl(int op, at::Tensor& self) {
-  opweave::check_inplace(op, self, opweave::rules::like(self));
-  silu_out_impl(op, self, self);
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiSiluInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::silu_>(op, status, self);
+  }
   return self;
 }
 
@@ -2197,6 +2263,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("pow.Tensor_Tensor_out", TORCH_FN(wrap_pow_Tensor_Tensor_out));
   m.impl("pow.Tensor_Tensor", TORCH_FN(wrap_pow_Tensor_Tensor));
   m.impl("pow_.Tensor", TORCH_FN(wrap_pow__Tensor));
+  m.impl("minimum.out", TORCH_FN(wrap_minimum_out));
+  m.impl("minimum", TORCH_FN(wrap_minimum));
   m.impl("neg.out", TORCH_FN(wrap_neg_out));
   m.impl("neg", TORCH_FN(wrap_neg));
   m.impl("neg_", TORCH_FN(wrap_neg_));

@@ -112,17 +112,21 @@ at::Tensor wrap_rsqrt(const at::Tensor& self) {
   return rsqrt_impl(kOp_rsqrt, self);
 }
 
-// ---- aten::rsqrt_ -> diopiRsqrt (derived from rsqrt_out)
+// ---- aten::rsqrt_ -> diopiRsqrtInp
 const opweave::OpInfo kInfo_rsqrt_{"aten::rsqrt_",
-                                   "diopiRsqrt",
+                                   "diopiRsqrtInp",
                                    true,
                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
 const int kOp_rsqrt_ = opweave::register_op(&kInfo_rsqrt_);
 
 at::Tensor& rsqrt__impl(int op, at::Tensor& self) {
-  opweave::check_inplace(op, self, opweave::rules::like(self));
-  rsqrt_out_impl(op, self, self);
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiRsqrtInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::rsqrt_>(op, status, self);
+  }
   return self;
 }
 
@@ -186,17 +190,21 @@ at::Tensor wrap_abs(const at::Tensor& self) {
   return abs_impl(kOp_abs, self);
 }
 
-// ---- aten::abs_ -> diopiAbs (derived from abs_out)
+// ---- aten::abs_ -> diopiAbsInp
 const opweave::OpInfo kInfo_abs_{"aten::abs_",
-                                 "diopiAbs",
+                                 "diopiAbsInp",
                                  true,
                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
 const int kOp_abs_ = opweave::register_op(&kInfo_abs_);
 
 at::Tensor& abs__impl(int op, at::Tensor& self) {
-  opweave::check_inplace(op, self, opweave::rules::like(self));
-  abs_out_impl(op, self, self);
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiAbsInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::abs_>(op, status, self);
+  }
   return self;
 }
 
@@ -260,17 +268,21 @@ at::Tensor wrap_sin(const at::Tensor& self) {
   return sin_impl(kOp_sin, self);
 }
 
-// ---- aten::sin_ -> diopiSin (derived from sin_out)
+// ---- aten::sin_ -> diopiSinInp
 const opweave::OpInfo kInfo_sin_{"aten::sin_",
-                                 "diopiSin",
+                                 "diopiSinInp",
                                  true,
                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
 const int kOp_sin_ = opweave::register_op(&kInfo_sin_);
 
 at::Tensor& sin__impl(int op, at::Tensor& self) {
-  opweave::check_inplace(op, self, opweave::rules::like(self));
-  sin_out_impl(op, self, self);
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiSinInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::sin_>(op, status, self);
+  }
   return self;
 }
 
@@ -281,6 +293,237 @@ at::Tensor& wrap_sin_(at::Tensor& self) {
   }
 #endif
   return sin__impl(kOp_sin_, self);
+}
+
+// ---- aten::floor.out -> diopiFloor
+const opweave::OpInfo kInfo_floor_out{"aten::floor.out",
+                                      "diopiFloor",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_floor_out = opweave::register_op(&kInfo_floor_out);
+
+at::Tensor& floor_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiFloor)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::floor_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_floor_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_floor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::floor_out>(kOp_floor_out, &floor_out_impl, self,
+                                                           out);
+  }
+#endif
+  return floor_out_impl(kOp_floor_out, self, out);
+}
+
+// ---- aten::floor -> diopiFloor (derived from floor_out)
+const opweave::OpInfo kInfo_floor{"aten::floor",
+                                  "diopiFloor",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_floor = opweave::register_op(&kInfo_floor);
+
+at::Tensor floor_impl(int op, const at::Tensor& self) {
+  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  floor_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_floor(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_floor) != 0)) {
+    return opweave::instrumented_call<at::_ops::floor>(kOp_floor, &floor_impl, self);
+  }
+#endif
+  return floor_impl(kOp_floor, self);
+}
+
+// ---- aten::floor_ -> diopiFloorInp
+const opweave::OpInfo kInfo_floor_{"aten::floor_",
+                                   "diopiFloorInp",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_floor_ = opweave::register_op(&kInfo_floor_);
+
+at::Tensor& floor__impl(int op, at::Tensor& self) {
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiFloorInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::floor_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_floor_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_floor_) != 0)) {
+    return opweave::instrumented_call<at::_ops::floor_>(kOp_floor_, &floor__impl, self);
+  }
+#endif
+  return floor__impl(kOp_floor_, self);
+}
+
+// ---- aten::log2.out -> diopiLog2
+const opweave::OpInfo kInfo_log2_out{"aten::log2.out",
+                                     "diopiLog2",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_log2_out = opweave::register_op(&kInfo_log2_out);
+
+at::Tensor& log2_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLog2)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::log2_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_log2_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_log2_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::log2_out>(kOp_log2_out, &log2_out_impl, self, out);
+  }
+#endif
+  return log2_out_impl(kOp_log2_out, self, out);
+}
+
+// ---- aten::log2 -> diopiLog2 (derived from log2_out)
+const opweave::OpInfo kInfo_log2{"aten::log2",
+                                 "diopiLog2",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_log2 = opweave::register_op(&kInfo_log2);
+
+at::Tensor log2_impl(int op, const at::Tensor& self) {
+  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  log2_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_log2(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_log2) != 0)) {
+    return opweave::instrumented_call<at::_ops::log2>(kOp_log2, &log2_impl, self);
+  }
+#endif
+  return log2_impl(kOp_log2, self);
+}
+
+// ---- aten::log2_ -> diopiLog2Inp
+const opweave::OpInfo kInfo_log2_{"aten::log2_",
+                                  "diopiLog2Inp",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_log2_ = opweave::register_op(&kInfo_log2_);
+
+at::Tensor& log2__impl(int op, at::Tensor& self) {
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiLog2Inp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::log2_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_log2_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_log2_) != 0)) {
+    return opweave::instrumented_call<at::_ops::log2_>(kOp_log2_, &log2__impl, self);
+  }
+#endif
+  return log2__impl(kOp_log2_, self);
+}
+
+// ---- aten::sign.out -> diopiSign
+const opweave::OpInfo kInfo_sign_out{"aten::sign.out",
+                                     "diopiSign",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_sign_out = opweave::register_op(&kInfo_sign_out);
+
+at::Tensor& sign_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSign)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::sign_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_sign_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_sign_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::sign_out>(kOp_sign_out, &sign_out_impl, self, out);
+  }
+#endif
+  return sign_out_impl(kOp_sign_out, self, out);
+}
+
+// ---- aten::sign -> diopiSign (derived from sign_out)
+const opweave::OpInfo kInfo_sign{"aten::sign",
+                                 "diopiSign",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_sign = opweave::register_op(&kInfo_sign);
+
+at::Tensor sign_impl(int op, const at::Tensor& self) {
+  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  sign_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_sign(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_sign) != 0)) {
+    return opweave::instrumented_call<at::_ops::sign>(kOp_sign, &sign_impl, self);
+  }
+#endif
+  return sign_impl(kOp_sign, self);
+}
+
+// ---- aten::sign_ -> diopiSign (derived from sign_out)
+const opweave::OpInfo kInfo_sign_{"aten::sign_",
+                                  "diopiSign",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_sign_ = opweave::register_op(&kInfo_sign_);
+
+at::Tensor& sign__impl(int op, at::Tensor& self) {
+  opweave::check_inplace(op, self, opweave::rules::like(self));
+  sign_out_impl(op, self, self);
+  return self;
+}
+
+at::Tensor& wrap_sign_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_sign_) != 0)) {
+    return opweave::instrumented_call<at::_ops::sign_>(kOp_sign_, &sign__impl, self);
+  }
+#endif
+  return sign__impl(kOp_sign_, self);
 }
 
 // ---- aten::clamp.out -> diopiClampScalar
@@ -342,9 +585,9 @@ at::Tensor wrap_clamp(const at::Tensor& self, const c10::optional<at::Scalar>& m
   return clamp_impl(kOp_clamp, self, min, max);
 }
 
-// ---- aten::clamp_ -> diopiClampScalar (derived from clamp_out)
+// ---- aten::clamp_ -> diopiClampInpScalar
 const opweave::OpInfo kInfo_clamp_{"aten::clamp_",
-                                   "diopiClampScalar",
+                                   "diopiClampInpScalar",
                                    true,
                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
@@ -352,8 +595,14 @@ const int kOp_clamp_ = opweave::register_op(&kInfo_clamp_);
 
 at::Tensor& clamp__impl(int op, at::Tensor& self, const c10::optional<at::Scalar>& min,
                         const c10::optional<at::Scalar>& max) {
-  opweave::check_inplace(op, self, opweave::rules::like(self));
-  clamp_out_impl(op, self, min, max, self);
+  opweave::OpGuard guard(op, self);
+  const opweave::OptionalScalar min_d(min);
+  const opweave::OptionalScalar max_d(max);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiClampInpScalar)>(op)(
+      guard.ctx(), opweave::handle(self), min_d.get(), max_d.get());
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::clamp_>(op, status, self, min, max);
+  }
   return self;
 }
 
@@ -365,6 +614,174 @@ at::Tensor& wrap_clamp_(at::Tensor& self, const c10::optional<at::Scalar>& min,
   }
 #endif
   return clamp__impl(kOp_clamp_, self, min, max);
+}
+
+// ---- aten::clamp_min.out -> diopiClampMinScalar
+const opweave::OpInfo kInfo_clamp_min_out{"aten::clamp_min.out",
+                                          "diopiClampMinScalar",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_clamp_min_out = opweave::register_op(&kInfo_clamp_min_out);
+
+at::Tensor& clamp_min_out_impl(int op, const at::Tensor& self, const at::Scalar& min,
+                               at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiScalar_t min_d = opweave::to_diopi_scalar(min);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiClampMinScalar)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &min_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::clamp_min_out>(op, status, self, min, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_clamp_min_out(const at::Tensor& self, const at::Scalar& min, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_clamp_min_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::clamp_min_out>(kOp_clamp_min_out,
+                                                               &clamp_min_out_impl, self, min, out);
+  }
+#endif
+  return clamp_min_out_impl(kOp_clamp_min_out, self, min, out);
+}
+
+// ---- aten::clamp_min -> diopiClampMinScalar (derived from clamp_min_out)
+const opweave::OpInfo kInfo_clamp_min{"aten::clamp_min",
+                                      "diopiClampMinScalar",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_clamp_min = opweave::register_op(&kInfo_clamp_min);
+
+at::Tensor clamp_min_impl(int op, const at::Tensor& self, const at::Scalar& min) {
+  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  clamp_min_out_impl(op, self, min, out);
+  return out;
+}
+
+at::Tensor wrap_clamp_min(const at::Tensor& self, const at::Scalar& min) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_clamp_min) != 0)) {
+    return opweave::instrumented_call<at::_ops::clamp_min>(kOp_clamp_min, &clamp_min_impl, self,
+                                                           min);
+  }
+#endif
+  return clamp_min_impl(kOp_clamp_min, self, min);
+}
+
+// ---- aten::clamp_min_ -> diopiClampMinInpScalar
+const opweave::OpInfo kInfo_clamp_min_{"aten::clamp_min_",
+                                       "diopiClampMinInpScalar",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_clamp_min_ = opweave::register_op(&kInfo_clamp_min_);
+
+at::Tensor& clamp_min__impl(int op, at::Tensor& self, const at::Scalar& min) {
+  opweave::OpGuard guard(op, self);
+  const diopiScalar_t min_d = opweave::to_diopi_scalar(min);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiClampMinInpScalar)>(op)(
+      guard.ctx(), opweave::handle(self), &min_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::clamp_min_>(op, status, self, min);
+  }
+  return self;
+}
+
+at::Tensor& wrap_clamp_min_(at::Tensor& self, const at::Scalar& min) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_clamp_min_) != 0)) {
+    return opweave::instrumented_call<at::_ops::clamp_min_>(kOp_clamp_min_, &clamp_min__impl, self,
+                                                            min);
+  }
+#endif
+  return clamp_min__impl(kOp_clamp_min_, self, min);
+}
+
+// ---- aten::clamp_max.out -> diopiClampMaxScalar
+const opweave::OpInfo kInfo_clamp_max_out{"aten::clamp_max.out",
+                                          "diopiClampMaxScalar",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_clamp_max_out = opweave::register_op(&kInfo_clamp_max_out);
+
+at::Tensor& clamp_max_out_impl(int op, const at::Tensor& self, const at::Scalar& max,
+                               at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiScalar_t max_d = opweave::to_diopi_scalar(max);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiClampMaxScalar)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &max_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::clamp_max_out>(op, status, self, max, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_clamp_max_out(const at::Tensor& self, const at::Scalar& max, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_clamp_max_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::clamp_max_out>(kOp_clamp_max_out,
+                                                               &clamp_max_out_impl, self, max, out);
+  }
+#endif
+  return clamp_max_out_impl(kOp_clamp_max_out, self, max, out);
+}
+
+// ---- aten::clamp_max -> diopiClampMaxScalar (derived from clamp_max_out)
+const opweave::OpInfo kInfo_clamp_max{"aten::clamp_max",
+                                      "diopiClampMaxScalar",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_clamp_max = opweave::register_op(&kInfo_clamp_max);
+
+at::Tensor clamp_max_impl(int op, const at::Tensor& self, const at::Scalar& max) {
+  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  clamp_max_out_impl(op, self, max, out);
+  return out;
+}
+
+at::Tensor wrap_clamp_max(const at::Tensor& self, const at::Scalar& max) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_clamp_max) != 0)) {
+    return opweave::instrumented_call<at::_ops::clamp_max>(kOp_clamp_max, &clamp_max_impl, self,
+                                                           max);
+  }
+#endif
+  return clamp_max_impl(kOp_clamp_max, self, max);
+}
+
+// ---- aten::clamp_max_ -> diopiClampMaxInpScalar
+const opweave::OpInfo kInfo_clamp_max_{"aten::clamp_max_",
+                                       "diopiClampMaxInpScalar",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_clamp_max_ = opweave::register_op(&kInfo_clamp_max_);
+
+at::Tensor& clamp_max__impl(int op, at::Tensor& self, const at::Scalar& max) {
+  opweave::OpGuard guard(op, self);
+  const diopiScalar_t max_d = opweave::to_diopi_scalar(max);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiClampMaxInpScalar)>(op)(
+      guard.ctx(), opweave::handle(self), &max_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::clamp_max_>(op, status, self, max);
+  }
+  return self;
+}
+
+at::Tensor& wrap_clamp_max_(at::Tensor& self, const at::Scalar& max) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_clamp_max_) != 0)) {
+    return opweave::instrumented_call<at::_ops::clamp_max_>(kOp_clamp_max_, &clamp_max__impl, self,
+                                                            max);
+  }
+#endif
+  return clamp_max__impl(kOp_clamp_max_, self, max);
 }
 
 // ---- aten::threshold.out -> diopiThreshold
@@ -517,6 +934,163 @@ at::Tensor wrap_threshold_backward(const at::Tensor& grad_output, const at::Tens
   }
 #endif
   return threshold_backward_impl(kOp_threshold_backward, grad_output, self, threshold);
+}
+
+// ---- aten::leaky_relu.out -> diopiLeakyRelu
+const opweave::OpInfo kInfo_leaky_relu_out{"aten::leaky_relu.out",
+                                           "diopiLeakyRelu",
+                                           true,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_leaky_relu_out = opweave::register_op(&kInfo_leaky_relu_out);
+
+at::Tensor& leaky_relu_out_impl(int op, const at::Tensor& self, const at::Scalar& negative_slope,
+                                at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiScalar_t negative_slope_d = opweave::to_diopi_scalar(negative_slope);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLeakyRelu)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      &negative_slope_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::leaky_relu_out>(op, status, self, negative_slope, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_leaky_relu_out(const at::Tensor& self, const at::Scalar& negative_slope,
+                                at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_leaky_relu_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::leaky_relu_out>(
+        kOp_leaky_relu_out, &leaky_relu_out_impl, self, negative_slope, out);
+  }
+#endif
+  return leaky_relu_out_impl(kOp_leaky_relu_out, self, negative_slope, out);
+}
+
+// ---- aten::leaky_relu -> diopiLeakyRelu (derived from leaky_relu_out)
+const opweave::OpInfo kInfo_leaky_relu{"aten::leaky_relu",
+                                       "diopiLeakyRelu",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_leaky_relu = opweave::register_op(&kInfo_leaky_relu);
+
+at::Tensor leaky_relu_impl(int op, const at::Tensor& self, const at::Scalar& negative_slope) {
+  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  leaky_relu_out_impl(op, self, negative_slope, out);
+  return out;
+}
+
+at::Tensor wrap_leaky_relu(const at::Tensor& self, const at::Scalar& negative_slope) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_leaky_relu) != 0)) {
+    return opweave::instrumented_call<at::_ops::leaky_relu>(kOp_leaky_relu, &leaky_relu_impl, self,
+                                                            negative_slope);
+  }
+#endif
+  return leaky_relu_impl(kOp_leaky_relu, self, negative_slope);
+}
+
+// ---- aten::leaky_relu_ -> diopiLeakyReluInp
+const opweave::OpInfo kInfo_leaky_relu_{"aten::leaky_relu_",
+                                        "diopiLeakyReluInp",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_leaky_relu_ = opweave::register_op(&kInfo_leaky_relu_);
+
+at::Tensor& leaky_relu__impl(int op, at::Tensor& self, const at::Scalar& negative_slope) {
+  opweave::OpGuard guard(op, self);
+  const diopiScalar_t negative_slope_d = opweave::to_diopi_scalar(negative_slope);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLeakyReluInp)>(op)(
+      guard.ctx(), opweave::handle(self), &negative_slope_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::leaky_relu_>(op, status, self, negative_slope);
+  }
+  return self;
+}
+
+at::Tensor& wrap_leaky_relu_(at::Tensor& self, const at::Scalar& negative_slope) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_leaky_relu_) != 0)) {
+    return opweave::instrumented_call<at::_ops::leaky_relu_>(kOp_leaky_relu_, &leaky_relu__impl,
+                                                             self, negative_slope);
+  }
+#endif
+  return leaky_relu__impl(kOp_leaky_relu_, self, negative_slope);
+}
+
+// ---- aten::leaky_relu_backward.grad_input -> diopiLeakyReluBackward
+const opweave::OpInfo kInfo_leaky_relu_backward_grad_input{"aten::leaky_relu_backward.grad_input",
+                                                           "diopiLeakyReluBackward",
+                                                           true,
+                                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_leaky_relu_backward_grad_input =
+    opweave::register_op(&kInfo_leaky_relu_backward_grad_input);
+
+at::Tensor& leaky_relu_backward_grad_input_impl(int op, const at::Tensor& grad_output,
+                                                const at::Tensor& self,
+                                                const at::Scalar& negative_slope,
+                                                bool self_is_result, at::Tensor& grad_input) {
+  opweave::OpGuard guard(op, grad_output, self, grad_input);
+  opweave::resize_out(op, grad_input, opweave::rules::like(grad_output));
+  const diopiScalar_t negative_slope_d = opweave::to_diopi_scalar(negative_slope);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLeakyReluBackward)>(op)(
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(self)), &negative_slope_d, self_is_result);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::leaky_relu_backward_grad_input>(
+        op, status, grad_output, self, negative_slope, self_is_result, grad_input);
+  }
+  return grad_input;
+}
+
+at::Tensor& wrap_leaky_relu_backward_grad_input(const at::Tensor& grad_output,
+                                                const at::Tensor& self,
+                                                const at::Scalar& negative_slope,
+                                                bool self_is_result, at::Tensor& grad_input) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_leaky_relu_backward_grad_input) != 0)) {
+    return opweave::instrumented_call<at::_ops::leaky_relu_backward_grad_input>(
+        kOp_leaky_relu_backward_grad_input, &leaky_relu_backward_grad_input_impl, grad_output, self,
+        negative_slope, self_is_result, grad_input);
+  }
+#endif
+  return leaky_relu_backward_grad_input_impl(kOp_leaky_relu_backward_grad_input, grad_output, self,
+                                             negative_slope, self_is_result, grad_input);
+}
+
+// ---- aten::leaky_relu_backward -> diopiLeakyReluBackward (derived from
+// leaky_relu_backward_grad_input)
+const opweave::OpInfo kInfo_leaky_relu_backward{"aten::leaky_relu_backward",
+                                                "diopiLeakyReluBackward",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_leaky_relu_backward = opweave::register_op(&kInfo_leaky_relu_backward);
+
+at::Tensor leaky_relu_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self,
+                                    const at::Scalar& negative_slope, bool self_is_result) {
+  at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output), grad_output);
+  leaky_relu_backward_grad_input_impl(op, grad_output, self, negative_slope, self_is_result,
+                                      grad_input);
+  return grad_input;
+}
+
+at::Tensor wrap_leaky_relu_backward(const at::Tensor& grad_output, const at::Tensor& self,
+                                    const at::Scalar& negative_slope, bool self_is_result) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_leaky_relu_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::leaky_relu_backward>(
+        kOp_leaky_relu_backward, &leaky_relu_backward_impl, grad_output, self, negative_slope,
+        self_is_result);
+  }
+#endif
+  return leaky_relu_backward_impl(kOp_leaky_relu_backward, grad_output, self, negative_slope,
+                                  self_is_result);
 }
 
 // ---- aten::gt.Tensor_out -> diopiGt
@@ -1513,14 +2087,34 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("sin.out", TORCH_FN(wrap_sin_out));
   m.impl("sin", TORCH_FN(wrap_sin));
   m.impl("sin_", TORCH_FN(wrap_sin_));
+  m.impl("floor.out", TORCH_FN(wrap_floor_out));
+  m.impl("floor", TORCH_FN(wrap_floor));
+  m.impl("floor_", TORCH_FN(wrap_floor_));
+  m.impl("log2.out", TORCH_FN(wrap_log2_out));
+  m.impl("log2", TORCH_FN(wrap_log2));
+  m.impl("log2_", TORCH_FN(wrap_log2_));
+  m.impl("sign.out", TORCH_FN(wrap_sign_out));
+  m.impl("sign", TORCH_FN(wrap_sign));
+  m.impl("sign_", TORCH_FN(wrap_sign_));
   m.impl("clamp.out", TORCH_FN(wrap_clamp_out));
   m.impl("clamp", TORCH_FN(wrap_clamp));
   m.impl("clamp_", TORCH_FN(wrap_clamp_));
+  m.impl("clamp_min.out", TORCH_FN(wrap_clamp_min_out));
+  m.impl("clamp_min", TORCH_FN(wrap_clamp_min));
+  m.impl("clamp_min_", TORCH_FN(wrap_clamp_min_));
+  m.impl("clamp_max.out", TORCH_FN(wrap_clamp_max_out));
+  m.impl("clamp_max", TORCH_FN(wrap_clamp_max));
+  m.impl("clamp_max_", TORCH_FN(wrap_clamp_max_));
   m.impl("threshold.out", TORCH_FN(wrap_threshold_out));
   m.impl("threshold", TORCH_FN(wrap_threshold));
   m.impl("threshold_", TORCH_FN(wrap_threshold_));
   m.impl("threshold_backward.grad_input", TORCH_FN(wrap_threshold_backward_grad_input));
   m.impl("threshold_backward", TORCH_FN(wrap_threshold_backward));
+  m.impl("leaky_relu.out", TORCH_FN(wrap_leaky_relu_out));
+  m.impl("leaky_relu", TORCH_FN(wrap_leaky_relu));
+  m.impl("leaky_relu_", TORCH_FN(wrap_leaky_relu_));
+  m.impl("leaky_relu_backward.grad_input", TORCH_FN(wrap_leaky_relu_backward_grad_input));
+  m.impl("leaky_relu_backward", TORCH_FN(wrap_leaky_relu_backward));
   m.impl("gt.Tensor_out", TORCH_FN(wrap_gt_Tensor_out));
   m.impl("gt.Tensor", TORCH_FN(wrap_gt_Tensor));
   m.impl("gt.Scalar_out", TORCH_FN(wrap_gt_Scalar_out));

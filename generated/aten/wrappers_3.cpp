@@ -239,6 +239,163 @@ at::Tensor& wrap_exp_(at::Tensor& self) {
   return exp__impl(kOp_exp_, self);
 }
 
+// ---- aten::ceil.out -> diopiCeil
+const opweave::OpInfo kInfo_ceil_out{"aten::ceil.out",
+                                     "diopiCeil",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_ceil_out = opweave::register_op(&kInfo_ceil_out);
+
+at::Tensor& ceil_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiCeil)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::ceil_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_ceil_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_ceil_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::ceil_out>(kOp_ceil_out, &ceil_out_impl, self, out);
+  }
+#endif
+  return ceil_out_impl(kOp_ceil_out, self, out);
+}
+
+// ---- aten::ceil -> diopiCeil (derived from ceil_out)
+const opweave::OpInfo kInfo_ceil{"aten::ceil",
+                                 "diopiCeil",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_ceil = opweave::register_op(&kInfo_ceil);
+
+at::Tensor ceil_impl(int op, const at::Tensor& self) {
+  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  ceil_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_ceil(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_ceil) != 0)) {
+    return opweave::instrumented_call<at::_ops::ceil>(kOp_ceil, &ceil_impl, self);
+  }
+#endif
+  return ceil_impl(kOp_ceil, self);
+}
+
+// ---- aten::ceil_ -> diopiCeilInp
+const opweave::OpInfo kInfo_ceil_{"aten::ceil_",
+                                  "diopiCeilInp",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_ceil_ = opweave::register_op(&kInfo_ceil_);
+
+at::Tensor& ceil__impl(int op, at::Tensor& self) {
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiCeilInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::ceil_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_ceil_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_ceil_) != 0)) {
+    return opweave::instrumented_call<at::_ops::ceil_>(kOp_ceil_, &ceil__impl, self);
+  }
+#endif
+  return ceil__impl(kOp_ceil_, self);
+}
+
+// ---- aten::log10.out -> diopiLog10
+const opweave::OpInfo kInfo_log10_out{"aten::log10.out",
+                                      "diopiLog10",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_log10_out = opweave::register_op(&kInfo_log10_out);
+
+at::Tensor& log10_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLog10)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::log10_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_log10_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_log10_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::log10_out>(kOp_log10_out, &log10_out_impl, self,
+                                                           out);
+  }
+#endif
+  return log10_out_impl(kOp_log10_out, self, out);
+}
+
+// ---- aten::log10 -> diopiLog10 (derived from log10_out)
+const opweave::OpInfo kInfo_log10{"aten::log10",
+                                  "diopiLog10",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_log10 = opweave::register_op(&kInfo_log10);
+
+at::Tensor log10_impl(int op, const at::Tensor& self) {
+  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  log10_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_log10(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_log10) != 0)) {
+    return opweave::instrumented_call<at::_ops::log10>(kOp_log10, &log10_impl, self);
+  }
+#endif
+  return log10_impl(kOp_log10, self);
+}
+
+// ---- aten::log10_ -> diopiLog10Inp
+const opweave::OpInfo kInfo_log10_{"aten::log10_",
+                                   "diopiLog10Inp",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_log10_ = opweave::register_op(&kInfo_log10_);
+
+at::Tensor& log10__impl(int op, at::Tensor& self) {
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiLog10Inp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::log10_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_log10_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_log10_) != 0)) {
+    return opweave::instrumented_call<at::_ops::log10_>(kOp_log10_, &log10__impl, self);
+  }
+#endif
+  return log10__impl(kOp_log10_, self);
+}
+
 // ---- aten::sigmoid.out -> diopiSigmoid
 const opweave::OpInfo kInfo_sigmoid_out{"aten::sigmoid.out",
                                         "diopiSigmoid",
@@ -291,17 +448,21 @@ at::Tensor wrap_sigmoid(const at::Tensor& self) {
   return sigmoid_impl(kOp_sigmoid, self);
 }
 
-// ---- aten::sigmoid_ -> diopiSigmoid (derived from sigmoid_out)
+// ---- aten::sigmoid_ -> diopiSigmoidInp
 const opweave::OpInfo kInfo_sigmoid_{"aten::sigmoid_",
-                                     "diopiSigmoid",
+                                     "diopiSigmoidInp",
                                      true,
                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
 const int kOp_sigmoid_ = opweave::register_op(&kInfo_sigmoid_);
 
 at::Tensor& sigmoid__impl(int op, at::Tensor& self) {
-  opweave::check_inplace(op, self, opweave::rules::like(self));
-  sigmoid_out_impl(op, self, self);
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiSigmoidInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::sigmoid_>(op, status, self);
+  }
   return self;
 }
 
@@ -425,17 +586,21 @@ at::Tensor wrap_tanh(const at::Tensor& self) {
   return tanh_impl(kOp_tanh, self);
 }
 
-// ---- aten::tanh_ -> diopiTanh (derived from tanh_out)
+// ---- aten::tanh_ -> diopiTanhInp
 const opweave::OpInfo kInfo_tanh_{"aten::tanh_",
-                                  "diopiTanh",
+                                  "diopiTanhInp",
                                   true,
                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
 const int kOp_tanh_ = opweave::register_op(&kInfo_tanh_);
 
 at::Tensor& tanh__impl(int op, at::Tensor& self) {
-  opweave::check_inplace(op, self, opweave::rules::like(self));
-  tanh_out_impl(op, self, self);
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiTanhInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::tanh_>(op, status, self);
+  }
   return self;
 }
 
@@ -1517,6 +1682,12 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("exp.out", TORCH_FN(wrap_exp_out));
   m.impl("exp", TORCH_FN(wrap_exp));
   m.impl("exp_", TORCH_FN(wrap_exp_));
+  m.impl("ceil.out", TORCH_FN(wrap_ceil_out));
+  m.impl("ceil", TORCH_FN(wrap_ceil));
+  m.impl("ceil_", TORCH_FN(wrap_ceil_));
+  m.impl("log10.out", TORCH_FN(wrap_log10_out));
+  m.impl("log10", TORCH_FN(wrap_log10));
+  m.impl("log10_", TORCH_FN(wrap_log10_));
   m.impl("sigmoid.out", TORCH_FN(wrap_sigmoid_out));
   m.impl("sigmoid", TORCH_FN(wrap_sigmoid));
   m.impl("sigmoid_", TORCH_FN(wrap_sigmoid_));

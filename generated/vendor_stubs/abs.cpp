@@ -15,3 +15,11 @@ extern "C" diopiError_t diopiAbs(diopiContextHandle_t ctx, diopiTensorHandle_t o
   (void)input;
   return diopiNoImplement;
 }
+
+// Element-wise absolute value.
+//   input [inout] dtypes: float16, bfloat16, float32, float64, int32, int64
+extern "C" diopiError_t diopiAbsInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  (void)input;
+  return diopiNoImplement;
+}

@@ -20,3 +20,66 @@ extern "C" diopiError_t diopiClampScalar(diopiContextHandle_t ctx, diopiTensorHa
   (void)max;
   return diopiNoImplement;
 }
+
+// Clamps every element into [min, max]; a missing bound is not applied.
+//   input [inout] dtypes: float16, bfloat16, float32, float64, int32, int64
+//   min [in] (may be null)
+//   max [in] (may be null)
+extern "C" diopiError_t diopiClampInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                            const diopiScalar_t* min, const diopiScalar_t* max) {
+  (void)ctx;
+  (void)input;
+  (void)min;
+  (void)max;
+  return diopiNoImplement;
+}
+
+// Clamps every element into [min, max]; a missing bound is not applied.
+//   out [out] dtypes: float16, bfloat16, float32, float64, int32, int64
+//   input [in] dtypes: float16, bfloat16, float32, float64, int32, int64
+//   min [in]
+extern "C" diopiError_t diopiClampMinScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                            diopiConstTensorHandle_t input,
+                                            const diopiScalar_t* min) {
+  (void)ctx;
+  (void)out;
+  (void)input;
+  (void)min;
+  return diopiNoImplement;
+}
+
+// Clamps every element into [min, max]; a missing bound is not applied.
+//   input [inout] dtypes: float16, bfloat16, float32, float64, int32, int64
+//   min [in]
+extern "C" diopiError_t diopiClampMinInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                               const diopiScalar_t* min) {
+  (void)ctx;
+  (void)input;
+  (void)min;
+  return diopiNoImplement;
+}
+
+// Clamps every element into [min, max]; a missing bound is not applied.
+//   out [out] dtypes: float16, bfloat16, float32, float64, int32, int64
+//   input [in] dtypes: float16, bfloat16, float32, float64, int32, int64
+//   max [in]
+extern "C" diopiError_t diopiClampMaxScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                            diopiConstTensorHandle_t input,
+                                            const diopiScalar_t* max) {
+  (void)ctx;
+  (void)out;
+  (void)input;
+  (void)max;
+  return diopiNoImplement;
+}
+
+// Clamps every element into [min, max]; a missing bound is not applied.
+//   input [inout] dtypes: float16, bfloat16, float32, float64, int32, int64
+//   max [in]
+extern "C" diopiError_t diopiClampMaxInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                               const diopiScalar_t* max) {
+  (void)ctx;
+  (void)input;
+  (void)max;
+  return diopiNoImplement;
+}

@@ -15,3 +15,11 @@ extern "C" diopiError_t diopiCos(diopiContextHandle_t ctx, diopiTensorHandle_t o
   (void)input;
   return diopiNoImplement;
 }
+
+// Element-wise cosine.
+//   input [inout] dtypes: float16, bfloat16, float32, float64
+extern "C" diopiError_t diopiCosInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  (void)input;
+  return diopiNoImplement;
+}

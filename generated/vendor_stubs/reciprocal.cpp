@@ -15,3 +15,11 @@ extern "C" diopiError_t diopiReciprocal(diopiContextHandle_t ctx, diopiTensorHan
   (void)input;
   return diopiNoImplement;
 }
+
+// Element-wise reciprocal, 1 / input.
+//   input [inout] dtypes: float16, bfloat16, float32, float64
+extern "C" diopiError_t diopiReciprocalInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  (void)input;
+  return diopiNoImplement;
+}

@@ -15,3 +15,11 @@ extern "C" diopiError_t diopiRsqrt(diopiContextHandle_t ctx, diopiTensorHandle_t
   (void)input;
   return diopiNoImplement;
 }
+
+// Element-wise reciprocal square root, 1 / sqrt(input).
+//   input [inout] dtypes: float16, bfloat16, float32, float64
+extern "C" diopiError_t diopiRsqrtInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  (void)input;
+  return diopiNoImplement;
+}

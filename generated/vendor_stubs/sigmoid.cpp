@@ -17,6 +17,14 @@ extern "C" diopiError_t diopiSigmoid(diopiContextHandle_t ctx, diopiTensorHandle
 }
 
 // Logistic sigmoid, 1 / (1 + exp(-input)).
+//   input [inout] dtypes: float16, bfloat16, float32, float64
+extern "C" diopiError_t diopiSigmoidInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  (void)input;
+  return diopiNoImplement;
+}
+
+// Logistic sigmoid, 1 / (1 + exp(-input)).
 //   grad_input [out] dtypes: float16, bfloat16, float32, float64
 //   grad_output [in] dtypes: float16, bfloat16, float32, float64
 //   output [in] dtypes: float16, bfloat16, float32, float64

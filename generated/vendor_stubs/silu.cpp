@@ -17,6 +17,14 @@ extern "C" diopiError_t diopiSilu(diopiContextHandle_t ctx, diopiTensorHandle_t 
 }
 
 // Sigmoid-weighted linear unit, input * sigmoid(input).
+//   input [inout] dtypes: float16, bfloat16, float32, float64
+extern "C" diopiError_t diopiSiluInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  (void)input;
+  return diopiNoImplement;
+}
+
+// Sigmoid-weighted linear unit, input * sigmoid(input).
 //   grad_input [out] dtypes: float16, bfloat16, float32, float64
 //   grad_output [in] dtypes: float16, bfloat16, float32, float64
 //   input [in] dtypes: float16, bfloat16, float32, float64

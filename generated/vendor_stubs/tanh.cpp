@@ -17,6 +17,14 @@ extern "C" diopiError_t diopiTanh(diopiContextHandle_t ctx, diopiTensorHandle_t 
 }
 
 // Hyperbolic tangent.
+//   input [inout] dtypes: float16, bfloat16, float32, float64
+extern "C" diopiError_t diopiTanhInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  (void)input;
+  return diopiNoImplement;
+}
+
+// Hyperbolic tangent.
 //   grad_input [out] dtypes: float16, bfloat16, float32, float64
 //   grad_output [in] dtypes: float16, bfloat16, float32, float64
 //   output [in] dtypes: float16, bfloat16, float32, float64

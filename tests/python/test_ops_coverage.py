@@ -238,3 +238,58 @@ def test_conv1d_runs_as_conv2d_and_conv3d_is_declined():
     x, w = torch.randn(1, 2, 4, 5, 6, generator=gen), torch.randn(3, 2, 2, 2, 2, generator=gen)
     with pytest.raises(NotImplementedError, match="convolution_overrideable"):
         F.conv3d(x.to(D), w.to(D))
+
+
+# ---------------------------------------------------------------- more element-wise ops, scatter
+
+POS = torch.rand(5, 7, generator=g) * 3 + 0.1
+MORE = {
+    "floor": (lambda x: torch.floor(x * 3), XT),
+    "ceil_": (lambda x: (x * 3).ceil_(), XT),
+    "erf": (lambda x: torch.erf(x), XT),
+    "erf_": (lambda x: x.clone().erf_(), XT),
+    "log2": (lambda x: torch.log2(x), POS.t()),
+    "log10_": (lambda x: x.clone().log10_(), POS),
+    "sign": (lambda x: torch.sign(x), NANX),
+    "sign_int": (lambda x: torch.sign(x - 1), INT45),
+    "minimum": (lambda a, b: torch.minimum(a, b), NANX, torch.randn(7)),
+    "lerp_scalar": (lambda a, b: torch.lerp(a, b, 0.3), XT, X),
+    "lerp_tensor": (lambda a, b, w: torch.lerp(a, b, w), XT, X, torch.linspace(-0.5, 1.5, 7)),
+    "leaky_relu": (lambda x: F.leaky_relu(x, 0.2), XT),
+    "leaky_relu_": (lambda x: F.leaky_relu(x.clone(), 0.1, inplace=True), XT),
+    "clamp_min": (lambda x: torch.clamp_min(x, -0.25), NANX),
+    "clamp_max_": (lambda x: x.clone().clamp_max_(0.5), XT),
+    "clamp_": (lambda x: x.clone().clamp_(-0.5, 0.5), XT),
+    "abs_": (lambda x: x.clone().abs_(), XT),
+    "rsqrt_": (lambda x: x.clone().rsqrt_(), POS),
+    "sin_": (lambda x: x.clone().sin_(), XT),
+    "cos_": (lambda x: x.clone().cos_(), XT),
+    "reciprocal_": (lambda x: x.clone().reciprocal_(), POS),
+    "sigmoid_": (lambda x: x.clone().sigmoid_(), XT),
+    "tanh_": (lambda x: x.clone().tanh_(), XT),
+    "silu_": (lambda x: F.silu(x.clone(), inplace=True), XT),
+    "scatter_src": (lambda x, i, s: x.scatter(1, i, s), XT, torch.tensor([[0, 4], [1, 1], [3, 2], [0, 0], [2, 4]]),
+                    torch.randn(5, 3)),
+    "scatter_value_": (lambda x, i: x.clone().scatter_(0, i, 2.5), XT, torch.tensor([[4, 0, 1, 3, 2, 0, 1]])),
+    "scatter_src_": (lambda x, i, s: x.clone().scatter_(1, i, s), XT, torch.tensor([[0, 4], [1, 3], [3, 2], [0, 1], [2, 4]]),
+                     torch.randn(5, 2).t().contiguous().t()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MORE))
+def test_more_elementwise_and_scatter_match_cpu(name):
+    f, *args = MORE[name]
+    opweave.fallback_stats(reset=True)
+    _same(f(*args), f(*_to(D, args)), atol=1e-5)
+    assert opweave.fallback_stats() == {}
+
+
+def test_max_and_leaky_relu_gradients_run_on_the_device():
+    base = torch.randn(4, 6, generator=_gen(17))
+    for f in (lambda t: t.max(1)[0], lambda t: F.leaky_relu(t, 0.3)):
+        a, b = base.clone().requires_grad_(), base.to(D).requires_grad_()
+        opweave.fallback_stats(reset=True)
+        f(a).sum().backward()
+        f(b).sum().backward()
+        assert opweave.fallback_stats() == {}
+        _same(a.grad, b.grad, atol=1e-6)

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/arith.h"
 #include "common/elementwise.h"
 #include "common/scalar.h"
 
@@ -101,10 +102,15 @@ diopiError_t diopiHardswishBackward(diopiContextHandle_t ctx, diopiTensorHandle_
     elementwise<kFloating>(
         kernel, ctx, grad_input,
         [](auto tag) {
-          using A = acc_t<TypeOf<decltype(tag)>>;
+          using T = TypeOf<decltype(tag)>;
+          using A = acc_t<T>;
+          // ATen 1.13 computes the middle branch with 16-bit operations (each one rounded). Its
+          // vectorized loop takes x == 3 as the upper branch (its scalar tail loop does not):
+          // the sim follows the vectorized loop, which sees almost every element.
+          using V = Arith<T, kPerOpHalf | kPerOpBFloat16>;
           return [](A g, A x) -> A {
             if (x < A(-3)) return A(0);
-            if (x <= A(3)) return g * ((x / A(3)) + A(0.5));
+            if (x < A(3)) return to_acc<A>(V(g) * ((V(x) / V(3)) + V(0.5)));
             return g;
           };
         },
