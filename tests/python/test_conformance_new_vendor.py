@@ -76,16 +76,16 @@ def test_rerun_keeps_filled_kernels_and_adds_new_catalogue_functions(tmp_path):
     add_stub = stubs / "add.cpp"
     add_stub.write_text(add_stub.read_text() + '\n// New.\nextern "C" diopiError_t diopiAddNew('
                         'diopiContextHandle_t ctx) {\n  (void)ctx;\n  return diopiNoImplement;\n}\n')
-    (stubs / "erf.cpp").write_text('#include <diopi/functions.h>\n\n// Erf.\nextern "C" '
-                                   'diopiError_t diopiErf(diopiContextHandle_t ctx) {\n  (void)ctx;\n'
-                                   '  return diopiNoImplement;\n}\n')
+    (stubs / "frob.cpp").write_text('#include <diopi/functions.h>\n\n// Frob.\nextern "C" '
+                                    'diopiError_t diopiFrob(diopiContextHandle_t ctx) {\n  (void)ctx;\n'
+                                    '  return diopiNoImplement;\n}\n')
     (stubs / "neg.cpp").unlink()
     r = new_vendor.scaffold("acme", vendors_dir=str(vendors), stubs_dir=str(stubs))
     text = kernel.read_text()
     assert text.startswith(filled.rstrip("\n")) and "return diopiSuccess;  // mine" in text
     assert r.appended == {str(kernel): ["diopiAddNew"]}
     assert text.count("diopiAddNew(") == 1
-    assert str(vendors / "acme" / "kernels" / "erf.cpp") in r.created
+    assert str(vendors / "acme" / "kernels" / "frob.cpp") in r.created
     assert not mm.exists()                       # diopiMm lives elsewhere: no duplicate stub
     assert definitions(vendors / "acme").count("diopiMm") == 1
     assert seam.read_text().endswith("// my driver\n")
