@@ -13,10 +13,6 @@
 
 namespace opweave {
 
-namespace {
-thread_local const char* t_pending_reason = nullptr;
-}  // namespace
-
 void throw_device_mismatch(int op, const at::Tensor& t, c10::Device expected) {
   TORCH_CHECK(false, op_info(op).aten_name, ": expected all tensors to be on ", expected,
               ", but found one on ", t.device());
@@ -29,14 +25,6 @@ const at::Tensor& OpGuard::staged(const at::Tensor& t) const {
     if (entry.first == &t) return entry.second;
   }
   return t;
-}
-
-void set_pending_fallback_reason(const char* reason) { t_pending_reason = reason; }
-
-void fallback_with_reason(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
-  const char* reason = t_pending_reason ? t_pending_reason : "no device kernel";
-  t_pending_reason = nullptr;
-  cpu_fallback_with_reason(op, stack, reason);
 }
 
 bool kernel_declined(int op, diopiError_t status) {

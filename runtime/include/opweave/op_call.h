@@ -8,7 +8,6 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/record_function.h>
 #include <c10/core/DeviceGuard.h>
-
 #include <c10/util/SmallVector.h>
 
 #include <tuple>
@@ -17,6 +16,7 @@
 
 #include "diopi/diopirt.h"
 #include "opweave/context.h"
+#include "opweave/fallback.h"
 #include "opweave/op_registry.h"
 
 namespace opweave {
@@ -98,10 +98,6 @@ class OpGuard {
 
 // ---- CPU fallback ---------------------------------------------------------------------------
 
-// Boxed CPU fallback with the reason recorded for the one-time log line.
-void fallback_with_reason(const c10::OperatorHandle& op, torch::jit::Stack* stack);
-void set_pending_fallback_reason(const char* reason);
-
 template <class Ops>
 const c10::OperatorHandle& operator_handle() {
   static const c10::OperatorHandle handle =
@@ -112,10 +108,10 @@ const c10::OperatorHandle& operator_handle() {
 template <class Ops, class... Args>
 decltype(auto) fallback_call(int op, const char* reason, Args&&... args) {
   (void)op;
-  set_pending_fallback_reason(reason);
+  FallbackReason scope(reason);  // explains this call in the one-time log line
   using Sig = typename Ops::schema;
   return c10::impl::BoxedKernelWrapper<Sig>::call(
-      c10::BoxedKernel::makeFromFunction<&fallback_with_reason>(), operator_handle<Ops>(),
+      c10::BoxedKernel::makeFromFunction<&cpu_fallback>(), operator_handle<Ops>(),
       c10::DispatchKeySet(), std::forward<Args>(args)...);
 }
 
@@ -126,8 +122,7 @@ bool kernel_declined(int op, diopiError_t status);
 template <class Ops, class... Args>
 decltype(auto) kernel_failed(int op, diopiError_t status, Args&&... args) {
   kernel_declined(op, status);  // throws unless declined
-  return fallback_call<Ops>(op, "the kernel declined these arguments",
-                            std::forward<Args>(args)...);
+  return fallback_call<Ops>(op, "the kernel declined these arguments", std::forward<Args>(args)...);
 }
 
 // ---- instrumented slow path ---------------------------------------------------------------
