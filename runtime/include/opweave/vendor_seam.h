@@ -85,6 +85,13 @@ typedef struct owVendorSeam {
   owStatus (*hostFreePinned)(void* ptr);
   owStatus (*memcpyPeerAsync)(void* dst, int dst_device, const void* src, int src_device,
                               size_t bytes, owStream_t stream);
+  /* Batched submission (a graph launch): after streamBeginBatch(stream), work the calling
+   * thread enqueues on `stream` is collected instead of queued, and streamEndBatch(stream)
+   * queues all of it, in order, as one unit (one launch). Work on other streams or from other
+   * threads is not affected; a synchronisation of any stream by the calling thread submits the
+   * pending batch first. Batches do not nest (owInvalidValue). Both present or both NULL. */
+  owStatus (*streamBeginBatch)(owStream_t stream);
+  owStatus (*streamEndBatch)(owStream_t stream);
 } owVendorSeam;
 
 /* The single entry point a vendor library exports. */

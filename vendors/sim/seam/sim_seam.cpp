@@ -143,6 +143,8 @@ owVendorSeam make_seam() {
   s.hostMallocPinned = host_malloc_pinned;
   s.hostFreePinned = host_free_pinned;
   s.memcpyPeerAsync = memcpy_peer_async;
+  s.streamBeginBatch = stream_begin_batch;
+  s.streamEndBatch = stream_end_batch;
   return s;
 }
 

@@ -9,6 +9,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -136,8 +137,19 @@ owStatus stream_destroy(owStream_t s) {
   return owSuccess;
 }
 
-owStatus stream_push(owStream_t s, std::function<void()> work, bool delayed) {
-  if (s == nullptr) return fail(owInvalidValue, "stream is NULL");
+namespace {
+
+// Work this thread enqueues on `stream` while a batch is open (streamBeginBatch): submitted
+// as one task by streamEndBatch, or earlier by any synchronisation this thread starts.
+struct Batch {
+  owStream_t stream = nullptr;
+  std::vector<std::function<void()>> work;
+  bool delayed = false;
+};
+
+thread_local Batch t_batch;
+
+owStatus push_now(owStream_t s, std::function<void()> work, bool delayed) {
   {
     std::lock_guard<std::mutex> lock(s->mu);
     if (s->stop) return fail(owInvalidValue, "stream is being destroyed");
@@ -148,8 +160,72 @@ owStatus stream_push(owStream_t s, std::function<void()> work, bool delayed) {
   return owSuccess;
 }
 
+// Submits the pending batch of this thread as one task (one launch: the configured delay is
+// paid once). Its closures run in order; the first failure is reported like a task's.
+owStatus submit_batch() {
+  Batch& b = t_batch;
+  if (b.work.empty()) return owSuccess;
+  auto work = std::make_shared<std::vector<std::function<void()>>>(std::move(b.work));
+  b.work.clear();
+  const bool delayed = b.delayed;
+  b.delayed = false;
+  return push_now(
+      b.stream,
+      [work] {
+        std::string first;
+        for (auto& fn : *work) {
+          try {
+            fn();
+          } catch (const std::exception& e) {
+            if (first.empty()) first = e.what();
+          } catch (...) {
+            if (first.empty()) first = "unknown exception in a stream task";
+          }
+        }
+        work->clear();  // release what the closures captured on the worker, as tasks do
+        if (!first.empty()) throw std::runtime_error(first);
+      },
+      delayed);
+}
+
+// Called by every synchronisation: what this thread batched must be queued before it waits.
+void flush_batch() {
+  if (t_batch.stream != nullptr) submit_batch();
+}
+
+}  // namespace
+
+owStatus stream_push(owStream_t s, std::function<void()> work, bool delayed) {
+  if (s == nullptr) return fail(owInvalidValue, "stream is NULL");
+  if (s == t_batch.stream) {
+    t_batch.work.push_back(std::move(work));
+    t_batch.delayed = t_batch.delayed || delayed;
+    return owSuccess;
+  }
+  return push_now(s, std::move(work), delayed);
+}
+
+owStatus stream_begin_batch(owStream_t s) {
+  if (s == nullptr) return fail(owInvalidValue, "streamBeginBatch: stream is NULL");
+  if (t_batch.stream != nullptr) {
+    return fail(owInvalidValue, "streamBeginBatch: this thread already has an open batch");
+  }
+  t_batch.stream = s;
+  return owSuccess;
+}
+
+owStatus stream_end_batch(owStream_t s) {
+  if (s == nullptr || s != t_batch.stream) {
+    return fail(owInvalidValue, "streamEndBatch: no batch open on this stream");
+  }
+  const owStatus st = submit_batch();
+  t_batch.stream = nullptr;
+  return st;
+}
+
 owStatus stream_synchronize(owStream_t s) {
   if (s == nullptr) return fail(owInvalidValue, "streamSynchronize: stream is NULL");
+  flush_batch();
   std::unique_lock<std::mutex> lock(s->mu);
   const uint64_t target = s->enqueued;
   s->done_cv.wait(lock, [&] { return s->completed >= target; });
@@ -158,6 +234,7 @@ owStatus stream_synchronize(owStream_t s) {
 
 owStatus stream_query(owStream_t s) {
   if (s == nullptr) return fail(owInvalidValue, "streamQuery: stream is NULL");
+  flush_batch();
   std::unique_lock<std::mutex> lock(s->mu);
   const owStatus st = take_async_error(s, lock);
   if (st != owSuccess) return st;
@@ -168,6 +245,7 @@ owStatus device_synchronize(int device) {
   if (device < 0 || device >= kDeviceCount) {
     return fail(owInvalidValue, "deviceSynchronize: invalid device " + std::to_string(device));
   }
+  flush_batch();
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);  // keeps the streams alive while we wait
   owStatus result = owSuccess;
@@ -238,12 +316,14 @@ owStatus stream_wait_event(owStream_t stream, owEvent_t event) {
 
 owStatus event_query(owEvent_t event) {
   if (event == nullptr) return fail(owInvalidValue, "eventQuery: event is NULL");
+  flush_batch();
   std::lock_guard<std::mutex> lock(event->state->mu);
   return event->state->completed >= event->state->recorded ? owSuccess : owNotReady;
 }
 
 owStatus event_synchronize(owEvent_t event) {
   if (event == nullptr) return fail(owInvalidValue, "eventSynchronize: event is NULL");
+  flush_batch();
   EventState& st = *event->state;
   std::unique_lock<std::mutex> lock(st.mu);
   const uint64_t target = st.recorded;

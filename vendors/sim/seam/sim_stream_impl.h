@@ -15,6 +15,8 @@ owStatus stream_query(owStream_t stream);
 // `delayed` tasks pay OPWEAVE_SIM_DELAY_US before running (data movement and kernels);
 // bookkeeping tasks (event markers and waits) do not.
 owStatus stream_push(owStream_t stream, std::function<void()> work, bool delayed);
+owStatus stream_begin_batch(owStream_t stream);
+owStatus stream_end_batch(owStream_t stream);
 
 owStatus event_create(owEvent_t* event);
 owStatus event_destroy(owEvent_t event);

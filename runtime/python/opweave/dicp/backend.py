@@ -48,6 +48,7 @@ class Artifact:
     meta: list = field(default_factory=list)     # (dtype, device, requires_grad) per input
     applied: set = field(default_factory=set)    # conversion entries used (table indices)
     single_output: bool = False
+    plan: Optional[int] = None    # the helper's plan id when every graph is one native segment
 
     def check(self, tensors: list) -> Optional[int]:
         """s0 when the inputs (dtype, device, requires_grad, shape) fit, else None."""
@@ -181,7 +182,9 @@ class CompiledFunction:
         if not all(t.is_contiguous() for t in tensors):
             # graphs are traced with contiguous stand-ins (views were recorded for them)
             tensors = [t if t.is_contiguous() else t.contiguous() for t in tensors]
-        if training:
+        if art.plan is not None:   # one helper call (training: a C++ autograd function)
+            outs = (_native_train if training else _native_call)(art.plan, s0, tensors)
+        elif training:
             outs = _CompiledAutograd.apply(art, s0, *tensors)
         else:
             outs = art.infer.run(tensors, s0)
@@ -295,6 +298,8 @@ class CompiledFunction:
                     for x, spec in zip(tensors, art.placeholder_specs)]
         art.single_output = sig.out_spec is not None and sig.out_spec.num_leaves == 1 and \
             not sig.out_spec.children_specs
+        if native_code:
+            art.plan = _make_plan(art, len(tensors))
         s0 = art.guard(tensors)
         if s0 is None:
             raise CompileError("opweave.dicp: internal error: the compiled graph does not accept "
@@ -307,6 +312,33 @@ class CompiledFunction:
             return "not compiled yet"
         parts = [e.describe() for e in (art.infer, art.forward, art.backward) if e is not None]
         return "\n".join(parts)
+
+
+_native_call = _native_train = None
+
+
+def _make_plan(art: Artifact, n_primals: int) -> Optional[int]:
+    """Registers the artifact's graphs with the helper as one plan (called with one op:
+    no Python between the graphs and the kernels, and in training a C++ autograd function
+    whose backward needs no GIL); None when a graph has eager nodes (Python runs it)."""
+    global _native_call, _native_train
+    ops = native.load_helper()
+    if _native_call is None:
+        # the overloads' own callables: no OpOverloadPacket lookup per call
+        _native_call = getattr(ops.call.default, "_op", ops.call.default)
+        _native_train = getattr(ops.train.default, "_op", ops.train.default)
+    if art.training:
+        f, b = art.forward.native_map(), art.backward.native_map()
+        if f is None or b is None:
+            return None
+        n_user = len(art.forward.outputs) - art.n_saved
+        return int(ops.plan(f[0], f[1], f[2], b[0], b[1], b[2], n_user,
+                            [int(bool(d)) for d in art.out_diff], list(art.grad_pos), n_primals))
+    f = art.infer.native_map()
+    if f is None:
+        return None
+    return int(ops.plan(f[0], f[1], f[2], -1, [], [], len(art.infer.outputs), [], [],
+                        n_primals))
 
 
 def batch_inputs(flat, n_state) -> tuple:

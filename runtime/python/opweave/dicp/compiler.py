@@ -197,6 +197,28 @@ class Executor:
                         seg.outputs.append(n)
             used_later[id(seg)] = seg.outputs
 
+    def native_map(self) -> Optional[tuple]:
+        """(graph id, input map, output map) when the whole graph is one compiled segment
+        (no eager node): graph input k is executor input in_map[k]; executor output j is
+        graph output out_map[j] (>= 0) or executor input -out_map[j]-1 (passed through).
+        None otherwise (the graph runs step by step through run())."""
+        if not self.native or len(self.steps) != 1 or self.steps[0][0] != "seg":
+            return None
+        seg = self.steps[0][1]
+        ph = {n: i for i, n in enumerate(self.placeholders)}
+        if any(i not in ph for i in seg.inputs):
+            return None
+        outs = {n: j for j, n in enumerate(seg.outputs)}
+        out_map = []
+        for o in self.outputs:
+            if o in outs:
+                out_map.append(outs[o])
+            elif o in ph:
+                out_map.append(-ph[o] - 1)
+            else:
+                return None
+        return seg.graph_id, [ph[i] for i in seg.inputs], out_map
+
     def run(self, inputs: list, s0: int = 0) -> list:
         if self._fast:
             return self._ops.run(self.steps[0][1].graph_id, list(inputs), [s0])

@@ -8,6 +8,15 @@
 //
 //   opweave_dicp::load(str path) -> int            dlopen a graph library, resolve kernels
 //   opweave_dicp::run(int graph, Tensor[] inputs, int[] sym) -> Tensor[]
+//   opweave_dicp::plan(...) -> int                 a compiled call: forward (and backward)
+//                                                  graphs with their input/output maps
+//   opweave_dicp::call(int plan, int s0, Tensor[] inputs) -> Tensor[]     inference
+//   opweave_dicp::train(int plan, int s0, Tensor[] primals) -> Tensor[]  training: a C++
+//       autograd function whose backward runs the backward graph (no Python, no GIL)
+//
+// A run submits the graph's kernels to the device stream as one batch when the vendor seam
+// offers streamBeginBatch/streamEndBatch (the sim does): one queue operation and one worker
+// wake-up per graph instead of one per kernel.
 #include <ATen/ExpandUtils.h>
 #include <ATen/InferSize.h>
 #include <ATen/TensorUtils.h>
@@ -15,6 +24,7 @@
 #include <c10/core/DeviceGuard.h>
 #include <c10/core/TensorImpl.h>
 #include <dlfcn.h>
+#include <torch/csrc/autograd/custom_function.h>
 #include <torch/library.h>
 
 #include <deque>
@@ -29,6 +39,7 @@
 #include "opweave/diopi_errors.h"
 #include "opweave/diopi_slots.h"
 #include "opweave/stream.h"
+#include "opweave/vendor.h"
 #include "ow_dicp_abi.h"
 
 namespace {
@@ -81,9 +92,8 @@ at::Tensor fresh(c10::DeviceIndex device, c10::IntArrayRef sizes, c10::ScalarTyp
 
 at::Tensor view_of(const at::Tensor& src, c10::IntArrayRef sizes, c10::IntArrayRef strides,
                    int64_t offset) {
-  auto impl = c10::make_intrusive<c10::TensorImpl>(c10::TensorImpl::VIEW,
-                                                   c10::Storage(src.storage()), src.key_set(),
-                                                   src.dtype());
+  auto impl = c10::make_intrusive<c10::TensorImpl>(
+      c10::TensorImpl::VIEW, c10::Storage(src.storage()), src.key_set(), src.dtype());
   impl->set_sizes_and_strides(sizes, strides);
   impl->set_storage_offset(offset);
   return at::Tensor(std::move(impl));
@@ -278,14 +288,35 @@ int64_t load_op(std::string path) {
 
 const Graph& graph(int64_t id) {
   std::lock_guard<std::mutex> lock(g_mutex);
-  TORCH_CHECK(id >= 0 && id < static_cast<int64_t>(g_graphs.size()), "opweave.dicp: no graph ",
-              id);
+  TORCH_CHECK(id >= 0 && id < static_cast<int64_t>(g_graphs.size()), "opweave.dicp: no graph ", id);
   return g_graphs[id];
 }
 
-std::vector<at::Tensor> run_op(int64_t id, std::vector<at::Tensor> inputs,
-                               std::vector<int64_t> sym) {
-  const Graph& g = graph(id);
+// Submits the work a run enqueues on `stream` as one batch (when the vendor can); ends the
+// batch on every path out of the run, before the run's temporaries are released.
+class StreamBatch {
+ public:
+  explicit StreamBatch(owStream_t stream) {
+    const owVendorSeam& s = opweave::seam();
+    if (s.streamBeginBatch != nullptr && s.streamEndBatch != nullptr &&
+        s.streamBeginBatch(stream) == owSuccess) {
+      stream_ = stream;
+      end_ = s.streamEndBatch;
+    }
+  }
+  StreamBatch(const StreamBatch&) = delete;
+  StreamBatch& operator=(const StreamBatch&) = delete;
+  ~StreamBatch() {
+    if (end_ != nullptr) end_(stream_);
+  }
+
+ private:
+  owStream_t stream_ = nullptr;
+  owStatus (*end_)(owStream_t) = nullptr;
+};
+
+std::vector<at::Tensor> run_graph(const Graph& g, const std::vector<at::Tensor>& inputs,
+                                  const int64_t* sym) {
   TORCH_CHECK(static_cast<int64_t>(inputs.size()) == g.num_inputs, "opweave.dicp: graph takes ",
               g.num_inputs, " inputs, got ", inputs.size());
   c10::DeviceIndex device = -1;
@@ -304,19 +335,158 @@ std::vector<at::Tensor> run_op(int64_t id, std::vector<at::Tensor> inputs,
   r.outputs.resize(g.num_outputs);
   std::vector<diopiTensorHandle_t> handles(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    handles[i] = inputs[i].defined() ? reinterpret_cast<diopiTensorHandle_t>(&inputs[i]) : nullptr;
+    handles[i] = inputs[i].defined()
+                     ? reinterpret_cast<diopiTensorHandle_t>(const_cast<at::Tensor*>(&inputs[i]))
+                     : nullptr;
   }
-  const ow_dicp_rt rt{OW_DICP_ABI_VERSION, &r, &ctx, g.kernels.data(), cb_empty, cb_arena,
-                      cb_scratch, cb_view, cb_output, cb_fail};
-  const int status = g.run(&rt, handles.data(), sym.data());
+  const ow_dicp_rt rt{OW_DICP_ABI_VERSION, &r,      &ctx,      g.kernels.data(), cb_empty, cb_arena,
+                      cb_scratch,          cb_view, cb_output, cb_fail};
+  int status;
+  {
+    StreamBatch batch(ctx.stream);
+    status = g.run(&rt, handles.data(), sym);
+  }
   if (status != 0) {
-    const std::string where = r.failed_node >= 0 && r.failed_node < static_cast<int64_t>(g.nodes.size())
-                                  ? g.nodes[r.failed_node]
-                                  : std::string("(set-up)");
+    const std::string where =
+        r.failed_node >= 0 && r.failed_node < static_cast<int64_t>(g.nodes.size())
+            ? g.nodes[r.failed_node]
+            : std::string("(set-up)");
     TORCH_CHECK(false, "opweave.dicp: compiled graph ", g.path, " failed at node ", where, ": ",
                 r.error);
   }
   return std::move(r.outputs);
+}
+
+std::vector<at::Tensor> run_op(int64_t id, std::vector<at::Tensor> inputs,
+                               std::vector<int64_t> sym) {
+  TORCH_CHECK(!sym.empty(), "opweave.dicp: run needs the symbolic sizes");
+  return run_graph(graph(id), inputs, sym.data());
+}
+
+// One executor of a plan: a graph plus where its inputs come from and its outputs go.
+struct Exec {
+  const Graph* graph = nullptr;
+  std::vector<int64_t> in;   // graph input k <- executor input in[k]
+  std::vector<int64_t> out;  // executor output j <- graph output out[j] (>= 0) or executor
+                             // input -out[j]-1 (an input passed through)
+};
+
+struct Plan {
+  Exec fw, bw;                    // bw.graph is null for inference plans
+  int64_t n_user = 0;             // forward outputs: n_user user outputs, then saved values
+  std::vector<bool> out_diff;     // per user output: differentiable
+  std::vector<int64_t> grad_pos;  // backward output k is the gradient of primal grad_pos[k]
+  int64_t n_primals = 0;
+};
+
+std::deque<Plan> g_plans;  // guarded by g_mutex; never shrinks
+
+std::vector<at::Tensor> exec(const Exec& e, const std::vector<at::Tensor>& in, int64_t s0) {
+  std::vector<at::Tensor> gin;
+  gin.reserve(e.in.size());
+  for (int64_t k : e.in) gin.push_back(in[k]);
+  std::vector<at::Tensor> gout = run_graph(*e.graph, gin, &s0);
+  std::vector<at::Tensor> out;
+  out.reserve(e.out.size());
+  for (int64_t j : e.out) out.push_back(j >= 0 ? gout[j] : in[-j - 1]);
+  return out;
+}
+
+Exec make_exec(int64_t graph_id, std::vector<int64_t> in, std::vector<int64_t> out, int64_t n_in) {
+  Exec e;
+  e.graph = &graph(graph_id);
+  TORCH_CHECK(static_cast<int64_t>(in.size()) == e.graph->num_inputs, "opweave.dicp: plan maps ",
+              in.size(), " inputs of a graph taking ", e.graph->num_inputs);
+  for (int64_t k : in) TORCH_CHECK(k >= 0 && k < n_in, "opweave.dicp: plan input ", k);
+  for (int64_t j : out) {
+    TORCH_CHECK(j < e.graph->num_outputs && -j - 1 < n_in, "opweave.dicp: plan output ", j);
+  }
+  e.in = std::move(in);
+  e.out = std::move(out);
+  return e;
+}
+
+int64_t plan_op(int64_t fw, std::vector<int64_t> fw_in, std::vector<int64_t> fw_out, int64_t bw,
+                std::vector<int64_t> bw_in, std::vector<int64_t> bw_out, int64_t n_user,
+                std::vector<int64_t> out_diff, std::vector<int64_t> grad_pos, int64_t n_primals) {
+  Plan p;
+  p.fw = make_exec(fw, std::move(fw_in), std::move(fw_out), n_primals);
+  p.n_user = n_user;
+  p.n_primals = n_primals;
+  TORCH_CHECK(n_user >= 0 && n_user <= static_cast<int64_t>(p.fw.out.size()),
+              "opweave.dicp: plan with ", n_user, " user outputs");
+  if (bw >= 0) {
+    const int64_t n_saved = static_cast<int64_t>(p.fw.out.size()) - n_user;
+    int64_t n_tangents = 0;
+    for (int64_t d : out_diff) n_tangents += d != 0;
+    TORCH_CHECK(static_cast<int64_t>(out_diff.size()) == n_user, "opweave.dicp: out_diff");
+    p.bw = make_exec(bw, std::move(bw_in), std::move(bw_out), n_saved + n_tangents);
+    TORCH_CHECK(p.bw.out.size() == grad_pos.size(), "opweave.dicp: grad_pos");
+    for (int64_t k : grad_pos) TORCH_CHECK(k >= 0 && k < n_primals, "opweave.dicp: grad_pos");
+    for (int64_t d : out_diff) p.out_diff.push_back(d != 0);
+    p.grad_pos = std::move(grad_pos);
+  }
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_plans.push_back(std::move(p));
+  return static_cast<int64_t>(g_plans.size() - 1);
+}
+
+const Plan& plan(int64_t id) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  TORCH_CHECK(id >= 0 && id < static_cast<int64_t>(g_plans.size()), "opweave.dicp: no plan ", id);
+  return g_plans[id];
+}
+
+std::vector<at::Tensor> call_op(int64_t plan_id, int64_t s0, std::vector<at::Tensor> inputs) {
+  const Plan& p = plan(plan_id);
+  TORCH_CHECK(static_cast<int64_t>(inputs.size()) == p.n_primals, "opweave.dicp: plan takes ",
+              p.n_primals, " inputs, got ", inputs.size());
+  return exec(p.fw, inputs, s0);
+}
+
+// The compiled training call as a C++ autograd function: the forward graph's user outputs
+// are returned, its saved values kept for the backward graph, which runs on the autograd
+// engine's device thread without taking the GIL.
+struct CompiledTrain : public torch::autograd::Function<CompiledTrain> {
+  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx,
+                                                int64_t plan_id, int64_t s0,
+                                                at::TensorList primals) {
+    const Plan& p = plan(plan_id);
+    TORCH_CHECK(static_cast<int64_t>(primals.size()) == p.n_primals, "opweave.dicp: plan takes ",
+                p.n_primals, " inputs, got ", primals.size());
+    std::vector<at::Tensor> in(primals.begin(), primals.end());
+    std::vector<at::Tensor> outs = exec(p.fw, in, s0);
+    std::vector<at::Tensor> user(outs.begin(), outs.begin() + p.n_user);
+    ctx->save_for_backward(std::vector<at::Tensor>(outs.begin() + p.n_user, outs.end()));
+    ctx->saved_data["plan"] = plan_id;
+    ctx->saved_data["s0"] = s0;
+    std::vector<at::Tensor> non_diff;
+    for (int64_t i = 0; i < p.n_user; ++i) {
+      if (!p.out_diff[i]) non_diff.push_back(user[i]);
+    }
+    if (!non_diff.empty()) ctx->mark_non_differentiable(non_diff);
+    return user;
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list grads) {
+    const Plan& p = plan(ctx->saved_data["plan"].toInt());
+    const int64_t s0 = ctx->saved_data["s0"].toInt();
+    std::vector<at::Tensor> in = ctx->get_saved_variables();
+    for (int64_t i = 0; i < p.n_user; ++i) {
+      if (p.out_diff[i]) in.push_back(grads[i].contiguous());  // (materialized: never undefined)
+    }
+    std::vector<at::Tensor> res = exec(p.bw, in, s0);
+    torch::autograd::variable_list full(2 + p.n_primals);
+    for (size_t k = 0; k < res.size(); ++k) full[2 + p.grad_pos[k]] = res[k];
+    return full;
+  }
+};
+
+std::vector<at::Tensor> train_op(int64_t plan_id, int64_t s0, std::vector<at::Tensor> primals) {
+  TORCH_CHECK(plan(plan_id).bw.graph != nullptr, "opweave.dicp: plan ", plan_id,
+              " has no backward graph");
+  return CompiledTrain::apply(plan_id, s0, at::TensorList(primals));
 }
 
 }  // namespace
@@ -324,4 +494,10 @@ std::vector<at::Tensor> run_op(int64_t id, std::vector<at::Tensor> inputs,
 TORCH_LIBRARY(opweave_dicp, m) {
   m.def("load(str path) -> int", &load_op);
   m.def("run(int graph, Tensor[] inputs, int[] sym) -> Tensor[]", &run_op);
+  m.def(
+      "plan(int fw, int[] fw_in, int[] fw_out, int bw, int[] bw_in, int[] bw_out, int n_user, "
+      "int[] out_diff, int[] grad_pos, int n_primals) -> int",
+      &plan_op);
+  m.def("call(int plan, int s0, Tensor[] inputs) -> Tensor[]", &call_op);
+  m.def("train(int plan, int s0, Tensor[] primals) -> Tensor[]", &train_op);
 }

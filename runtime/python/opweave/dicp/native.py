@@ -24,7 +24,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 REPO = HERE.parents[3]
 HELPER_SOURCES = ("helper.cpp", "ow_dicp_abi.h")
 RUNTIME_HEADERS = ("allocator.h", "context.h", "diopi_convert.h", "diopi_errors.h",
-                   "diopi_slots.h", "stream.h", "vendor_seam.h")
+                   "diopi_slots.h", "stream.h", "vendor.h", "vendor_seam.h")
 
 _lock = threading.Lock()
 _helper_loaded = False
