@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from . import emit_aten, emit_conformance, emit_dicp, emit_diopi, emit_vendor_stubs
+from . import emit_aten, emit_aten_ref, emit_conformance, emit_dicp, emit_diopi, emit_vendor_stubs
 from .aten_index import AtenIndex, default_index
 from .build_model import build_catalogue
 from .model import Catalogue
@@ -13,7 +13,7 @@ from .render import clang_format_all, environment
 from .yaml_loader import load_yaml
 
 EMITTERS = (emit_diopi.emit, emit_aten.emit, emit_vendor_stubs.emit, emit_conformance.emit,
-            emit_dicp.emit)
+            emit_dicp.emit, emit_aten_ref.emit)
 
 
 def load_catalogue(spec_path: str, index: AtenIndex | None = None) -> Catalogue:

@@ -36,11 +36,14 @@ def banner(template: str, comment: str = "//") -> str:
             f"it {GENERATED_MARK}: edit the spec or the template and run `make gen`.")
     if comment == "#":
         return f"# {text}"
+    if comment == "<!--":
+        return f"<!-- {text} -->"
     return f"/* {text} */"
 
 
 def render(env: jinja2.Environment, template: str, **context) -> str:
-    comment = "#" if template.endswith((".py.j2", ".yaml.j2", ".cmake.j2", ".txt.j2")) else "/*"
+    comment = "#" if template.endswith((".py.j2", ".yaml.j2", ".cmake.j2", ".txt.j2")) else (
+        "<!--" if template.endswith(".md.j2") else "/*")
     return env.get_template(template).render(banner=banner(template, comment), **context)
 
 

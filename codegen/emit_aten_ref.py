@@ -1,0 +1,240 @@
+"""Emitter: the `aten_ref` reference vendor's kernel bodies (generated/aten_ref/).
+
+Each DIOPI function whose catalogue binding can be read backwards mechanically becomes a C
+function that views the DIOPI tensors as CPU tensors over the same memory and redispatches
+the bound ATen overload straight to its CPU kernel. The same kernels as native CPU torch run,
+so a model on the aten_ref device against the same model on CPU measures exactly what the
+wrappers, runtime and allocator add. Functions that cannot be read backwards are listed with
+the reason in generated/aten_ref/coverage.md; vendors/aten_ref/kernels/ writes those by hand.
+
+The api layer (`plan_function`) is here; templates/aten_ref/ only lays plans out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from torchgen import local
+from torchgen.api import cpp
+from torchgen.api.types import DispatcherSignature
+from torchgen.model import BaseTy, BaseType, ListType, OptionalType
+
+from .c_decl import c_decl
+from .emit_aten import NUM_SHARDS, shard_of
+from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction
+from .output_set import OutputSet
+from .render import render
+
+# Overloads whose CPU "kernel" only raises (they exist for out-of-tree backends to override):
+# the reference vendor implements their DIOPI functions by hand with the real CPU op.
+NO_CPU_KERNEL = {"convolution_overrideable", "convolution_backward_overrideable"}
+
+
+# ATen arguments DIOPI leaves out because the output tensor already says them (an output rule
+# reads them on the wrapper side): recovered here from the first output and the first input.
+FROM_OUTPUT = {
+    "keepdim": "aten_ref::keepdim_of({out}, {input})",
+    "dtype": "{out}.scalar_type()",
+    "input_dtype": "{out}.scalar_type()",
+}
+
+
+class NotMechanical(Exception):
+    """A binding that cannot be turned into an ATen call from DIOPI arguments alone."""
+
+
+@dataclass
+class RefPlan:
+    diopi: str
+    op_name: str              # aten::add.out
+    header: str               # ATen/ops/add_ops.h
+    prepare: list[str] = field(default_factory=list)
+    call: str = ""
+    copies: list[str] = field(default_factory=list)   # functional: results into DIOPI outputs
+
+
+def _base_type(t):
+    return t.elem if isinstance(t, OptionalType) else t
+
+
+def _is_symint(t) -> bool:
+    while isinstance(t, (OptionalType, ListType)):
+        t = t.elem
+    return isinstance(t, BaseType) and t.name == BaseTy.SymInt
+
+
+def _tensor_value(arg: DiopiArg, aten_type, prepare: list[str]) -> str:
+    var = f"{arg.name}_t"
+    if isinstance(aten_type, OptionalType):
+        prepare.append(f"c10::optional<at::Tensor> {var} = aten_ref::wrap_optional({arg.name});")
+    else:
+        prepare.append(f"at::Tensor {var} = aten_ref::wrap({arg.name});")
+    return var
+
+
+def _from_diopi(arg: DiopiArg, aten_type, structured: bool, prepare: list[str]) -> str:
+    """C++ expression giving ATen argument of `aten_type` the value of DIOPI parameter `arg`."""
+    k, name = arg.kind, arg.name
+    optional = isinstance(aten_type, OptionalType)
+    symint = _is_symint(aten_type)
+    if k == "tensor":
+        return _tensor_value(arg, aten_type, prepare)
+    if k == "tensor_list":
+        var = f"{name}_t"
+        prepare.append(f"std::vector<at::Tensor> {var} = "
+                       f"aten_ref::wrap_list({name}, {arg.count_name or name + '_size'});")
+        return f"at::ITensorListRef({var})" if structured else f"at::TensorList({var})"
+    if k == "scalar":
+        return f"aten_ref::optional_scalar({name})" if optional else f"aten_ref::scalar({name})"
+    if k == "size":
+        if optional:
+            if symint:
+                raise NotMechanical(f"SymInt[]? argument {name}")
+            return f"aten_ref::optional_ints({name})"
+        return f"c10::fromIntArrayRef(aten_ref::ints({name}))" if symint else f"aten_ref::ints({name})"
+    if k in ("int", "bool", "float"):
+        return f"c10::SymInt({name})" if symint else name
+    if k in ("int_opt", "float_opt", "bool_opt"):
+        if not optional:   # DIOPI's pointer may be null; this ATen overload needs the value
+            return f"aten_ref::required({name}, \"{name}\")"
+        if symint:
+            raise NotMechanical(f"SymInt? argument {name}")
+        return f"aten_ref::optional_value({name})"
+    if k == "str":
+        return f"aten_ref::optional_str({name})" if optional else f"c10::string_view({name})"
+    if k == "dtype":
+        return f"aten_ref::dtype({name})"
+    if k == "dtype_opt":
+        return f"aten_ref::optional_dtype({name})"
+    if k == "enum":
+        if arg.ctype == "diopiReduction_t":
+            return f"static_cast<int64_t>({name})"
+        if arg.ctype == "diopiRoundMode_t":
+            return f"aten_ref::round_mode({name})"
+    if k == "generator":
+        raise NotMechanical("draws random numbers from the device generator")
+    raise NotMechanical(f"DIOPI argument kind {k} ({name})")
+
+
+def _literal(value, aten_type) -> str:
+    """A guard's required value (the only one the DIOPI function accepts) as C++."""
+    if value is None:
+        return "c10::nullopt"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f"c10::SymInt({value})" if _is_symint(aten_type) else f"int64_t{{{value}}}"
+
+
+def _default(a) -> str:
+    if a.default is None:
+        raise NotMechanical(f"ATen argument '{a.name}' has no DIOPI counterpart and no default")
+    if _is_symint(a.type):
+        raise NotMechanical(f"SymInt argument '{a.name}' with a default")
+    return cpp.default_expr(a.default, a.type)
+
+
+def _from_output(name: str, fn: DiopiFunction, wrapped: dict, prepare: list[str]) -> str:
+    outs = [a for a in fn.args if a.direction == "out" and a.kind == "tensor"]
+    ins = [a for a in fn.args if a.direction == "in" and a.kind == "tensor" and not a.optional]
+    if not outs or not ins:
+        raise NotMechanical(f"'{name}' needs an output and an input tensor to be read from")
+    for a in (outs[0], ins[0]):
+        if a.name not in wrapped:
+            prepare.append(f"at::Tensor {a.name}_t = aten_ref::wrap({a.name});")
+            wrapped[a.name] = f"{a.name}_t"
+    return FROM_OUTPUT[name].format(out=wrapped[outs[0].name], input=wrapped[ins[0].name])
+
+
+def _plan_binding(fn: DiopiFunction, b: AtenBinding) -> RefPlan:
+    if b.derived:
+        raise NotMechanical("derived binding")
+    if b.computed:
+        raise NotMechanical("an output is computed by a runtime helper")
+    base_name = str(b.schema.name.name.base)
+    if base_name in NO_CPU_KERNEL:
+        raise NotMechanical(f"aten::{base_name} has no CPU kernel")
+    diopi_args = {a.name: a for a in fn.args}
+    by_aten = {}
+    returns = {}
+    for arg_name, src in b.sources:
+        arg = diopi_args[arg_name]
+        if src.kind == "arg":
+            by_aten[src.aten_name] = arg
+        elif src.kind == "return":
+            returns[src.index] = arg
+        elif arg.direction != "in":
+            raise NotMechanical(f"output '{arg_name}' is not an ATen output")
+    guards = dict(b.guards)
+    with local.parametrize(use_const_ref_for_mutable_tensors=False,
+                           use_ilistref_for_tensor_lists=b.structured):
+        DispatcherSignature.from_schema(b.schema, symint=True)  # the signature must exist
+    plan = RefPlan(diopi=fn.name, op_name=b.op_name, header=f"ATen/ops/{base_name}_ops.h")
+    values = []
+    wrapped = {}   # DIOPI argument -> its C++ value, each converted once
+    for a in b.schema.arguments.flat_all:
+        if a.name in by_aten:
+            arg = by_aten[a.name]
+            if arg.name not in wrapped:
+                wrapped[arg.name] = _from_diopi(arg, a.type, b.structured, plan.prepare)
+            values.append(wrapped[arg.name])
+        elif a.name == b.output_mask:
+            n = len(b.schema.returns)
+            present = ", ".join(f"{returns[i].name} != nullptr" if i in returns else "false"
+                                for i in range(n))
+            values.append(f"std::array<bool, {n}>{{{present}}}")
+        elif a.name in guards and guards[a.name] != "unused":
+            values.append(_literal(guards[a.name], a.type))
+        elif a.name in FROM_OUTPUT and a.name not in guards:
+            values.append(_from_output(a.name, fn, wrapped, plan.prepare))
+        else:
+            values.append(_default(a))
+    cname = b.schema.name.unambiguous_name()
+    call = f"at::_ops::{cname}::redispatch(aten_ref::kCpuKeys{''.join(', ' + v for v in values)})"
+    if b.variant == "functional":
+        n = len(b.schema.returns)
+        plan.call = f"const auto result = {call};"
+        for i, arg in sorted(returns.items()):
+            got = "result" if n == 1 else f"std::get<{i}>(result)"
+            if arg.kind == "tensor_alloc":   # the kernel allocates this output
+                plan.copies.append(f"aten_ref::return_allocated(ctx, {arg.name}, {got});")
+            else:
+                plan.copies.append(f"aten_ref::copy_result({arg.name}, {got});")
+    else:
+        plan.call = f"{call};"
+    return plan
+
+
+def plan_function(fn: DiopiFunction) -> tuple[Optional[RefPlan], str]:
+    """(plan, "") for a mechanical function, else (None, why not) from its first binding."""
+    reasons = []
+    for b in fn.bindings:
+        if b.derived:
+            continue
+        try:
+            return _plan_binding(fn, b), ""
+        except NotMechanical as e:
+            reasons.append(f"{b.op_name}: {e}")
+    return None, "; ".join(reasons) or "no ATen binding (called by the runtime)"
+
+
+def emit(cat: Catalogue, env, out: OutputSet) -> None:
+    env.globals["c_decl"] = c_decl
+    shards: list[list[RefPlan]] = [[] for _ in range(NUM_SHARDS)]
+    protos: dict[str, DiopiFunction] = {}
+    manual: list[tuple[str, str]] = []
+    for fam in cat.families:
+        for fn in fam.functions:
+            plan, why = plan_function(fn)
+            if plan is None:
+                manual.append((fn.name, why))
+            else:
+                shards[shard_of(fam)].append(plan)
+                protos[fn.name] = fn
+    for i, plans in enumerate(shards):
+        headers = sorted({p.header for p in plans})
+        out.add(f"aten_ref/kernels_{i}.cpp", render(env, "aten_ref/body.cpp.j2", shard=i,
+                                                    plans=plans, protos=protos, headers=headers))
+    generated = sum(len(s) for s in shards)
+    out.add("aten_ref/coverage.md", render(env, "aten_ref/coverage.md.j2", generated=generated,
+                                           total=len(cat.functions), manual=manual))

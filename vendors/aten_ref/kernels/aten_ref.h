@@ -1,0 +1,78 @@
+// The reference vendor's view of DIOPI arguments as ATen values.
+//
+// A DIOPI tensor becomes a CPU tensor over the same (host-backed) device memory, built only
+// from the diopirt accessors: the vendor depends on the DIOPI ABI, never on how the runtime
+// represents a handle. Kernels then redispatch straight to the CPU kernel (kCpuKeys), skipping
+// autograd and the other keys a native CPU call also skips below autograd.
+#ifndef OPWEAVE_VENDOR_ATEN_REF_H_
+#define OPWEAVE_VENDOR_ATEN_REF_H_
+
+#include <ATen/core/IListRef.h>
+#include <ATen/core/Tensor.h>
+#include <c10/core/DispatchKeySet.h>
+#include <c10/core/Scalar.h>
+#include <c10/core/SymIntArrayRef.h>
+#include <c10/util/Exception.h>
+#include <c10/util/OptionalArrayRef.h>
+#include <c10/util/string_view.h>
+#include <diopi/functions.h>
+
+#include <cstdint>
+#include <exception>
+#include <vector>
+
+namespace aten_ref {
+
+inline const c10::DispatchKeySet kCpuKeys{c10::DispatchKey::CPU};
+
+at::Tensor wrap(diopiConstTensorHandle_t h);
+c10::optional<at::Tensor> wrap_optional(diopiConstTensorHandle_t h);  // null -> nullopt
+std::vector<at::Tensor> wrap_list(const diopiConstTensorHandle_t* hs, int64_t n);
+std::vector<at::Tensor> wrap_list(const diopiTensorHandle_t* hs, int64_t n);
+
+at::ScalarType dtype(diopiDtype_t t);
+diopiDtype_t diopi_dtype(at::ScalarType t);
+c10::optional<at::ScalarType> optional_dtype(const diopiDtype_t* t);
+at::Scalar scalar(const diopiScalar_t* s);
+c10::optional<at::Scalar> optional_scalar(const diopiScalar_t* s);
+
+inline c10::IntArrayRef ints(diopiSize_t s) {
+  return c10::IntArrayRef(s.data, static_cast<size_t>(s.len));
+}
+// DIOPI passes an absent int[]? as {NULL, 0}.
+inline at::OptionalIntArrayRef optional_ints(diopiSize_t s) {
+  if (s.data == nullptr) return c10::nullopt;
+  return ints(s);
+}
+template <class T>
+c10::optional<T> optional_value(const T* p) {
+  return p != nullptr ? c10::optional<T>(*p) : c10::nullopt;
+}
+template <class T>
+T required(const T* p, const char* name) {
+  TORCH_CHECK(p != nullptr, "aten_ref: argument '", name, "' is required by this ATen overload");
+  return *p;
+}
+inline c10::optional<c10::string_view> optional_str(const char* s) {
+  return s != nullptr ? c10::optional<c10::string_view>(s) : c10::nullopt;
+}
+c10::optional<c10::string_view> round_mode(diopiRoundMode_t mode);
+
+// A reduction kept its reduced dimensions when its output has as many as its input.
+inline bool keepdim_of(const at::Tensor& out, const at::Tensor& input) {
+  return input.dim() > 0 && out.dim() == input.dim();
+}
+
+// A functional overload's result into the DIOPI output the caller allocated (skipped when the
+// caller passed no output for it).
+void copy_result(diopiTensorHandle_t out, const at::Tensor& result);
+// An output whose shape depends on the data: allocated on the device (diopiRequireTensor) in
+// the result's shape, then filled.
+void return_allocated(diopiContextHandle_t ctx, diopiTensorHandle_t* out, const at::Tensor& result);
+
+// Records the exception's message as the runtime's last error and returns the DIOPI code.
+diopiError_t fail(const std::exception& e) noexcept;
+
+}  // namespace aten_ref
+
+#endif  // OPWEAVE_VENDOR_ATEN_REF_H_

@@ -1,0 +1,165 @@
+// DIOPI arguments as ATen values (see aten_ref.h).
+#include <ATen/ops/from_blob.h>
+#include <c10/util/Exception.h>
+
+#include <string>
+
+#include "aten_ref.h"
+
+extern "C" void opweave_set_last_error(const char* msg);  // implemented by the runtime
+
+namespace aten_ref {
+
+at::ScalarType dtype(diopiDtype_t t) {
+  switch (t) {
+    case diopi_dtype_int8:
+      return at::kChar;
+    case diopi_dtype_uint8:
+      return at::kByte;
+    case diopi_dtype_int16:
+      return at::kShort;
+    case diopi_dtype_int32:
+      return at::kInt;
+    case diopi_dtype_int64:
+      return at::kLong;
+    case diopi_dtype_float16:
+      return at::kHalf;
+    case diopi_dtype_bfloat16:
+      return at::kBFloat16;
+    case diopi_dtype_float32:
+      return at::kFloat;
+    case diopi_dtype_float64:
+      return at::kDouble;
+    case diopi_dtype_bool:
+      return at::kBool;
+    case diopi_dtype_complex64:
+      return at::kComplexFloat;
+    case diopi_dtype_complex128:
+      return at::kComplexDouble;
+    default:
+      TORCH_CHECK(false, "aten_ref: DIOPI dtype ", static_cast<int>(t), " has no ATen type");
+  }
+}
+
+diopiDtype_t diopi_dtype(at::ScalarType t) {
+  switch (t) {
+    case at::kChar:
+      return diopi_dtype_int8;
+    case at::kByte:
+      return diopi_dtype_uint8;
+    case at::kShort:
+      return diopi_dtype_int16;
+    case at::kInt:
+      return diopi_dtype_int32;
+    case at::kLong:
+      return diopi_dtype_int64;
+    case at::kHalf:
+      return diopi_dtype_float16;
+    case at::kBFloat16:
+      return diopi_dtype_bfloat16;
+    case at::kFloat:
+      return diopi_dtype_float32;
+    case at::kDouble:
+      return diopi_dtype_float64;
+    case at::kBool:
+      return diopi_dtype_bool;
+    case at::kComplexFloat:
+      return diopi_dtype_complex64;
+    case at::kComplexDouble:
+      return diopi_dtype_complex128;
+    default:
+      TORCH_CHECK(false, "aten_ref: ATen dtype ", t, " has no DIOPI type");
+  }
+}
+
+c10::optional<at::ScalarType> optional_dtype(const diopiDtype_t* t) {
+  if (t == nullptr) return c10::nullopt;
+  return dtype(*t);
+}
+
+at::Tensor wrap(diopiConstTensorHandle_t h) {
+  TORCH_CHECK(h != nullptr, "aten_ref: a required tensor argument is null");
+  void* data = nullptr;
+  diopiSize_t shape{}, stride{};
+  diopiDtype_t type{};
+  if (diopiGetTensorDataConst(h, const_cast<const void**>(&data)) != diopiSuccess ||
+      diopiGetTensorShape(h, &shape) != diopiSuccess ||
+      diopiGetTensorStride(h, &stride) != diopiSuccess ||
+      diopiGetTensorDtype(h, &type) != diopiSuccess) {
+    TORCH_CHECK(false, "aten_ref: cannot read a DIOPI tensor handle");
+  }
+  return at::from_blob(data, ints(shape), ints(stride),
+                       at::TensorOptions().dtype(dtype(type)).device(at::kCPU));
+}
+
+c10::optional<at::Tensor> wrap_optional(diopiConstTensorHandle_t h) {
+  if (h == nullptr) return c10::nullopt;
+  return wrap(h);
+}
+
+std::vector<at::Tensor> wrap_list(const diopiConstTensorHandle_t* hs, int64_t n) {
+  std::vector<at::Tensor> out;
+  out.reserve(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) out.push_back(wrap(hs[i]));
+  return out;
+}
+
+std::vector<at::Tensor> wrap_list(const diopiTensorHandle_t* hs, int64_t n) {
+  return wrap_list(reinterpret_cast<const diopiConstTensorHandle_t*>(hs), n);
+}
+
+at::Scalar scalar(const diopiScalar_t* s) {
+  TORCH_CHECK(s != nullptr, "aten_ref: a required scalar argument is null");
+  switch (s->stype) {
+    case diopi_dtype_float16:
+    case diopi_dtype_bfloat16:
+    case diopi_dtype_float32:
+    case diopi_dtype_float64:
+      return at::Scalar(s->fval);
+    case diopi_dtype_bool:
+      return at::Scalar(s->ival != 0);
+    default:
+      return at::Scalar(s->ival);
+  }
+}
+
+c10::optional<at::Scalar> optional_scalar(const diopiScalar_t* s) {
+  if (s == nullptr) return c10::nullopt;
+  return scalar(s);
+}
+
+c10::optional<c10::string_view> round_mode(diopiRoundMode_t mode) {
+  switch (mode) {
+    case RoundModeTrunc:
+      return c10::string_view("trunc");
+    case RoundModeFloor:
+      return c10::string_view("floor");
+    default:
+      return c10::nullopt;
+  }
+}
+
+void copy_result(diopiTensorHandle_t out, const at::Tensor& result) {
+  if (out == nullptr) return;
+  wrap(out).copy_(result);
+}
+
+void return_allocated(diopiContextHandle_t ctx, diopiTensorHandle_t* out,
+                      const at::Tensor& result) {
+  TORCH_CHECK(out != nullptr, "aten_ref: null output slot");
+  const diopiSize_t shape{result.sizes().data(), result.dim()};
+  const diopiDtype_t type = diopi_dtype(result.scalar_type());
+  TORCH_CHECK(diopiRequireTensor(ctx, out, &shape, nullptr, type, diopi_device) == diopiSuccess,
+              "aten_ref: cannot allocate an output of shape ", result.sizes());
+  copy_result(*out, result);
+}
+
+diopiError_t fail(const std::exception& e) noexcept {
+  const auto* error = dynamic_cast<const c10::Error*>(&e);
+  const std::string message =
+      std::string("aten_ref: ") + (error != nullptr ? error->what_without_backtrace() : e.what());
+  opweave_set_last_error(message.c_str());
+  return diopiErrorOccurred;
+}
+
+}  // namespace aten_ref
