@@ -297,7 +297,7 @@ class _Builder:
                                                   "ATen overload; give it a 'type'")
                 continue
             dts = ()
-            if param.kind in ("tensor", "tensor_list"):
+            if param.kind in ("tensor", "tensor_list", "tensor_alloc"):
                 dts = family_dtypes
                 if arg_name in arg_dtypes:
                     dts = self.check_dtypes(arg_dtypes[arg_name], f.line_of("dtypes"), name,
@@ -491,6 +491,16 @@ class _Builder:
         outputs = self.parse_outputs(f, name, schema, line, sources)
         if outputs is None:
             return None
+        for key, rule in outputs:
+            if rule.rule != "allocated":
+                continue
+            src = dict(sources).get(key)
+            if src is None or src.kind != "return":
+                self.err(line, name, f"output '{key}' with rule allocated() must be a result of "
+                                     f"a functional overload (the kernel allocates it)")
+                return None
+            if primary:  # DIOPI passes diopiTensorHandle_t* and the kernel fills it in
+                params[key] = (ctypes_map.TENSOR_ALLOCATED, "out")
         guards = self.parse_guards(f, name, schema, line)
         if guards is None:
             return None

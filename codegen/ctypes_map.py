@@ -21,6 +21,8 @@ class CParam:
 
 TENSOR_IN = CParam("diopiConstTensorHandle_t", "tensor", False)
 TENSOR_OUT = CParam("diopiTensorHandle_t", "tensor", False)
+# An output the kernel allocates (diopiRequireTensor): its shape depends on the data.
+TENSOR_ALLOCATED = CParam("diopiTensorHandle_t*", "tensor_alloc", False)
 
 _BASE = {
     BaseTy.Scalar: CParam("const diopiScalar_t*", "scalar", False),
@@ -64,6 +66,9 @@ VALUE_ARG_TYPES = {
     "double": CParam("double", "float", False),
     "diopiSize_t*": CParam("diopiSize_t*", "size_ptr", True),
     "const char*": CParam("const char*", "str", True),
+    "const int64_t*": CParam("const int64_t*", "int_opt", True),
+    # null: the device's default generator (an ATen overload without a Generator argument)
+    "diopiGeneratorHandle_t": CParam("diopiGeneratorHandle_t", "generator", True),
 }
 
 # DIOPI enums a catalogue entry may request instead of the ATen type: name -> (aten kinds).
@@ -108,6 +113,9 @@ def c_param(arg: Argument, *, written: bool) -> CParam:
 
 
 def enum_override(base: CParam, enum_name: str) -> CParam:
+    if enum_name == "const int64_t*" and base.kind == "int":
+        # DIOPI's optional dim (NULL: every dim) fed from an ATen int that is always given
+        return CParam("const int64_t*", "int_opt", True)
     allowed = ENUM_OVERRIDES.get(enum_name)
     if allowed is None:
         raise UnsupportedType(f"unknown DIOPI enum '{enum_name}' (known: {', '.join(ENUM_OVERRIDES)})")

@@ -129,6 +129,8 @@ def _value(arg: DiopiArg, value, var: str, prepare: list[str]) -> str:
         prepare.append(f"const auto {var} = opweave::args::{value.rule}({', '.join(value.args)});")
         return f"{var}.get()"
     if value is None:
+        if arg.kind == "generator":   # ATen's `Generator? = None`: the device's default
+            return "opweave::generator_handle(c10::nullopt, guard.device_index())"
         return "nullptr"
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -188,6 +190,9 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
         out_args = [a.name for a in base.schema.arguments.out]
         base_names = [a.name for a in base.schema.arguments.flat_all]
         like = b.schema.arguments.flat_non_out[0].name
+        if plan.device_tensors:
+            # on the op's device, not the first argument's: `2 - x` is sub(wrapped 2, x)
+            like = f"opweave::OpGuard::find_device({', '.join(plan.device_tensors)})"
         if b.variant == "functional":
             for o in out_args:
                 plan.allocs.append((o, _rule_expr(out_rules[o]), like, ""))
@@ -217,9 +222,15 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
             plan.call_args.append(_absent(arg))
         elif src.kind == "value":
             plan.call_args.append(_value(arg, src.value, var, plan.prepare))
+        elif src.kind == "return" and rules[arg_name].rule == "allocated":
+            out_var = f"result{src.index}"
+            plan.prepare.append(f"diopiTensorHandle_t {out_var}_h = nullptr;")
+            plan.call_args.append(f"&{out_var}_h")
+            plan.computed.append(f"at::Tensor {out_var} = opweave::allocated_output({out_var}_h);")
+            returns.append(out_var)
         elif src.kind == "return":
             out_var = f"result{src.index}"
-            like = b.schema.arguments.flat_non_out[0].name
+            like = "guard.device()"
             cond = f"{b.output_mask}[{src.index}]" if b.output_mask else ""
             plan.allocs.append((out_var, _rule_expr(rules[arg_name]), like, cond))
             returns.append(out_var)

@@ -67,6 +67,20 @@ SCALAR_VALUES = {
     "threshold": ([0.1], [1]),
     "min": ([-0.5, None], [-2, None]),
     "max": ([0.5, None], [2, None]),
+    "p": ([2.0, 1.0, float("inf"), 3.0, 0.0], [2]),   # norm's order
+}
+# Values of named ATen bool arguments (instead of [default, not default]).
+BOOL_VALUES = {
+    "stable": [True],   # sort: ATen's non-stable CPU order of ties is not reproducible
+    "sorted": [True],   # topk: the order of an unsorted result is ATen's choice
+}
+# Values of named ATen int-list arguments (default: the empty list).
+SIZE_VALUES = {
+    "dims": [[-1], [0], [0, -1]],
+}
+# Int-list arguments that only make sense together: one choice of values for both.
+PAIRED_SIZES = {
+    ("shifts", "dims"): [([2], [-1]), ([-1], [0]), ([1, 3], [0, -1]), ([5], [])],
 }
 DEFAULT_SCALAR = ([0.75], [3])
 
@@ -75,6 +89,12 @@ DEFAULT_SCALAR = ([0.75], [3])
 RUNTIME_REFERENCES = {
     "diopiCopyInp": ("dest", "src"),
     "diopiCastDtype": ("out", "input"),
+}
+
+# Values an input must take to be in the reference's domain (ATen checks them), by DIOPI
+# function: the kind of values drawn for every input of its cases.
+INPUT_VALUES = {
+    "diopiBernoulli": "unit",   # probabilities in [0, 1]
 }
 
 # Output rules that pick the shape class even when another output comes first.
@@ -102,6 +122,8 @@ def flow(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return {"nan": ".nan", "inf": ".inf", "-inf": "-.inf"}[repr(value)]
         text = repr(value)
         if "e" in text and "." not in text:      # YAML 1.1 floats need a dot: 1.0e-05
             mantissa, exp = text.split("e")
@@ -254,6 +276,10 @@ def plan_function(fam: OpFamily, fn: DiopiFunction) -> FnPlan:
     guards = {k: v for k, v in b.guards}
     if guards:
         ref["fixed"] = guards
+    if any(a.kind == "generator" for a in fn.args):
+        # random: the device generator's values are not the CPU's, so the runner compares
+        # the outputs' distributions (moments; a permutation's sorted values) instead
+        ref["compare"] = "distribution"
     p.reference = ref
     return p
 
@@ -306,6 +332,8 @@ def attr_values(p: FnPlan, a: DiopiArg, dtype: str) -> list:
         raise p.err(f"no test values for int argument '{name}'; add them to INT_VALUES in "
                     "codegen/emit_conformance.py")
     if k in ("bool", "bool_opt"):
+        if name in BOOL_VALUES:
+            return list(BOOL_VALUES[name])
         return [default, not default] if has_default and default is not None else [False, True]
     if k in ("float", "float_opt"):
         if name in FLOAT_VALUES:
@@ -314,7 +342,7 @@ def attr_values(p: FnPlan, a: DiopiArg, dtype: str) -> list:
     if k in ("dtype", "dtype_opt"):
         return [default] if has_default else [dtype]
     if k == "size":
-        return [[]]
+        return [list(v) for v in SIZE_VALUES.get(name, [[]])]
     raise p.err(f"no test values for a '{k}' argument ('{a.name}')")
 
 
@@ -330,6 +358,18 @@ def attr_combos(p: FnPlan, dtype: str, skip: tuple[str, ...] = ()) -> list[dict]
         choices.append(attr_values(p, a, dtype))
     optional_scalars = [i for i, a in enumerate(a for a in p.attrs if a.name not in skip)
                         if a.kind == "scalar" and a.optional]
+    for (first, second), pairs in PAIRED_SIZES.items():
+        aten_names = [p.diopi_to_aten.get(n, n) for n in names]
+        if first in aten_names and second in aten_names:
+            i, j = aten_names.index(first), aten_names.index(second)
+            choices[i] = [list(a) for a, _ in pairs]
+            choices[j] = [list(b) for _, b in pairs]
+            combos = [dict(zip(names, [c[0] for c in choices]))]
+            for a, b in pairs[1:]:
+                combo = dict(combos[0])
+                combo[names[i]], combo[names[j]] = list(a), list(b)
+                combos.append(combo)
+            return combos
     total = 1
     for c in choices:
         total *= len(c)
@@ -459,7 +499,9 @@ class CaseBuilder:
         self.p = p
         self.dtype = dtype
         self.cases: list[dict] = []
-        self.values = "small_int" if p.rule == "compare" else "normal"
+        self.values = INPUT_VALUES.get(p.fn.name) or (
+            "small_int" if p.rule in ("compare", "like_bool", "bool_scalar", "allocated")
+            else "normal")
 
     def input_spec(self, a: DiopiArg, shape, layout="contiguous", values=None):
         dt = _arg_dtype(a, self.dtype)
@@ -539,9 +581,18 @@ class CaseBuilder:
             self.concat(rule)
         elif rule == "arange":
             self.arange()
+        elif rule == "randperm":
+            self.randperm()
+        elif rule == "topk":
+            self.topk()
+        elif rule == "reduce_one":
+            self.reduce_one()
+        elif rule == "repeat":
+            self.repeat()
         elif rule == "layer_norm_stats":
             self.layer_norm()
-        elif rule in ("like", "cast", "broadcast", "compare", "scalar", "cumsum", "select"):
+        elif rule in ("like", "like_float", "like_bool", "like_int64", "bool_scalar", "allocated", "cast",
+                      "broadcast", "compare", "scalar", "cumsum", "select"):
             self.elementwise(skip_empty=(rule == "scalar"))
         else:
             raise self.p.err(f"no shape class for output rule '{rule}' yet")
@@ -604,12 +655,17 @@ class CaseBuilder:
         (src,) = [a for a in p.inputs]
         dim_arg = next(a.name for a in p.attrs if a.kind == "size")
         for tag, shape, dims, keepdim, layout in REDUCE:
-            attrs = self._first_attrs(skip=(dim_arg,))
-            attrs[dim_arg] = dims
+            combos = (attr_combos(p, self.dtype, skip=(dim_arg,)) if tag == "base"
+                      else [self._first_attrs(skip=(dim_arg,))])
             inputs = {src.name: self.input_spec(src, shape, layout)}
             aten = self.aten_only(keepdim=keepdim)
-            self.add(tag, inputs, dict(sorted(attrs.items())), aten)
+            for attrs in combos:
+                attrs = dict(attrs)
+                attrs[dim_arg] = dims
+                self.add(tag, inputs, dict(sorted(attrs.items())), aten)
             if tag == "base":
+                attrs = self._first_attrs(skip=(dim_arg,))
+                attrs[dim_arg] = dims
                 self._outstrided(inputs, dict(sorted(attrs.items())), aten)
 
     def matmul(self, table) -> None:
@@ -768,6 +824,65 @@ class CaseBuilder:
                      for a in self.p.attrs}
             self.add(tag, {}, attrs)
 
+    def topk(self) -> None:
+        """k of the largest / smallest along dim: values distinct along it (no ties)."""
+        p = self.p
+        (src,) = p.inputs
+        table = [("base", [4, 5], 2, -1, "contiguous"), ("dim0", [4, 5], 3, 0, "contiguous"),
+                 ("3d", [2, 3, 4], 1, 1, "contiguous"), ("scalar0d", [], 1, 0, "contiguous"),
+                 ("kzero", [4, 5], 0, -1, "contiguous"), ("all", [4, 5], 5, -1, "contiguous"),
+                 ("empty", [0, 5], 2, -1, "contiguous"), ("large", [129, 255], 17, -1, "contiguous"),
+                 ("transposed", [4, 5], 2, 1, "transposed"), ("sliced", [4, 5], 2, 0, "sliced")]
+        for tag, shape, k, dim, layout in table:
+            values = f"distinct{dim}" if shape else "distinct0"
+            inputs = {src.name: self.input_spec(src, shape, layout, values)}
+            combos = (attr_combos(p, self.dtype, skip=("k", "dim")) if tag == "base"
+                      else [self._first_attrs(skip=("k", "dim"))])
+            for attrs in combos:
+                attrs = dict(attrs, k=k, dim=dim)
+                self.add(tag, inputs, {a.name: attrs[a.name] for a in p.attrs})
+
+    def reduce_one(self) -> None:
+        """A reduction over one optional dim (prod), keepdim read from out's shape."""
+        p = self.p
+        (src,) = p.inputs
+        table = [("base", [4, 5], 1, False, "contiguous"), ("keepdim", [4, 5], 0, True, "contiguous"),
+                 ("3d", [2, 3, 4], -1, False, "contiguous"), ("scalar0d", [], 0, False, "contiguous"),
+                 ("empty", [0, 5], 0, False, "contiguous"), ("empty_out", [0, 5], 1, False, "contiguous"),
+                 ("large", LARGE, 1, False, "contiguous"),
+                 ("transposed", [4, 5], 0, False, "transposed"), ("sliced", [4, 5], 1, True, "sliced")]
+        for tag, shape, dim, keepdim, layout in table:
+            inputs = {src.name: self.input_spec(src, shape, layout)}
+            attrs = self._first_attrs(skip=("dim",))
+            attrs["dim"] = dim
+            attrs = {a.name: attrs[a.name] for a in p.attrs}
+            aten = self.aten_only(keepdim=keepdim)
+            self.add(tag, inputs, attrs, aten)
+            if tag == "base":
+                self._outstrided(inputs, attrs, aten)
+
+    def repeat(self) -> None:
+        p = self.p
+        (src,) = p.inputs
+        size_arg = next(a.name for a in p.attrs if a.kind == "size")
+        table = [("base", [2, 3], [2, 2], "contiguous"), ("lead", [2, 3], [2, 1, 3], "contiguous"),
+                 ("ones", [4, 5], [1, 1], "contiguous"), ("scalar0d", [], [3], "contiguous"),
+                 ("scalar0d_none", [], [], "contiguous"), ("zero", [2, 3], [0, 2], "contiguous"),
+                 ("empty", [0, 3], [2, 2], "contiguous"), ("3d", [2, 3, 4], [1, 2, 1], "contiguous"),
+                 ("large", LARGE, [2, 1], "contiguous"), ("transposed", [4, 5], [2, 3], "transposed"),
+                 ("sliced", [4, 5], [3, 1], "sliced")]
+        for tag, shape, repeats, layout in table:
+            inputs = {src.name: self.input_spec(src, shape, layout)}
+            attrs = self._first_attrs(skip=(size_arg,))
+            attrs[size_arg] = repeats
+            self.add(tag, inputs, {a.name: attrs[a.name] for a in p.attrs})
+
+    def randperm(self) -> None:
+        for tag, n in (("base", 10), ("one", 1), ("empty", 0), ("large", 3000)):
+            attrs = {a.name: (n if a.name == "n" else attr_values(self.p, a, self.dtype)[0])
+                     for a in self.p.attrs}
+            self.add(tag, {}, attrs)
+
     def layer_norm(self) -> None:
         p = self.p
         names = {a.name: a for a in p.inputs}
@@ -917,6 +1032,8 @@ def call_expr(a: DiopiArg, i: int) -> str:
     k = a.kind
     if k == "tensor":
         return f"a.const_tensor({i})" if a.direction == "in" else f"a.tensor({i})"
+    if k == "tensor_alloc":
+        return f"a.allocated({i})"
     if k == "tensor_list":
         if a.direction == "in":
             return f"a.const_tensor_list({i}), a.list_size({i})"

@@ -38,7 +38,7 @@ class DiopiArg:
 
     @property
     def is_tensor(self) -> bool:
-        return self.kind in ("tensor", "tensor_list")
+        return self.kind in ("tensor", "tensor_list", "tensor_alloc")
 
 
 @dataclass(frozen=True)

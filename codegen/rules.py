@@ -20,6 +20,24 @@ class RuleSpec:
 
 OUTPUT_RULES = {
     "like": RuleSpec((1,), "same shape and dtype as the argument"),
+    "like_float": RuleSpec((1,), "same shape; floating dtypes kept, integral and bool become "
+                                 "the default float dtype (exp, log, sqrt of an int tensor)"),
+    "like_bool": RuleSpec((1,), "same shape, bool dtype"),
+    "like_int64": RuleSpec((1,), "same shape, int64 dtype (sort's indices)"),
+    "bool_scalar": RuleSpec((1,), "0-dim bool tensor (any / all over every element)"),
+    "reduce_all": RuleSpec((2,), "reduce_all(input, dtype): 0-dim; integral and bool inputs "
+                                 "accumulate in int64 unless dtype is given (prod)"),
+    "reduce_one": RuleSpec((4,), "reduce_one(input, dim, keepdim, dtype): reduction over one dim; "
+                                 "integral and bool inputs accumulate in int64 unless dtype is "
+                                 "given (prod)"),
+    "topk": RuleSpec((3,), "topk(input, k, dim): input's shape with dim resized to k"),
+    "topk_indices": RuleSpec((3,), "topk_indices(input, k, dim): topk's shape, int64"),
+    "randperm": RuleSpec((1,), "randperm(n): [n], int64"),
+    "allocated": RuleSpec((0,), "allocated(): the kernel allocates the output (diopiRequireTensor) "
+                                "because its shape depends on the data (nonzero); DIOPI passes "
+                                "diopiTensorHandle_t*"),
+    "repeat": RuleSpec((2,), "repeat(input, repeats): each dim multiplied by its repeat count "
+                             "(leading repeats add dims)"),
     "broadcast": RuleSpec((2, 3), "broadcast shape of the arguments, promoted dtype"),
     "compare": RuleSpec((2,), "broadcast shape of the arguments, bool dtype"),
     "select": RuleSpec((3,), "select(condition, a, b): broadcast shape, dtype promoted from a and b"),

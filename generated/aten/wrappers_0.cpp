@@ -49,7 +49,8 @@ const int kOp_sub_Tensor = opweave::register_op(&kInfo_sub_Tensor);
 
 at::Tensor sub_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other,
                            const at::Scalar& alpha) {
-  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other), self);
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
   sub_out_impl(op, self, other, alpha, out);
   return out;
 }
@@ -107,7 +108,7 @@ const int kOp_sub_Scalar = opweave::register_op(&kInfo_sub_Scalar);
 at::Tensor sub_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other,
                            const at::Scalar& alpha) {
   opweave::OpGuard guard(op, self);
-  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), guard.device());
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
   const diopiError_t status = opweave::kernel<decltype(&::diopiSubScalar)>(op)(
@@ -204,7 +205,8 @@ const int kOp_lerp_Scalar = opweave::register_op(&kInfo_lerp_Scalar);
 
 at::Tensor lerp_Scalar_impl(int op, const at::Tensor& self, const at::Tensor& end,
                             const at::Scalar& weight) {
-  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, end), self);
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, end),
+                                     opweave::OpGuard::find_device(self, end));
   lerp_Scalar_out_impl(op, self, end, weight, out);
   return out;
 }
@@ -287,7 +289,8 @@ const int kOp_lerp_Tensor = opweave::register_op(&kInfo_lerp_Tensor);
 
 at::Tensor lerp_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& end,
                             const at::Tensor& weight) {
-  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, end, weight), self);
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, end, weight),
+                                     opweave::OpGuard::find_device(self, end, weight));
   lerp_Tensor_out_impl(op, self, end, weight, out);
   return out;
 }
@@ -373,7 +376,8 @@ const int kOp_addcmul = opweave::register_op(&kInfo_addcmul);
 
 at::Tensor addcmul_impl(int op, const at::Tensor& self, const at::Tensor& tensor1,
                         const at::Tensor& tensor2, const at::Scalar& value) {
-  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, tensor1, tensor2), self);
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, tensor1, tensor2),
+                                     opweave::OpGuard::find_device(self, tensor1, tensor2));
   addcmul_out_impl(op, self, tensor1, tensor2, value, out);
   return out;
 }
@@ -460,7 +464,8 @@ const int kOp_addcdiv = opweave::register_op(&kInfo_addcdiv);
 
 at::Tensor addcdiv_impl(int op, const at::Tensor& self, const at::Tensor& tensor1,
                         const at::Tensor& tensor2, const at::Scalar& value) {
-  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, tensor1, tensor2), self);
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, tensor1, tensor2),
+                                     opweave::OpGuard::find_device(self, tensor1, tensor2));
   addcdiv_out_impl(op, self, tensor1, tensor2, value, out);
   return out;
 }
@@ -512,7 +517,7 @@ const int kOp_sqrt_out = opweave::register_op(&kInfo_sqrt_out);
 
 at::Tensor& sqrt_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  opweave::resize_out(op, out, opweave::rules::like(self));
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiSqrt)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -539,7 +544,8 @@ const opweave::OpInfo kInfo_sqrt{"aten::sqrt",
 const int kOp_sqrt = opweave::register_op(&kInfo_sqrt);
 
 at::Tensor sqrt_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   sqrt_out_impl(op, self, out);
   return out;
 }
@@ -590,7 +596,7 @@ const int kOp_erf_out = opweave::register_op(&kInfo_erf_out);
 
 at::Tensor& erf_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  opweave::resize_out(op, out, opweave::rules::like(self));
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiErf)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -617,7 +623,8 @@ const opweave::OpInfo kInfo_erf{"aten::erf",
 const int kOp_erf = opweave::register_op(&kInfo_erf);
 
 at::Tensor erf_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   erf_out_impl(op, self, out);
   return out;
 }
@@ -668,7 +675,7 @@ const int kOp_relu = opweave::register_op(&kInfo_relu);
 
 at::Tensor relu_impl(int op, const at::Tensor& self) {
   opweave::OpGuard guard(op, self);
-  at::Tensor result0 = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(self), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiRelu)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -753,7 +760,8 @@ const opweave::OpInfo kInfo_ge_Tensor{"aten::ge.Tensor",
 const int kOp_ge_Tensor = opweave::register_op(&kInfo_ge_Tensor);
 
 at::Tensor ge_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
-  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other), self);
+  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other),
+                                     opweave::OpGuard::find_device(self, other));
   ge_Tensor_out_impl(op, self, other, out);
   return out;
 }
@@ -808,7 +816,8 @@ const opweave::OpInfo kInfo_ge_Scalar{"aten::ge.Scalar",
 const int kOp_ge_Scalar = opweave::register_op(&kInfo_ge_Scalar);
 
 at::Tensor ge_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
-  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::compare(self, other), opweave::OpGuard::find_device(self));
   ge_Scalar_out_impl(op, self, other, out);
   return out;
 }
@@ -923,7 +932,8 @@ const int kOp_mean_dim = opweave::register_op(&kInfo_mean_dim);
 
 at::Tensor mean_dim_impl(int op, const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
                          c10::optional<at::ScalarType> dtype) {
-  at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim, dtype), self);
+  at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim, dtype),
+                                     opweave::OpGuard::find_device(self));
   mean_out_impl(op, self, dim, keepdim, dtype, out);
   return out;
 }
@@ -974,7 +984,8 @@ const opweave::OpInfo kInfo_mm{
 const int kOp_mm = opweave::register_op(&kInfo_mm);
 
 at::Tensor mm_impl(int op, const at::Tensor& self, const at::Tensor& mat2) {
-  at::Tensor out = opweave::allocate(opweave::rules::mm(self, mat2), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::mm(self, mat2), opweave::OpGuard::find_device(self, mat2));
   mm_out_impl(op, self, mat2, out);
   return out;
 }
@@ -1032,7 +1043,8 @@ const int kOp_scatter_src = opweave::register_op(&kInfo_scatter_src);
 
 at::Tensor scatter_src_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index,
                             const at::Tensor& src) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out = opweave::allocate(opweave::rules::like(self),
+                                     opweave::OpGuard::find_device(self, index, src));
   scatter_src_out_impl(op, self, dim, index, src, out);
   return out;
 }
@@ -1124,7 +1136,8 @@ const int kOp_scatter_value = opweave::register_op(&kInfo_scatter_value);
 
 at::Tensor scatter_value_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index,
                               const at::Scalar& value) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self, index));
   scatter_value_out_impl(op, self, dim, index, value, out);
   return out;
 }
@@ -1183,7 +1196,7 @@ const int kOp_masked_fill_Tensor = opweave::register_op(&kInfo_masked_fill_Tenso
 at::Tensor masked_fill_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& mask,
                                    const at::Tensor& value) {
   opweave::OpGuard guard(op, self, mask, value);
-  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, mask), self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, mask), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiMaskedFill)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(mask)), opweave::const_handle(guard.on_device(value)));
@@ -1247,7 +1260,7 @@ const int kOp_masked_fill_Scalar = opweave::register_op(&kInfo_masked_fill_Scala
 at::Tensor masked_fill_Scalar_impl(int op, const at::Tensor& self, const at::Tensor& mask,
                                    const at::Scalar& value) {
   opweave::OpGuard guard(op, self, mask);
-  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, mask), self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, mask), guard.device());
   const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
   const diopiError_t status = opweave::kernel<decltype(&::diopiMaskedFillScalar)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
@@ -1339,7 +1352,8 @@ const opweave::OpInfo kInfo_triu{"aten::triu",
 const int kOp_triu = opweave::register_op(&kInfo_triu);
 
 at::Tensor triu_impl(int op, const at::Tensor& self, int64_t diagonal) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   triu_out_impl(op, self, diagonal, out);
   return out;
 }
@@ -1418,7 +1432,8 @@ const opweave::OpInfo kInfo_tril{"aten::tril",
 const int kOp_tril = opweave::register_op(&kInfo_tril);
 
 at::Tensor tril_impl(int op, const at::Tensor& self, int64_t diagonal) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   tril_out_impl(op, self, diagonal, out);
   return out;
 }
@@ -1494,7 +1509,8 @@ const opweave::OpInfo kInfo_cat{"aten::cat",
 const int kOp_cat = opweave::register_op(&kInfo_cat);
 
 at::Tensor cat_impl(int op, const at::ITensorListRef& tensors, int64_t dim) {
-  at::Tensor out = opweave::allocate(opweave::rules::cat(tensors, dim), tensors);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::cat(tensors, dim), opweave::OpGuard::find_device(tensors));
   cat_out_impl(op, tensors, dim, out);
   return out;
 }
@@ -1554,8 +1570,10 @@ const int kOp_min_dim = opweave::register_op(&kInfo_min_dim);
 
 ::std::tuple<at::Tensor, at::Tensor> min_dim_impl(int op, const at::Tensor& self, int64_t dim,
                                                   bool keepdim) {
-  at::Tensor min = opweave::allocate(opweave::rules::reduce_dim(self, dim, keepdim), self);
-  at::Tensor min_indices = opweave::allocate(opweave::rules::argreduce(self, dim, keepdim), self);
+  at::Tensor min = opweave::allocate(opweave::rules::reduce_dim(self, dim, keepdim),
+                                     opweave::OpGuard::find_device(self));
+  at::Tensor min_indices = opweave::allocate(opweave::rules::argreduce(self, dim, keepdim),
+                                             opweave::OpGuard::find_device(self));
   min_dim_min_impl(op, self, dim, keepdim, min, min_indices);
   return ::std::tuple<at::Tensor, at::Tensor>(min, min_indices);
 }
@@ -1581,7 +1599,7 @@ const int kOp_min = opweave::register_op(&kInfo_min);
 
 at::Tensor min_impl(int op, const at::Tensor& self) {
   opweave::OpGuard guard(op, self);
-  at::Tensor result0 = opweave::allocate(opweave::rules::scalar(self), self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::scalar(self), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiMinAll)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1619,8 +1637,8 @@ at::Tensor convolution_overrideable_impl(int op, const at::Tensor& input, const 
   }
   (void)output_padding;  // not an input of diopiConvolution2d
   opweave::OpGuard guard(op, input, weight);
-  at::Tensor result0 =
-      opweave::allocate(opweave::rules::conv(input, weight, stride, padding, dilation), input);
+  at::Tensor result0 = opweave::allocate(
+      opweave::rules::conv(input, weight, stride, padding, dilation), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiConvolution2d)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(input)),
       opweave::const_handle(guard.on_device(weight)), opweave::optional_handle(bias),
@@ -1671,12 +1689,14 @@ const int kOp_convolution_backward_overrideable =
   }
   (void)output_padding;  // not an input of diopiConvolution2dBackward
   opweave::OpGuard guard(op, grad_output, input, weight);
-  at::Tensor result0 =
-      output_mask[0] ? opweave::allocate(opweave::rules::like(input), grad_output) : at::Tensor();
-  at::Tensor result1 =
-      output_mask[1] ? opweave::allocate(opweave::rules::like(weight), grad_output) : at::Tensor();
+  at::Tensor result0 = output_mask[0]
+                           ? opweave::allocate(opweave::rules::like(input), guard.device())
+                           : at::Tensor();
+  at::Tensor result1 = output_mask[1]
+                           ? opweave::allocate(opweave::rules::like(weight), guard.device())
+                           : at::Tensor();
   at::Tensor result2 = output_mask[2]
-                           ? opweave::allocate(opweave::rules::channels(weight), grad_output)
+                           ? opweave::allocate(opweave::rules::channels(weight), guard.device())
                            : at::Tensor();
   const auto bias_sizes_d = opweave::args::conv_bias_sizes(weight, output_mask);
   const diopiError_t status = opweave::kernel<decltype(&::diopiConvolution2dBackward)>(op)(
@@ -1772,6 +1792,305 @@ at::Tensor& wrap_fill__Scalar(at::Tensor& self, const at::Scalar& value) {
   return fill__Scalar_impl(kOp_fill__Scalar, self, value);
 }
 
+// ---- aten::normal_ -> diopiNormalInp
+const opweave::OpInfo kInfo_normal_{"aten::normal_",
+                                    "diopiNormalInp",
+                                    false,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_normal_ = opweave::register_op(&kInfo_normal_);
+
+at::Tensor& normal__impl(int op, at::Tensor& self, double mean, double std,
+                         c10::optional<at::Generator> generator) {
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiNormalInp)>(op)(
+      guard.ctx(), opweave::handle(self), mean, std,
+      opweave::generator_handle(generator, guard.device_index()));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::normal_>(op, status, self, mean, std, generator);
+  }
+  return self;
+}
+
+at::Tensor& wrap_normal_(at::Tensor& self, double mean, double std,
+                         c10::optional<at::Generator> generator) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_normal_) != 0)) {
+    return opweave::instrumented_call<at::_ops::normal_>(kOp_normal_, &normal__impl, self, mean,
+                                                         std, generator);
+  }
+#endif
+  return normal__impl(kOp_normal_, self, mean, std, generator);
+}
+
+// ---- aten::randperm.generator_out -> diopiRandperm
+const opweave::OpInfo kInfo_randperm_generator_out{"aten::randperm.generator_out",
+                                                   "diopiRandperm",
+                                                   false,
+                                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_randperm_generator_out = opweave::register_op(&kInfo_randperm_generator_out);
+
+at::Tensor& randperm_generator_out_impl(int op, int64_t n, c10::optional<at::Generator> generator,
+                                        at::Tensor& out) {
+  opweave::OpGuard guard(op, out);
+  opweave::resize_out(op, out, opweave::rules::randperm(n));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiRandperm)>(op)(
+      guard.ctx(), opweave::handle(out), n,
+      opweave::generator_handle(generator, guard.device_index()));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::randperm_generator_out>(op, status, n, generator, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_randperm_generator_out(int64_t n, c10::optional<at::Generator> generator,
+                                        at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_randperm_generator_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::randperm_generator_out>(
+        kOp_randperm_generator_out, &randperm_generator_out_impl, n, generator, out);
+  }
+#endif
+  return randperm_generator_out_impl(kOp_randperm_generator_out, n, generator, out);
+}
+
+// ---- aten::topk.values -> diopiTopk
+const opweave::OpInfo kInfo_topk_values{"aten::topk.values",
+                                        "diopiTopk",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_topk_values = opweave::register_op(&kInfo_topk_values);
+
+::std::tuple<at::Tensor&, at::Tensor&> topk_values_impl(int op, const at::Tensor& self, int64_t k,
+                                                        int64_t dim, bool largest, bool sorted,
+                                                        at::Tensor& values, at::Tensor& indices) {
+  opweave::OpGuard guard(op, self, values, indices);
+  opweave::resize_out(op, values, opweave::rules::topk(self, k, dim));
+  opweave::resize_out(op, indices, opweave::rules::topk_indices(self, k, dim));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiTopk)>(op)(
+      guard.ctx(), opweave::handle(values), opweave::handle(indices),
+      opweave::const_handle(guard.on_device(self)), k, dim, largest, sorted);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::topk_values>(op, status, self, k, dim, largest, sorted,
+                                                         values, indices);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(values, indices);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_topk_values(const at::Tensor& self, int64_t k,
+                                                        int64_t dim, bool largest, bool sorted,
+                                                        at::Tensor& values, at::Tensor& indices) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_topk_values) != 0)) {
+    return opweave::instrumented_call<at::_ops::topk_values>(
+        kOp_topk_values, &topk_values_impl, self, k, dim, largest, sorted, values, indices);
+  }
+#endif
+  return topk_values_impl(kOp_topk_values, self, k, dim, largest, sorted, values, indices);
+}
+
+// ---- aten::topk -> diopiTopk (derived from topk_values)
+const opweave::OpInfo kInfo_topk{"aten::topk",
+                                 "diopiTopk",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_topk = opweave::register_op(&kInfo_topk);
+
+::std::tuple<at::Tensor, at::Tensor> topk_impl(int op, const at::Tensor& self, int64_t k,
+                                               int64_t dim, bool largest, bool sorted) {
+  at::Tensor values =
+      opweave::allocate(opweave::rules::topk(self, k, dim), opweave::OpGuard::find_device(self));
+  at::Tensor indices = opweave::allocate(opweave::rules::topk_indices(self, k, dim),
+                                         opweave::OpGuard::find_device(self));
+  topk_values_impl(op, self, k, dim, largest, sorted, values, indices);
+  return ::std::tuple<at::Tensor, at::Tensor>(values, indices);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_topk(const at::Tensor& self, int64_t k, int64_t dim,
+                                               bool largest, bool sorted) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_topk) != 0)) {
+    return opweave::instrumented_call<at::_ops::topk>(kOp_topk, &topk_impl, self, k, dim, largest,
+                                                      sorted);
+  }
+#endif
+  return topk_impl(kOp_topk, self, k, dim, largest, sorted);
+}
+
+// ---- aten::any.all_out -> diopiAny
+const opweave::OpInfo kInfo_any_all_out{"aten::any.all_out",
+                                        "diopiAny",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_any_all_out = opweave::register_op(&kInfo_any_all_out);
+
+at::Tensor& any_all_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::bool_scalar(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAny)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), nullptr);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::any_all_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_any_all_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_any_all_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::any_all_out>(kOp_any_all_out, &any_all_out_impl,
+                                                             self, out);
+  }
+#endif
+  return any_all_out_impl(kOp_any_all_out, self, out);
+}
+
+// ---- aten::any -> diopiAny (derived from any_all_out)
+const opweave::OpInfo kInfo_any{"aten::any",
+                                "diopiAny",
+                                true,
+                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_any = opweave::register_op(&kInfo_any);
+
+at::Tensor any_impl(int op, const at::Tensor& self) {
+  at::Tensor out =
+      opweave::allocate(opweave::rules::bool_scalar(self), opweave::OpGuard::find_device(self));
+  any_all_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_any(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_any) != 0)) {
+    return opweave::instrumented_call<at::_ops::any>(kOp_any, &any_impl, self);
+  }
+#endif
+  return any_impl(kOp_any, self);
+}
+
+// ---- aten::isnan -> diopiIsNan
+const opweave::OpInfo kInfo_isnan{"aten::isnan",
+                                  "diopiIsNan",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_isnan = opweave::register_op(&kInfo_isnan);
+
+at::Tensor isnan_impl(int op, const at::Tensor& self) {
+  opweave::OpGuard guard(op, self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like_bool(self), guard.device());
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIsNan)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::isnan>(op, status, self);
+  }
+  return result0;
+}
+
+at::Tensor wrap_isnan(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_isnan) != 0)) {
+    return opweave::instrumented_call<at::_ops::isnan>(kOp_isnan, &isnan_impl, self);
+  }
+#endif
+  return isnan_impl(kOp_isnan, self);
+}
+
+// ---- aten::norm.out -> diopiNorm
+const opweave::OpInfo kInfo_norm_out{"aten::norm.out",
+                                     "diopiNorm",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_norm_out = opweave::register_op(&kInfo_norm_out);
+
+at::Tensor& norm_out_impl(int op, const at::Tensor& self, const c10::optional<at::Scalar>& p,
+                          at::IntArrayRef dim, bool keepdim, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim));
+  const opweave::OptionalScalar p_d(p);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiNorm)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), p_d.get(),
+      opweave::to_diopi_size(dim));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::norm_out>(op, status, self, p, dim, keepdim, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_norm_out(const at::Tensor& self, const c10::optional<at::Scalar>& p,
+                          at::IntArrayRef dim, bool keepdim, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_norm_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::norm_out>(kOp_norm_out, &norm_out_impl, self, p,
+                                                          dim, keepdim, out);
+  }
+#endif
+  return norm_out_impl(kOp_norm_out, self, p, dim, keepdim, out);
+}
+
+// ---- aten::norm.ScalarOpt_dim -> diopiNorm (derived from norm_out)
+const opweave::OpInfo kInfo_norm_ScalarOpt_dim{"aten::norm.ScalarOpt_dim",
+                                               "diopiNorm",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_norm_ScalarOpt_dim = opweave::register_op(&kInfo_norm_ScalarOpt_dim);
+
+at::Tensor norm_ScalarOpt_dim_impl(int op, const at::Tensor& self,
+                                   const c10::optional<at::Scalar>& p, at::IntArrayRef dim,
+                                   bool keepdim) {
+  at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim),
+                                     opweave::OpGuard::find_device(self));
+  norm_out_impl(op, self, p, dim, keepdim, out);
+  return out;
+}
+
+at::Tensor wrap_norm_ScalarOpt_dim(const at::Tensor& self, const c10::optional<at::Scalar>& p,
+                                   at::IntArrayRef dim, bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_norm_ScalarOpt_dim) != 0)) {
+    return opweave::instrumented_call<at::_ops::norm_ScalarOpt_dim>(
+        kOp_norm_ScalarOpt_dim, &norm_ScalarOpt_dim_impl, self, p, dim, keepdim);
+  }
+#endif
+  return norm_ScalarOpt_dim_impl(kOp_norm_ScalarOpt_dim, self, p, dim, keepdim);
+}
+
+// ---- aten::repeat -> diopiRepeat
+const opweave::OpInfo kInfo_repeat{"aten::repeat",
+                                   "diopiRepeat",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_repeat = opweave::register_op(&kInfo_repeat);
+
+at::Tensor repeat_impl(int op, const at::Tensor& self, c10::SymIntArrayRef repeats) {
+  opweave::OpGuard guard(op, self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::repeat(self, repeats), guard.device());
+  const diopiError_t status = opweave::kernel<decltype(&::diopiRepeat)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(c10::asIntArrayRefSlow(repeats)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::repeat>(op, status, self, repeats);
+  }
+  return result0;
+}
+
+at::Tensor wrap_repeat(const at::Tensor& self, c10::SymIntArrayRef repeats) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_repeat) != 0)) {
+    return opweave::instrumented_call<at::_ops::repeat>(kOp_repeat, &repeat_impl, self, repeats);
+  }
+#endif
+  return repeat_impl(kOp_repeat, self, repeats);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -1835,4 +2154,14 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("convolution_backward_overrideable", TORCH_FN(wrap_convolution_backward_overrideable));
   m.impl("arange.start_out", TORCH_FN(wrap_arange_start_out));
   m.impl("fill_.Scalar", TORCH_FN(wrap_fill__Scalar));
+  m.impl("normal_", TORCH_FN(wrap_normal_));
+  m.impl("randperm.generator_out", TORCH_FN(wrap_randperm_generator_out));
+  m.impl("topk.values", TORCH_FN(wrap_topk_values));
+  m.impl("topk", TORCH_FN(wrap_topk));
+  m.impl("any.all_out", TORCH_FN(wrap_any_all_out));
+  m.impl("any", TORCH_FN(wrap_any));
+  m.impl("isnan", TORCH_FN(wrap_isnan));
+  m.impl("norm.out", TORCH_FN(wrap_norm_out));
+  m.impl("norm.ScalarOpt_dim", TORCH_FN(wrap_norm_ScalarOpt_dim));
+  m.impl("repeat", TORCH_FN(wrap_repeat));
 }

@@ -49,7 +49,8 @@ const opweave::OpInfo kInfo_mul_Tensor{"aten::mul.Tensor",
 const int kOp_mul_Tensor = opweave::register_op(&kInfo_mul_Tensor);
 
 at::Tensor mul_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
-  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other), self);
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
   mul_out_impl(op, self, other, out);
   return out;
 }
@@ -103,7 +104,7 @@ const int kOp_mul_Scalar = opweave::register_op(&kInfo_mul_Scalar);
 
 at::Tensor mul_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
   opweave::OpGuard guard(op, self);
-  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), guard.device());
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiError_t status = opweave::kernel<decltype(&::diopiMulScalar)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
@@ -196,7 +197,8 @@ const int kOp_div_Tensor_mode = opweave::register_op(&kInfo_div_Tensor_mode);
 
 at::Tensor div_Tensor_mode_impl(int op, const at::Tensor& self, const at::Tensor& other,
                                 c10::optional<c10::string_view> rounding_mode) {
-  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other), self);
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
   div_out_mode_impl(op, self, other, rounding_mode, out);
   return out;
 }
@@ -251,7 +253,8 @@ const opweave::OpInfo kInfo_div_Tensor{"aten::div.Tensor",
 const int kOp_div_Tensor = opweave::register_op(&kInfo_div_Tensor);
 
 at::Tensor div_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
-  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other), self);
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
   div_out_impl(op, self, other, out);
   return out;
 }
@@ -340,7 +343,7 @@ const int kOp_div_Scalar_mode = opweave::register_op(&kInfo_div_Scalar_mode);
 at::Tensor div_Scalar_mode_impl(int op, const at::Tensor& self, const at::Scalar& other,
                                 c10::optional<c10::string_view> rounding_mode) {
   opweave::OpGuard guard(op, self);
-  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), guard.device());
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiError_t status = opweave::kernel<decltype(&::diopiDivScalar)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)), &other_d,
@@ -373,7 +376,7 @@ const int kOp_div_Scalar = opweave::register_op(&kInfo_div_Scalar);
 
 at::Tensor div_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
   opweave::OpGuard guard(op, self);
-  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), guard.device());
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiError_t status = opweave::kernel<decltype(&::diopiDivScalar)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)), &other_d,
@@ -496,7 +499,8 @@ const opweave::OpInfo kInfo_pow_Tensor_Scalar{"aten::pow.Tensor_Scalar",
 const int kOp_pow_Tensor_Scalar = opweave::register_op(&kInfo_pow_Tensor_Scalar);
 
 at::Tensor pow_Tensor_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& exponent) {
-  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, exponent), self);
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, exponent),
+                                     opweave::OpGuard::find_device(self));
   pow_Tensor_Scalar_out_impl(op, self, exponent, out);
   return out;
 }
@@ -576,7 +580,8 @@ const opweave::OpInfo kInfo_pow_Tensor_Tensor{"aten::pow.Tensor_Tensor",
 const int kOp_pow_Tensor_Tensor = opweave::register_op(&kInfo_pow_Tensor_Tensor);
 
 at::Tensor pow_Tensor_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& exponent) {
-  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, exponent), self);
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, exponent),
+                                     opweave::OpGuard::find_device(self, exponent));
   pow_Tensor_Tensor_out_impl(op, self, exponent, out);
   return out;
 }
@@ -655,7 +660,8 @@ const opweave::OpInfo kInfo_minimum{"aten::minimum",
 const int kOp_minimum = opweave::register_op(&kInfo_minimum);
 
 at::Tensor minimum_impl(int op, const at::Tensor& self, const at::Tensor& other) {
-  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other), self);
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
   minimum_out_impl(op, self, other, out);
   return out;
 }
@@ -706,7 +712,8 @@ const opweave::OpInfo kInfo_neg{"aten::neg",
 const int kOp_neg = opweave::register_op(&kInfo_neg);
 
 at::Tensor neg_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   neg_out_impl(op, self, out);
   return out;
 }
@@ -757,7 +764,7 @@ const int kOp_log_out = opweave::register_op(&kInfo_log_out);
 
 at::Tensor& log_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  opweave::resize_out(op, out, opweave::rules::like(self));
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiLog)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -784,7 +791,8 @@ const opweave::OpInfo kInfo_log{"aten::log",
 const int kOp_log = opweave::register_op(&kInfo_log);
 
 at::Tensor log_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   log_out_impl(op, self, out);
   return out;
 }
@@ -835,7 +843,7 @@ const int kOp_cos_out = opweave::register_op(&kInfo_cos_out);
 
 at::Tensor& cos_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  opweave::resize_out(op, out, opweave::rules::like(self));
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiCos)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -862,7 +870,8 @@ const opweave::OpInfo kInfo_cos{"aten::cos",
 const int kOp_cos = opweave::register_op(&kInfo_cos);
 
 at::Tensor cos_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   cos_out_impl(op, self, out);
   return out;
 }
@@ -913,7 +922,7 @@ const int kOp_reciprocal_out = opweave::register_op(&kInfo_reciprocal_out);
 
 at::Tensor& reciprocal_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  opweave::resize_out(op, out, opweave::rules::like(self));
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiReciprocal)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -941,7 +950,8 @@ const opweave::OpInfo kInfo_reciprocal{"aten::reciprocal",
 const int kOp_reciprocal = opweave::register_op(&kInfo_reciprocal);
 
 at::Tensor reciprocal_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   reciprocal_out_impl(op, self, out);
   return out;
 }
@@ -1020,7 +1030,8 @@ const opweave::OpInfo kInfo_silu{"aten::silu",
 const int kOp_silu = opweave::register_op(&kInfo_silu);
 
 at::Tensor silu_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   silu_out_impl(op, self, out);
   return out;
 }
@@ -1104,7 +1115,8 @@ const opweave::OpInfo kInfo_silu_backward{"aten::silu_backward",
 const int kOp_silu_backward = opweave::register_op(&kInfo_silu_backward);
 
 at::Tensor silu_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self) {
-  at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output), grad_output);
+  at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output),
+                                            opweave::OpGuard::find_device(grad_output, self));
   silu_backward_grad_input_impl(op, grad_output, self, grad_input);
   return grad_input;
 }
@@ -1169,7 +1181,8 @@ const opweave::OpInfo kInfo_gelu{"aten::gelu",
 const int kOp_gelu = opweave::register_op(&kInfo_gelu);
 
 at::Tensor gelu_impl(int op, const at::Tensor& self, c10::string_view approximate) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   gelu_out_impl(op, self, approximate, out);
   return out;
 }
@@ -1253,7 +1266,8 @@ const int kOp_gelu_backward = opweave::register_op(&kInfo_gelu_backward);
 
 at::Tensor gelu_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self,
                               c10::string_view approximate) {
-  at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output), grad_output);
+  at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output),
+                                            opweave::OpGuard::find_device(grad_output, self));
   gelu_backward_grad_input_impl(op, grad_output, self, approximate, grad_input);
   return grad_input;
 }
@@ -1309,7 +1323,8 @@ const opweave::OpInfo kInfo_lt_Tensor{"aten::lt.Tensor",
 const int kOp_lt_Tensor = opweave::register_op(&kInfo_lt_Tensor);
 
 at::Tensor lt_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
-  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other), self);
+  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other),
+                                     opweave::OpGuard::find_device(self, other));
   lt_Tensor_out_impl(op, self, other, out);
   return out;
 }
@@ -1364,7 +1379,8 @@ const opweave::OpInfo kInfo_lt_Scalar{"aten::lt.Scalar",
 const int kOp_lt_Scalar = opweave::register_op(&kInfo_lt_Scalar);
 
 at::Tensor lt_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
-  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::compare(self, other), opweave::OpGuard::find_device(self));
   lt_Scalar_out_impl(op, self, other, out);
   return out;
 }
@@ -1477,7 +1493,8 @@ const opweave::OpInfo kInfo_ne_Tensor{"aten::ne.Tensor",
 const int kOp_ne_Tensor = opweave::register_op(&kInfo_ne_Tensor);
 
 at::Tensor ne_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
-  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other), self);
+  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other),
+                                     opweave::OpGuard::find_device(self, other));
   ne_Tensor_out_impl(op, self, other, out);
   return out;
 }
@@ -1532,7 +1549,8 @@ const opweave::OpInfo kInfo_ne_Scalar{"aten::ne.Scalar",
 const int kOp_ne_Scalar = opweave::register_op(&kInfo_ne_Scalar);
 
 at::Tensor ne_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
-  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::compare(self, other), opweave::OpGuard::find_device(self));
   ne_Scalar_out_impl(op, self, other, out);
   return out;
 }
@@ -1649,7 +1667,8 @@ const int kOp_sum_dim_IntList = opweave::register_op(&kInfo_sum_dim_IntList);
 
 at::Tensor sum_dim_IntList_impl(int op, const at::Tensor& self, at::OptionalIntArrayRef dim,
                                 bool keepdim, c10::optional<at::ScalarType> dtype) {
-  at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim, dtype), self);
+  at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim, dtype),
+                                     opweave::OpGuard::find_device(self));
   sum_IntList_out_impl(op, self, dim, keepdim, dtype, out);
   return out;
 }
@@ -1710,7 +1729,8 @@ const opweave::OpInfo kInfo__log_softmax{"aten::_log_softmax",
 const int kOp__log_softmax = opweave::register_op(&kInfo__log_softmax);
 
 at::Tensor _log_softmax_impl(int op, const at::Tensor& self, int64_t dim, bool half_to_float) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   _log_softmax_out_impl(op, self, dim, half_to_float, out);
   return out;
 }
@@ -1775,7 +1795,8 @@ const int kOp__log_softmax_backward_data = opweave::register_op(&kInfo__log_soft
 at::Tensor _log_softmax_backward_data_impl(int op, const at::Tensor& grad_output,
                                            const at::Tensor& output, int64_t dim,
                                            at::ScalarType input_dtype) {
-  at::Tensor out = opweave::allocate(opweave::rules::cast(grad_output, input_dtype), grad_output);
+  at::Tensor out = opweave::allocate(opweave::rules::cast(grad_output, input_dtype),
+                                     opweave::OpGuard::find_device(grad_output, output));
   _log_softmax_backward_data_out_impl(op, grad_output, output, dim, input_dtype, out);
   return out;
 }
@@ -1834,7 +1855,8 @@ const opweave::OpInfo kInfo_index_select{"aten::index_select",
 const int kOp_index_select = opweave::register_op(&kInfo_index_select);
 
 at::Tensor index_select_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index) {
-  at::Tensor out = opweave::allocate(opweave::rules::index_select(self, dim, index), self);
+  at::Tensor out = opweave::allocate(opweave::rules::index_select(self, dim, index),
+                                     opweave::OpGuard::find_device(self, index));
   index_select_out_impl(op, self, dim, index, out);
   return out;
 }
@@ -1860,7 +1882,7 @@ const int kOp_index_select_backward = opweave::register_op(&kInfo_index_select_b
 at::Tensor index_select_backward_impl(int op, const at::Tensor& grad, at::IntArrayRef self_sizes,
                                       int64_t dim, const at::Tensor& index) {
   opweave::OpGuard guard(op, grad, index);
-  at::Tensor result0 = opweave::allocate(opweave::rules::shape(grad, self_sizes), grad);
+  at::Tensor result0 = opweave::allocate(opweave::rules::shape(grad, self_sizes), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiIndexSelectBackward)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(grad)),
       opweave::to_diopi_size(self_sizes), dim, opweave::const_handle(guard.on_device(index)));
@@ -1939,7 +1961,8 @@ const int kOp_gather = opweave::register_op(&kInfo_gather);
 
 at::Tensor gather_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index,
                        bool sparse_grad) {
-  at::Tensor out = opweave::allocate(opweave::rules::gather(self, index), self);
+  at::Tensor out = opweave::allocate(opweave::rules::gather(self, index),
+                                     opweave::OpGuard::find_device(self, index));
   gather_out_impl(op, self, dim, index, sparse_grad, out);
   return out;
 }
@@ -1970,7 +1993,7 @@ at::Tensor gather_backward_impl(int op, const at::Tensor& grad, const at::Tensor
                                                              self, dim, index, sparse_grad);
   }
   opweave::OpGuard guard(op, grad, self, index);
-  at::Tensor result0 = opweave::allocate(opweave::rules::shape(grad, self), grad);
+  at::Tensor result0 = opweave::allocate(opweave::rules::shape(grad, self), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiGatherBackward)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(grad)),
       opweave::const_handle(guard.on_device(self)), dim,
@@ -2049,8 +2072,10 @@ const int kOp_max_dim = opweave::register_op(&kInfo_max_dim);
 
 ::std::tuple<at::Tensor, at::Tensor> max_dim_impl(int op, const at::Tensor& self, int64_t dim,
                                                   bool keepdim) {
-  at::Tensor max = opweave::allocate(opweave::rules::reduce_dim(self, dim, keepdim), self);
-  at::Tensor max_values = opweave::allocate(opweave::rules::argreduce(self, dim, keepdim), self);
+  at::Tensor max = opweave::allocate(opweave::rules::reduce_dim(self, dim, keepdim),
+                                     opweave::OpGuard::find_device(self));
+  at::Tensor max_values = opweave::allocate(opweave::rules::argreduce(self, dim, keepdim),
+                                            opweave::OpGuard::find_device(self));
   max_dim_max_impl(op, self, dim, keepdim, max, max_values);
   return ::std::tuple<at::Tensor, at::Tensor>(max, max_values);
 }
@@ -2076,7 +2101,7 @@ const int kOp_max = opweave::register_op(&kInfo_max);
 
 at::Tensor max_impl(int op, const at::Tensor& self) {
   opweave::OpGuard guard(op, self);
-  at::Tensor result0 = opweave::allocate(opweave::rules::scalar(self), self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::scalar(self), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiMaxAll)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -2135,7 +2160,8 @@ const int kOp_cumsum = opweave::register_op(&kInfo_cumsum);
 
 at::Tensor cumsum_impl(int op, const at::Tensor& self, int64_t dim,
                        c10::optional<at::ScalarType> dtype) {
-  at::Tensor out = opweave::allocate(opweave::rules::cumsum(self, dtype), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::cumsum(self, dtype), opweave::OpGuard::find_device(self));
   cumsum_out_impl(op, self, dim, dtype, out);
   return out;
 }
@@ -2185,7 +2211,8 @@ const int kOp__adaptive_avg_pool2d = opweave::register_op(&kInfo__adaptive_avg_p
 at::Tensor _adaptive_avg_pool2d_impl(int op, const at::Tensor& self,
                                      c10::SymIntArrayRef output_size) {
   opweave::OpGuard guard(op, self);
-  at::Tensor result0 = opweave::allocate(opweave::rules::adaptive_pool2d(self, output_size), self);
+  at::Tensor result0 =
+      opweave::allocate(opweave::rules::adaptive_pool2d(self, output_size), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiAdaptiveAvgPool2d)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
       opweave::to_diopi_size(c10::asIntArrayRefSlow(output_size)));
@@ -2217,7 +2244,7 @@ const int kOp__adaptive_avg_pool2d_backward =
 at::Tensor _adaptive_avg_pool2d_backward_impl(int op, const at::Tensor& grad_output,
                                               const at::Tensor& self) {
   opweave::OpGuard guard(op, grad_output, self);
-  at::Tensor result0 = opweave::allocate(opweave::rules::like(self), grad_output);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(self), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiAdaptiveAvgPool2dBackward)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(self)));
@@ -2237,6 +2264,126 @@ at::Tensor wrap__adaptive_avg_pool2d_backward(const at::Tensor& grad_output,
   }
 #endif
   return _adaptive_avg_pool2d_backward_impl(kOp__adaptive_avg_pool2d_backward, grad_output, self);
+}
+
+// ---- aten::native_dropout -> diopiDropout
+const opweave::OpInfo kInfo_native_dropout{"aten::native_dropout",
+                                           "diopiDropout",
+                                           false,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_native_dropout = opweave::register_op(&kInfo_native_dropout);
+
+::std::tuple<at::Tensor, at::Tensor> native_dropout_impl(int op, const at::Tensor& input, double p,
+                                                         c10::optional<bool> train) {
+  if (C10_UNLIKELY(train != true)) {
+    return opweave::fallback_call<at::_ops::native_dropout>(op, "train must be True", input, p,
+                                                            train);
+  }
+  opweave::OpGuard guard(op, input);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(input), guard.device());
+  at::Tensor result1 = opweave::allocate(opweave::rules::like_bool(input), guard.device());
+  const diopiError_t status = opweave::kernel<decltype(&::diopiDropout)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::handle(result1),
+      opweave::const_handle(guard.on_device(input)), p, true,
+      opweave::generator_handle(c10::nullopt, guard.device_index()));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::native_dropout>(op, status, input, p, train);
+  }
+  return ::std::tuple<at::Tensor, at::Tensor>(result0, result1);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_native_dropout(const at::Tensor& input, double p,
+                                                         c10::optional<bool> train) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_native_dropout) != 0)) {
+    return opweave::instrumented_call<at::_ops::native_dropout>(
+        kOp_native_dropout, &native_dropout_impl, input, p, train);
+  }
+#endif
+  return native_dropout_impl(kOp_native_dropout, input, p, train);
+}
+
+// ---- aten::all.all_out -> diopiAll
+const opweave::OpInfo kInfo_all_all_out{"aten::all.all_out",
+                                        "diopiAll",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_all_all_out = opweave::register_op(&kInfo_all_all_out);
+
+at::Tensor& all_all_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::bool_scalar(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAll)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), nullptr);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::all_all_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_all_all_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_all_all_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::all_all_out>(kOp_all_all_out, &all_all_out_impl,
+                                                             self, out);
+  }
+#endif
+  return all_all_out_impl(kOp_all_all_out, self, out);
+}
+
+// ---- aten::all -> diopiAll (derived from all_all_out)
+const opweave::OpInfo kInfo_all{"aten::all",
+                                "diopiAll",
+                                true,
+                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_all = opweave::register_op(&kInfo_all);
+
+at::Tensor all_impl(int op, const at::Tensor& self) {
+  at::Tensor out =
+      opweave::allocate(opweave::rules::bool_scalar(self), opweave::OpGuard::find_device(self));
+  all_all_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_all(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_all) != 0)) {
+    return opweave::instrumented_call<at::_ops::all>(kOp_all, &all_impl, self);
+  }
+#endif
+  return all_impl(kOp_all, self);
+}
+
+// ---- aten::flip -> diopiFlip
+const opweave::OpInfo kInfo_flip{"aten::flip",
+                                 "diopiFlip",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_flip = opweave::register_op(&kInfo_flip);
+
+at::Tensor flip_impl(int op, const at::Tensor& self, at::IntArrayRef dims) {
+  opweave::OpGuard guard(op, self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(self), guard.device());
+  const diopiError_t status = opweave::kernel<decltype(&::diopiFlip)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(dims));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::flip>(op, status, self, dims);
+  }
+  return result0;
+}
+
+at::Tensor wrap_flip(const at::Tensor& self, at::IntArrayRef dims) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_flip) != 0)) {
+    return opweave::instrumented_call<at::_ops::flip>(kOp_flip, &flip_impl, self, dims);
+  }
+#endif
+  return flip_impl(kOp_flip, self, dims);
 }
 
 }  // namespace
@@ -2319,6 +2466,10 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("cumsum_", TORCH_FN(wrap_cumsum_));
   m.impl("_adaptive_avg_pool2d", TORCH_FN(wrap__adaptive_avg_pool2d));
   m.impl("_adaptive_avg_pool2d_backward", TORCH_FN(wrap__adaptive_avg_pool2d_backward));
+  m.impl("native_dropout", TORCH_FN(wrap_native_dropout));
+  m.impl("all.all_out", TORCH_FN(wrap_all_all_out));
+  m.impl("all", TORCH_FN(wrap_all));
+  m.impl("flip", TORCH_FN(wrap_flip));
 }
 
 TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {

@@ -46,7 +46,8 @@ const opweave::OpInfo kInfo_maximum{"aten::maximum",
 const int kOp_maximum = opweave::register_op(&kInfo_maximum);
 
 at::Tensor maximum_impl(int op, const at::Tensor& self, const at::Tensor& other) {
-  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other), self);
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
   maximum_out_impl(op, self, other, out);
   return out;
 }
@@ -70,7 +71,7 @@ const int kOp_rsqrt_out = opweave::register_op(&kInfo_rsqrt_out);
 
 at::Tensor& rsqrt_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  opweave::resize_out(op, out, opweave::rules::like(self));
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiRsqrt)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -98,7 +99,8 @@ const opweave::OpInfo kInfo_rsqrt{"aten::rsqrt",
 const int kOp_rsqrt = opweave::register_op(&kInfo_rsqrt);
 
 at::Tensor rsqrt_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   rsqrt_out_impl(op, self, out);
   return out;
 }
@@ -176,7 +178,8 @@ const opweave::OpInfo kInfo_abs{"aten::abs",
 const int kOp_abs = opweave::register_op(&kInfo_abs);
 
 at::Tensor abs_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   abs_out_impl(op, self, out);
   return out;
 }
@@ -227,7 +230,7 @@ const int kOp_sin_out = opweave::register_op(&kInfo_sin_out);
 
 at::Tensor& sin_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  opweave::resize_out(op, out, opweave::rules::like(self));
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiSin)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -254,7 +257,8 @@ const opweave::OpInfo kInfo_sin{"aten::sin",
 const int kOp_sin = opweave::register_op(&kInfo_sin);
 
 at::Tensor sin_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   sin_out_impl(op, self, out);
   return out;
 }
@@ -333,7 +337,8 @@ const opweave::OpInfo kInfo_floor{"aten::floor",
 const int kOp_floor = opweave::register_op(&kInfo_floor);
 
 at::Tensor floor_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   floor_out_impl(op, self, out);
   return out;
 }
@@ -384,7 +389,7 @@ const int kOp_log2_out = opweave::register_op(&kInfo_log2_out);
 
 at::Tensor& log2_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  opweave::resize_out(op, out, opweave::rules::like(self));
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiLog2)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -411,7 +416,8 @@ const opweave::OpInfo kInfo_log2{"aten::log2",
 const int kOp_log2 = opweave::register_op(&kInfo_log2);
 
 at::Tensor log2_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   log2_out_impl(op, self, out);
   return out;
 }
@@ -489,7 +495,8 @@ const opweave::OpInfo kInfo_sign{"aten::sign",
 const int kOp_sign = opweave::register_op(&kInfo_sign);
 
 at::Tensor sign_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   sign_out_impl(op, self, out);
   return out;
 }
@@ -570,7 +577,8 @@ const int kOp_clamp = opweave::register_op(&kInfo_clamp);
 
 at::Tensor clamp_impl(int op, const at::Tensor& self, const c10::optional<at::Scalar>& min,
                       const c10::optional<at::Scalar>& max) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   clamp_out_impl(op, self, min, max, out);
   return out;
 }
@@ -656,7 +664,8 @@ const opweave::OpInfo kInfo_clamp_min{"aten::clamp_min",
 const int kOp_clamp_min = opweave::register_op(&kInfo_clamp_min);
 
 at::Tensor clamp_min_impl(int op, const at::Tensor& self, const at::Scalar& min) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   clamp_min_out_impl(op, self, min, out);
   return out;
 }
@@ -740,7 +749,8 @@ const opweave::OpInfo kInfo_clamp_max{"aten::clamp_max",
 const int kOp_clamp_max = opweave::register_op(&kInfo_clamp_max);
 
 at::Tensor clamp_max_impl(int op, const at::Tensor& self, const at::Scalar& max) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   clamp_max_out_impl(op, self, max, out);
   return out;
 }
@@ -828,7 +838,8 @@ const int kOp_threshold = opweave::register_op(&kInfo_threshold);
 
 at::Tensor threshold_impl(int op, const at::Tensor& self, const at::Scalar& threshold,
                           const at::Scalar& value) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   threshold_out_impl(op, self, threshold, value, out);
   return out;
 }
@@ -920,7 +931,8 @@ const int kOp_threshold_backward = opweave::register_op(&kInfo_threshold_backwar
 
 at::Tensor threshold_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self,
                                    const at::Scalar& threshold) {
-  at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output), grad_output);
+  at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output),
+                                            opweave::OpGuard::find_device(grad_output, self));
   threshold_backward_grad_input_impl(op, grad_output, self, threshold, grad_input);
   return grad_input;
 }
@@ -978,7 +990,8 @@ const opweave::OpInfo kInfo_leaky_relu{"aten::leaky_relu",
 const int kOp_leaky_relu = opweave::register_op(&kInfo_leaky_relu);
 
 at::Tensor leaky_relu_impl(int op, const at::Tensor& self, const at::Scalar& negative_slope) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   leaky_relu_out_impl(op, self, negative_slope, out);
   return out;
 }
@@ -1074,7 +1087,8 @@ const int kOp_leaky_relu_backward = opweave::register_op(&kInfo_leaky_relu_backw
 
 at::Tensor leaky_relu_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self,
                                     const at::Scalar& negative_slope, bool self_is_result) {
-  at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output), grad_output);
+  at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output),
+                                            opweave::OpGuard::find_device(grad_output, self));
   leaky_relu_backward_grad_input_impl(op, grad_output, self, negative_slope, self_is_result,
                                       grad_input);
   return grad_input;
@@ -1133,7 +1147,8 @@ const opweave::OpInfo kInfo_gt_Tensor{"aten::gt.Tensor",
 const int kOp_gt_Tensor = opweave::register_op(&kInfo_gt_Tensor);
 
 at::Tensor gt_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
-  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other), self);
+  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other),
+                                     opweave::OpGuard::find_device(self, other));
   gt_Tensor_out_impl(op, self, other, out);
   return out;
 }
@@ -1188,7 +1203,8 @@ const opweave::OpInfo kInfo_gt_Scalar{"aten::gt.Scalar",
 const int kOp_gt_Scalar = opweave::register_op(&kInfo_gt_Scalar);
 
 at::Tensor gt_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
-  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::compare(self, other), opweave::OpGuard::find_device(self));
   gt_Scalar_out_impl(op, self, other, out);
   return out;
 }
@@ -1304,7 +1320,8 @@ const int kOp_where_self = opweave::register_op(&kInfo_where_self);
 
 at::Tensor where_self_impl(int op, const at::Tensor& condition, const at::Tensor& self,
                            const at::Tensor& other) {
-  at::Tensor out = opweave::allocate(opweave::rules::select(condition, self, other), condition);
+  at::Tensor out = opweave::allocate(opweave::rules::select(condition, self, other),
+                                     opweave::OpGuard::find_device(condition, self, other));
   where_self_out_impl(op, condition, self, other, out);
   return out;
 }
@@ -1365,7 +1382,8 @@ const opweave::OpInfo kInfo__softmax{"aten::_softmax",
 const int kOp__softmax = opweave::register_op(&kInfo__softmax);
 
 at::Tensor _softmax_impl(int op, const at::Tensor& self, int64_t dim, bool half_to_float) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   _softmax_out_impl(op, self, dim, half_to_float, out);
   return out;
 }
@@ -1429,8 +1447,8 @@ const int kOp__softmax_backward_data = opweave::register_op(&kInfo__softmax_back
 at::Tensor _softmax_backward_data_impl(int op, const at::Tensor& grad_output,
                                        const at::Tensor& output, int64_t dim,
                                        at::ScalarType input_dtype) {
-  at::Tensor grad_input =
-      opweave::allocate(opweave::rules::cast(grad_output, input_dtype), grad_output);
+  at::Tensor grad_input = opweave::allocate(opweave::rules::cast(grad_output, input_dtype),
+                                            opweave::OpGuard::find_device(grad_output, output));
   _softmax_backward_data_out_impl(op, grad_output, output, dim, input_dtype, grad_input);
   return grad_input;
 }
@@ -1459,7 +1477,8 @@ const int kOp_embedding = opweave::register_op(&kInfo_embedding);
 at::Tensor embedding_impl(int op, const at::Tensor& weight, const at::Tensor& indices,
                           int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
   opweave::OpGuard guard(op, weight, indices);
-  at::Tensor result0 = opweave::allocate(opweave::rules::embedding(weight, indices), weight);
+  at::Tensor result0 =
+      opweave::allocate(opweave::rules::embedding(weight, indices), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiEmbedding)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(weight)),
       opweave::const_handle(guard.on_device(indices)), padding_idx, scale_grad_by_freq, sparse);
@@ -1493,8 +1512,8 @@ at::Tensor embedding_dense_backward_impl(int op, const at::Tensor& grad_output,
                                          const at::Tensor& indices, c10::SymInt num_weights,
                                          int64_t padding_idx, bool scale_grad_by_freq) {
   opweave::OpGuard guard(op, grad_output, indices);
-  at::Tensor result0 =
-      opweave::allocate(opweave::rules::embedding_backward(grad_output, num_weights), grad_output);
+  at::Tensor result0 = opweave::allocate(
+      opweave::rules::embedding_backward(grad_output, num_weights), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiEmbeddingBackward)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(indices)), num_weights.expect_int(), padding_idx,
@@ -1559,7 +1578,8 @@ const opweave::OpInfo kInfo_stack{"aten::stack",
 const int kOp_stack = opweave::register_op(&kInfo_stack);
 
 at::Tensor stack_impl(int op, at::TensorList tensors, int64_t dim) {
-  at::Tensor out = opweave::allocate(opweave::rules::stack(tensors, dim), tensors);
+  at::Tensor out = opweave::allocate(opweave::rules::stack(tensors, dim),
+                                     opweave::OpGuard::find_device(tensors));
   stack_out_impl(op, tensors, dim, out);
   return out;
 }
@@ -1614,7 +1634,8 @@ const opweave::OpInfo kInfo_argmax{"aten::argmax",
 const int kOp_argmax = opweave::register_op(&kInfo_argmax);
 
 at::Tensor argmax_impl(int op, const at::Tensor& self, c10::optional<int64_t> dim, bool keepdim) {
-  at::Tensor out = opweave::allocate(opweave::rules::argreduce(self, dim, keepdim), self);
+  at::Tensor out = opweave::allocate(opweave::rules::argreduce(self, dim, keepdim),
+                                     opweave::OpGuard::find_device(self));
   argmax_out_impl(op, self, dim, keepdim, out);
   return out;
 }
@@ -1641,11 +1662,11 @@ const int kOp_native_layer_norm = opweave::register_op(&kInfo_native_layer_norm)
     int op, const at::Tensor& input, c10::SymIntArrayRef normalized_shape,
     const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias, double eps) {
   opweave::OpGuard guard(op, input);
-  at::Tensor result0 = opweave::allocate(opweave::rules::like(input), input);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(input), guard.device());
   at::Tensor result1 =
-      opweave::allocate(opweave::rules::layer_norm_stats(input, normalized_shape), input);
+      opweave::allocate(opweave::rules::layer_norm_stats(input, normalized_shape), guard.device());
   at::Tensor result2 =
-      opweave::allocate(opweave::rules::layer_norm_stats(input, normalized_shape), input);
+      opweave::allocate(opweave::rules::layer_norm_stats(input, normalized_shape), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiLayerNorm)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::handle(result1), opweave::handle(result2),
       opweave::const_handle(guard.on_device(input)), opweave::optional_handle(weight),
@@ -1684,12 +1705,14 @@ const int kOp_native_layer_norm_backward = opweave::register_op(&kInfo_native_la
     const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias,
     ::std::array<bool, 3> output_mask) {
   opweave::OpGuard guard(op, grad_out, input, mean, rstd);
-  at::Tensor result0 =
-      output_mask[0] ? opweave::allocate(opweave::rules::like(input), grad_out) : at::Tensor();
-  at::Tensor result1 =
-      output_mask[1] ? opweave::allocate(opweave::rules::like(weight), grad_out) : at::Tensor();
+  at::Tensor result0 = output_mask[0]
+                           ? opweave::allocate(opweave::rules::like(input), guard.device())
+                           : at::Tensor();
+  at::Tensor result1 = output_mask[1]
+                           ? opweave::allocate(opweave::rules::like(weight), guard.device())
+                           : at::Tensor();
   at::Tensor result2 =
-      output_mask[2] ? opweave::allocate(opweave::rules::like(bias), grad_out) : at::Tensor();
+      output_mask[2] ? opweave::allocate(opweave::rules::like(bias), guard.device()) : at::Tensor();
   const diopiError_t status = opweave::kernel<decltype(&::diopiLayerNormBackward)>(op)(
       guard.ctx(), opweave::handle_or_null(result0), opweave::handle_or_null(result1),
       opweave::handle_or_null(result2), opweave::const_handle(guard.on_device(grad_out)),
@@ -1778,10 +1801,11 @@ const int kOp_max_pool2d_with_indices = opweave::register_op(&kInfo_max_pool2d_w
     int op, const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
     at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode) {
   at::Tensor out = opweave::allocate(
-      opweave::rules::pool2d(self, kernel_size, stride, padding, dilation, ceil_mode), self);
+      opweave::rules::pool2d(self, kernel_size, stride, padding, dilation, ceil_mode),
+      opweave::OpGuard::find_device(self));
   at::Tensor indices = opweave::allocate(
       opweave::rules::pool2d_indices(self, kernel_size, stride, padding, dilation, ceil_mode),
-      self);
+      opweave::OpGuard::find_device(self));
   max_pool2d_with_indices_out_impl(op, self, kernel_size, stride, padding, dilation, ceil_mode, out,
                                    indices);
   return ::std::tuple<at::Tensor, at::Tensor>(out, indices);
@@ -1864,7 +1888,8 @@ at::Tensor max_pool2d_with_indices_backward_impl(int op, const at::Tensor& grad_
                                                  at::IntArrayRef stride, at::IntArrayRef padding,
                                                  at::IntArrayRef dilation, bool ceil_mode,
                                                  const at::Tensor& indices) {
-  at::Tensor grad_input = opweave::allocate(opweave::rules::like(self), grad_output);
+  at::Tensor grad_input = opweave::allocate(
+      opweave::rules::like(self), opweave::OpGuard::find_device(grad_output, self, indices));
   max_pool2d_with_indices_backward_grad_input_impl(op, grad_output, self, kernel_size, stride,
                                                    padding, dilation, ceil_mode, indices,
                                                    grad_input);
@@ -1933,7 +1958,8 @@ const int kOp_hardtanh = opweave::register_op(&kInfo_hardtanh);
 
 at::Tensor hardtanh_impl(int op, const at::Tensor& self, const at::Scalar& min_val,
                          const at::Scalar& max_val) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   hardtanh_out_impl(op, self, min_val, max_val, out);
   return out;
 }
@@ -2030,7 +2056,8 @@ const int kOp_hardtanh_backward = opweave::register_op(&kInfo_hardtanh_backward)
 
 at::Tensor hardtanh_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self,
                                   const at::Scalar& min_val, const at::Scalar& max_val) {
-  at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output), grad_output);
+  at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output),
+                                            opweave::OpGuard::find_device(grad_output, self));
   hardtanh_backward_grad_input_impl(op, grad_output, self, min_val, max_val, grad_input);
   return grad_input;
 }
@@ -2071,6 +2098,345 @@ at::Tensor& wrap_zero_(at::Tensor& self) {
   }
 #endif
   return zero__impl(kOp_zero_, self);
+}
+
+// ---- aten::bernoulli.out -> diopiBernoulli
+const opweave::OpInfo kInfo_bernoulli_out{"aten::bernoulli.out",
+                                          "diopiBernoulli",
+                                          false,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bernoulli_out = opweave::register_op(&kInfo_bernoulli_out);
+
+at::Tensor& bernoulli_out_impl(int op, const at::Tensor& self,
+                               c10::optional<at::Generator> generator, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBernoulli)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::generator_handle(generator, guard.device_index()));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::bernoulli_out>(op, status, self, generator, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_bernoulli_out(const at::Tensor& self, c10::optional<at::Generator> generator,
+                               at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bernoulli_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::bernoulli_out>(
+        kOp_bernoulli_out, &bernoulli_out_impl, self, generator, out);
+  }
+#endif
+  return bernoulli_out_impl(kOp_bernoulli_out, self, generator, out);
+}
+
+// ---- aten::bernoulli -> diopiBernoulli (derived from bernoulli_out)
+const opweave::OpInfo kInfo_bernoulli{"aten::bernoulli",
+                                      "diopiBernoulli",
+                                      false,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bernoulli = opweave::register_op(&kInfo_bernoulli);
+
+at::Tensor bernoulli_impl(int op, const at::Tensor& self, c10::optional<at::Generator> generator) {
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  bernoulli_out_impl(op, self, generator, out);
+  return out;
+}
+
+at::Tensor wrap_bernoulli(const at::Tensor& self, c10::optional<at::Generator> generator) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bernoulli) != 0)) {
+    return opweave::instrumented_call<at::_ops::bernoulli>(kOp_bernoulli, &bernoulli_impl, self,
+                                                           generator);
+  }
+#endif
+  return bernoulli_impl(kOp_bernoulli, self, generator);
+}
+
+// ---- aten::bernoulli_.float -> diopiBernoulliScalar
+const opweave::OpInfo kInfo_bernoulli__float{"aten::bernoulli_.float",
+                                             "diopiBernoulliScalar",
+                                             false,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bernoulli__float = opweave::register_op(&kInfo_bernoulli__float);
+
+at::Tensor& bernoulli__float_impl(int op, at::Tensor& self, double p,
+                                  c10::optional<at::Generator> generator) {
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBernoulliScalar)>(op)(
+      guard.ctx(), opweave::handle(self), p,
+      opweave::generator_handle(generator, guard.device_index()));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::bernoulli__float>(op, status, self, p, generator);
+  }
+  return self;
+}
+
+at::Tensor& wrap_bernoulli__float(at::Tensor& self, double p,
+                                  c10::optional<at::Generator> generator) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bernoulli__float) != 0)) {
+    return opweave::instrumented_call<at::_ops::bernoulli__float>(
+        kOp_bernoulli__float, &bernoulli__float_impl, self, p, generator);
+  }
+#endif
+  return bernoulli__float_impl(kOp_bernoulli__float, self, p, generator);
+}
+
+// ---- aten::sort.values_stable -> diopiSort
+const opweave::OpInfo kInfo_sort_values_stable{"aten::sort.values_stable",
+                                               "diopiSort",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_sort_values_stable = opweave::register_op(&kInfo_sort_values_stable);
+
+::std::tuple<at::Tensor&, at::Tensor&> sort_values_stable_impl(int op, const at::Tensor& self,
+                                                               c10::optional<bool> stable,
+                                                               int64_t dim, bool descending,
+                                                               at::Tensor& values,
+                                                               at::Tensor& indices) {
+  opweave::OpGuard guard(op, self, values, indices);
+  opweave::resize_out(op, values, opweave::rules::like(self));
+  opweave::resize_out(op, indices, opweave::rules::like_int64(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSort)>(op)(
+      guard.ctx(), opweave::handle(values), opweave::handle(indices),
+      opweave::const_handle(guard.on_device(self)), dim, descending, opweave::optional_ptr(stable));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::sort_values_stable>(op, status, self, stable, dim,
+                                                                descending, values, indices);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(values, indices);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_sort_values_stable(const at::Tensor& self,
+                                                               c10::optional<bool> stable,
+                                                               int64_t dim, bool descending,
+                                                               at::Tensor& values,
+                                                               at::Tensor& indices) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_sort_values_stable) != 0)) {
+    return opweave::instrumented_call<at::_ops::sort_values_stable>(
+        kOp_sort_values_stable, &sort_values_stable_impl, self, stable, dim, descending, values,
+        indices);
+  }
+#endif
+  return sort_values_stable_impl(kOp_sort_values_stable, self, stable, dim, descending, values,
+                                 indices);
+}
+
+// ---- aten::sort.stable -> diopiSort (derived from sort_values_stable)
+const opweave::OpInfo kInfo_sort_stable{"aten::sort.stable",
+                                        "diopiSort",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_sort_stable = opweave::register_op(&kInfo_sort_stable);
+
+::std::tuple<at::Tensor, at::Tensor> sort_stable_impl(int op, const at::Tensor& self,
+                                                      c10::optional<bool> stable, int64_t dim,
+                                                      bool descending) {
+  at::Tensor values =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  at::Tensor indices =
+      opweave::allocate(opweave::rules::like_int64(self), opweave::OpGuard::find_device(self));
+  sort_values_stable_impl(op, self, stable, dim, descending, values, indices);
+  return ::std::tuple<at::Tensor, at::Tensor>(values, indices);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_sort_stable(const at::Tensor& self,
+                                                      c10::optional<bool> stable, int64_t dim,
+                                                      bool descending) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_sort_stable) != 0)) {
+    return opweave::instrumented_call<at::_ops::sort_stable>(kOp_sort_stable, &sort_stable_impl,
+                                                             self, stable, dim, descending);
+  }
+#endif
+  return sort_stable_impl(kOp_sort_stable, self, stable, dim, descending);
+}
+
+// ---- aten::sort.values -> diopiSort
+const opweave::OpInfo kInfo_sort_values{"aten::sort.values",
+                                        "diopiSort",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_sort_values = opweave::register_op(&kInfo_sort_values);
+
+::std::tuple<at::Tensor&, at::Tensor&> sort_values_impl(int op, const at::Tensor& self, int64_t dim,
+                                                        bool descending, at::Tensor& values,
+                                                        at::Tensor& indices) {
+  opweave::OpGuard guard(op, self, values, indices);
+  opweave::resize_out(op, values, opweave::rules::like(self));
+  opweave::resize_out(op, indices, opweave::rules::like_int64(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSort)>(op)(
+      guard.ctx(), opweave::handle(values), opweave::handle(indices),
+      opweave::const_handle(guard.on_device(self)), dim, descending, nullptr);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::sort_values>(op, status, self, dim, descending, values,
+                                                         indices);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(values, indices);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_sort_values(const at::Tensor& self, int64_t dim,
+                                                        bool descending, at::Tensor& values,
+                                                        at::Tensor& indices) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_sort_values) != 0)) {
+    return opweave::instrumented_call<at::_ops::sort_values>(
+        kOp_sort_values, &sort_values_impl, self, dim, descending, values, indices);
+  }
+#endif
+  return sort_values_impl(kOp_sort_values, self, dim, descending, values, indices);
+}
+
+// ---- aten::sort -> diopiSort (derived from sort_values)
+const opweave::OpInfo kInfo_sort{"aten::sort",
+                                 "diopiSort",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_sort = opweave::register_op(&kInfo_sort);
+
+::std::tuple<at::Tensor, at::Tensor> sort_impl(int op, const at::Tensor& self, int64_t dim,
+                                               bool descending) {
+  at::Tensor values =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  at::Tensor indices =
+      opweave::allocate(opweave::rules::like_int64(self), opweave::OpGuard::find_device(self));
+  sort_values_impl(op, self, dim, descending, values, indices);
+  return ::std::tuple<at::Tensor, at::Tensor>(values, indices);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_sort(const at::Tensor& self, int64_t dim,
+                                               bool descending) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_sort) != 0)) {
+    return opweave::instrumented_call<at::_ops::sort>(kOp_sort, &sort_impl, self, dim, descending);
+  }
+#endif
+  return sort_impl(kOp_sort, self, dim, descending);
+}
+
+// ---- aten::logical_or.out -> diopiLogicalOr
+const opweave::OpInfo kInfo_logical_or_out{"aten::logical_or.out",
+                                           "diopiLogicalOr",
+                                           true,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logical_or_out = opweave::register_op(&kInfo_logical_or_out);
+
+at::Tensor& logical_or_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                                at::Tensor& out) {
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::compare(self, other));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLogicalOr)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::logical_or_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_logical_or_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logical_or_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::logical_or_out>(
+        kOp_logical_or_out, &logical_or_out_impl, self, other, out);
+  }
+#endif
+  return logical_or_out_impl(kOp_logical_or_out, self, other, out);
+}
+
+// ---- aten::logical_or -> diopiLogicalOr (derived from logical_or_out)
+const opweave::OpInfo kInfo_logical_or{"aten::logical_or",
+                                       "diopiLogicalOr",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logical_or = opweave::register_op(&kInfo_logical_or);
+
+at::Tensor logical_or_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  logical_or_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_logical_or(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logical_or) != 0)) {
+    return opweave::instrumented_call<at::_ops::logical_or>(kOp_logical_or, &logical_or_impl, self,
+                                                            other);
+  }
+#endif
+  return logical_or_impl(kOp_logical_or, self, other);
+}
+
+// ---- aten::logical_or_ -> diopiLogicalOrInp
+const opweave::OpInfo kInfo_logical_or_{"aten::logical_or_",
+                                        "diopiLogicalOrInp",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logical_or_ = opweave::register_op(&kInfo_logical_or_);
+
+at::Tensor& logical_or__impl(int op, at::Tensor& self, const at::Tensor& other) {
+  opweave::OpGuard guard(op, self, other);
+  opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLogicalOrInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::logical_or_>(op, status, self, other);
+  }
+  return self;
+}
+
+at::Tensor& wrap_logical_or_(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logical_or_) != 0)) {
+    return opweave::instrumented_call<at::_ops::logical_or_>(kOp_logical_or_, &logical_or__impl,
+                                                             self, other);
+  }
+#endif
+  return logical_or__impl(kOp_logical_or_, self, other);
+}
+
+// ---- aten::roll -> diopiRoll
+const opweave::OpInfo kInfo_roll{"aten::roll",
+                                 "diopiRoll",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_roll = opweave::register_op(&kInfo_roll);
+
+at::Tensor roll_impl(int op, const at::Tensor& self, at::IntArrayRef shifts, at::IntArrayRef dims) {
+  opweave::OpGuard guard(op, self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(self), guard.device());
+  const diopiError_t status = opweave::kernel<decltype(&::diopiRoll)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(shifts), opweave::to_diopi_size(dims));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::roll>(op, status, self, shifts, dims);
+  }
+  return result0;
+}
+
+at::Tensor wrap_roll(const at::Tensor& self, at::IntArrayRef shifts, at::IntArrayRef dims) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_roll) != 0)) {
+    return opweave::instrumented_call<at::_ops::roll>(kOp_roll, &roll_impl, self, shifts, dims);
+  }
+#endif
+  return roll_impl(kOp_roll, self, shifts, dims);
 }
 
 }  // namespace
@@ -2146,4 +2512,15 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("hardtanh_backward.grad_input", TORCH_FN(wrap_hardtanh_backward_grad_input));
   m.impl("hardtanh_backward", TORCH_FN(wrap_hardtanh_backward));
   m.impl("zero_", TORCH_FN(wrap_zero_));
+  m.impl("bernoulli.out", TORCH_FN(wrap_bernoulli_out));
+  m.impl("bernoulli", TORCH_FN(wrap_bernoulli));
+  m.impl("bernoulli_.float", TORCH_FN(wrap_bernoulli__float));
+  m.impl("sort.values_stable", TORCH_FN(wrap_sort_values_stable));
+  m.impl("sort.stable", TORCH_FN(wrap_sort_stable));
+  m.impl("sort.values", TORCH_FN(wrap_sort_values));
+  m.impl("sort", TORCH_FN(wrap_sort));
+  m.impl("logical_or.out", TORCH_FN(wrap_logical_or_out));
+  m.impl("logical_or", TORCH_FN(wrap_logical_or));
+  m.impl("logical_or_", TORCH_FN(wrap_logical_or_));
+  m.impl("roll", TORCH_FN(wrap_roll));
 }

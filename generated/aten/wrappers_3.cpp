@@ -49,7 +49,8 @@ const int kOp_add_Tensor = opweave::register_op(&kInfo_add_Tensor);
 
 at::Tensor add_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other,
                            const at::Scalar& alpha) {
-  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other), self);
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
   add_out_impl(op, self, other, alpha, out);
   return out;
 }
@@ -107,7 +108,7 @@ const int kOp_add_Scalar = opweave::register_op(&kInfo_add_Scalar);
 at::Tensor add_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other,
                            const at::Scalar& alpha) {
   opweave::OpGuard guard(op, self);
-  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), guard.device());
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
   const diopiError_t status = opweave::kernel<decltype(&::diopiAddScalar)>(op)(
@@ -171,7 +172,7 @@ const int kOp_exp_out = opweave::register_op(&kInfo_exp_out);
 
 at::Tensor& exp_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  opweave::resize_out(op, out, opweave::rules::like(self));
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiExp)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -198,7 +199,8 @@ const opweave::OpInfo kInfo_exp{"aten::exp",
 const int kOp_exp = opweave::register_op(&kInfo_exp);
 
 at::Tensor exp_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   exp_out_impl(op, self, out);
   return out;
 }
@@ -276,7 +278,8 @@ const opweave::OpInfo kInfo_ceil{"aten::ceil",
 const int kOp_ceil = opweave::register_op(&kInfo_ceil);
 
 at::Tensor ceil_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   ceil_out_impl(op, self, out);
   return out;
 }
@@ -327,7 +330,7 @@ const int kOp_log10_out = opweave::register_op(&kInfo_log10_out);
 
 at::Tensor& log10_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  opweave::resize_out(op, out, opweave::rules::like(self));
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiLog10)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -355,7 +358,8 @@ const opweave::OpInfo kInfo_log10{"aten::log10",
 const int kOp_log10 = opweave::register_op(&kInfo_log10);
 
 at::Tensor log10_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   log10_out_impl(op, self, out);
   return out;
 }
@@ -406,7 +410,7 @@ const int kOp_sigmoid_out = opweave::register_op(&kInfo_sigmoid_out);
 
 at::Tensor& sigmoid_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  opweave::resize_out(op, out, opweave::rules::like(self));
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiSigmoid)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -434,7 +438,8 @@ const opweave::OpInfo kInfo_sigmoid{"aten::sigmoid",
 const int kOp_sigmoid = opweave::register_op(&kInfo_sigmoid);
 
 at::Tensor sigmoid_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   sigmoid_out_impl(op, self, out);
   return out;
 }
@@ -520,7 +525,8 @@ const opweave::OpInfo kInfo_sigmoid_backward{"aten::sigmoid_backward",
 const int kOp_sigmoid_backward = opweave::register_op(&kInfo_sigmoid_backward);
 
 at::Tensor sigmoid_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& output) {
-  at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output), grad_output);
+  at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output),
+                                            opweave::OpGuard::find_device(grad_output, output));
   sigmoid_backward_grad_input_impl(op, grad_output, output, grad_input);
   return grad_input;
 }
@@ -545,7 +551,7 @@ const int kOp_tanh_out = opweave::register_op(&kInfo_tanh_out);
 
 at::Tensor& tanh_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
   opweave::OpGuard guard(op, self, out);
-  opweave::resize_out(op, out, opweave::rules::like(self));
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiTanh)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -572,7 +578,8 @@ const opweave::OpInfo kInfo_tanh{"aten::tanh",
 const int kOp_tanh = opweave::register_op(&kInfo_tanh);
 
 at::Tensor tanh_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   tanh_out_impl(op, self, out);
   return out;
 }
@@ -657,7 +664,8 @@ const opweave::OpInfo kInfo_tanh_backward{"aten::tanh_backward",
 const int kOp_tanh_backward = opweave::register_op(&kInfo_tanh_backward);
 
 at::Tensor tanh_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& output) {
-  at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output), grad_output);
+  at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output),
+                                            opweave::OpGuard::find_device(grad_output, output));
   tanh_backward_grad_input_impl(op, grad_output, output, grad_input);
   return grad_input;
 }
@@ -712,7 +720,8 @@ const opweave::OpInfo kInfo_eq_Tensor{"aten::eq.Tensor",
 const int kOp_eq_Tensor = opweave::register_op(&kInfo_eq_Tensor);
 
 at::Tensor eq_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
-  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other), self);
+  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other),
+                                     opweave::OpGuard::find_device(self, other));
   eq_Tensor_out_impl(op, self, other, out);
   return out;
 }
@@ -767,7 +776,8 @@ const opweave::OpInfo kInfo_eq_Scalar{"aten::eq.Scalar",
 const int kOp_eq_Scalar = opweave::register_op(&kInfo_eq_Scalar);
 
 at::Tensor eq_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
-  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::compare(self, other), opweave::OpGuard::find_device(self));
   eq_Scalar_out_impl(op, self, other, out);
   return out;
 }
@@ -880,7 +890,8 @@ const opweave::OpInfo kInfo_le_Tensor{"aten::le.Tensor",
 const int kOp_le_Tensor = opweave::register_op(&kInfo_le_Tensor);
 
 at::Tensor le_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
-  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other), self);
+  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other),
+                                     opweave::OpGuard::find_device(self, other));
   le_Tensor_out_impl(op, self, other, out);
   return out;
 }
@@ -935,7 +946,8 @@ const opweave::OpInfo kInfo_le_Scalar{"aten::le.Scalar",
 const int kOp_le_Scalar = opweave::register_op(&kInfo_le_Scalar);
 
 at::Tensor le_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
-  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::compare(self, other), opweave::OpGuard::find_device(self));
   le_Scalar_out_impl(op, self, other, out);
   return out;
 }
@@ -1047,7 +1059,8 @@ const opweave::OpInfo kInfo_bmm{"aten::bmm",
 const int kOp_bmm = opweave::register_op(&kInfo_bmm);
 
 at::Tensor bmm_impl(int op, const at::Tensor& self, const at::Tensor& mat2) {
-  at::Tensor out = opweave::allocate(opweave::rules::bmm(self, mat2), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::bmm(self, mat2), opweave::OpGuard::find_device(self, mat2));
   bmm_out_impl(op, self, mat2, out);
   return out;
 }
@@ -1108,7 +1121,8 @@ const int kOp_addmm = opweave::register_op(&kInfo_addmm);
 
 at::Tensor addmm_impl(int op, const at::Tensor& self, const at::Tensor& mat1,
                       const at::Tensor& mat2, const at::Scalar& beta, const at::Scalar& alpha) {
-  at::Tensor out = opweave::allocate(opweave::rules::mm(mat1, mat2), self);
+  at::Tensor out = opweave::allocate(opweave::rules::mm(mat1, mat2),
+                                     opweave::OpGuard::find_device(self, mat1, mat2));
   addmm_out_impl(op, self, mat1, mat2, beta, alpha, out);
   return out;
 }
@@ -1205,8 +1219,10 @@ const int kOp_nll_loss_forward = opweave::register_op(&kInfo_nll_loss_forward);
                                                            const c10::optional<at::Tensor>& weight,
                                                            int64_t reduction,
                                                            int64_t ignore_index) {
-  at::Tensor output = opweave::allocate(opweave::rules::nll_loss(self, target, reduction), self);
-  at::Tensor total_weight = opweave::allocate(opweave::rules::scalar(self), self);
+  at::Tensor output = opweave::allocate(opweave::rules::nll_loss(self, target, reduction),
+                                        opweave::OpGuard::find_device(self, target));
+  at::Tensor total_weight =
+      opweave::allocate(opweave::rules::scalar(self), opweave::OpGuard::find_device(self, target));
   nll_loss_forward_output_impl(op, self, target, weight, reduction, ignore_index, output,
                                total_weight);
   return ::std::tuple<at::Tensor, at::Tensor>(output, total_weight);
@@ -1287,7 +1303,9 @@ at::Tensor nll_loss_backward_impl(int op, const at::Tensor& grad_output, const a
                                   const at::Tensor& target, const c10::optional<at::Tensor>& weight,
                                   int64_t reduction, int64_t ignore_index,
                                   const at::Tensor& total_weight) {
-  at::Tensor grad_input = opweave::allocate(opweave::rules::like(self), grad_output);
+  at::Tensor grad_input =
+      opweave::allocate(opweave::rules::like(self),
+                        opweave::OpGuard::find_device(grad_output, self, target, total_weight));
   nll_loss_backward_grad_input_impl(op, grad_output, self, target, weight, reduction, ignore_index,
                                     total_weight, grad_input);
   return grad_input;
@@ -1321,9 +1339,9 @@ const int kOp_native_batch_norm = opweave::register_op(&kInfo_native_batch_norm)
     const c10::optional<at::Tensor>& bias, const c10::optional<at::Tensor>& running_mean,
     const c10::optional<at::Tensor>& running_var, bool training, double momentum, double eps) {
   opweave::OpGuard guard(op, input);
-  at::Tensor result0 = opweave::allocate(opweave::rules::like(input), input);
-  at::Tensor result1 = opweave::allocate(opweave::rules::batch_norm_stats(input), input);
-  at::Tensor result2 = opweave::allocate(opweave::rules::batch_norm_stats(input), input);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(input), guard.device());
+  at::Tensor result1 = opweave::allocate(opweave::rules::batch_norm_stats(input), guard.device());
+  at::Tensor result2 = opweave::allocate(opweave::rules::batch_norm_stats(input), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiBatchNorm)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::handle(result1), opweave::handle(result2),
       opweave::const_handle(guard.on_device(input)), opweave::optional_handle(weight),
@@ -1366,14 +1384,15 @@ const int kOp_native_batch_norm_backward = opweave::register_op(&kInfo_native_ba
     const c10::optional<at::Tensor>& save_invstd, bool train, double eps,
     ::std::array<bool, 3> output_mask) {
   opweave::OpGuard guard(op, grad_out, input);
-  at::Tensor result0 =
-      output_mask[0] ? opweave::allocate(opweave::rules::like(input), grad_out) : at::Tensor();
-  at::Tensor result1 = output_mask[1]
-                           ? opweave::allocate(opweave::rules::batch_norm_stats(input), grad_out)
+  at::Tensor result0 = output_mask[0]
+                           ? opweave::allocate(opweave::rules::like(input), guard.device())
                            : at::Tensor();
-  at::Tensor result2 = output_mask[2]
-                           ? opweave::allocate(opweave::rules::batch_norm_stats(input), grad_out)
-                           : at::Tensor();
+  at::Tensor result1 =
+      output_mask[1] ? opweave::allocate(opweave::rules::batch_norm_stats(input), guard.device())
+                     : at::Tensor();
+  at::Tensor result2 =
+      output_mask[2] ? opweave::allocate(opweave::rules::batch_norm_stats(input), guard.device())
+                     : at::Tensor();
   const diopiError_t status = opweave::kernel<decltype(&::diopiBatchNormBackward)>(op)(
       guard.ctx(), opweave::handle_or_null(result0), opweave::handle_or_null(result1),
       opweave::handle_or_null(result2), opweave::const_handle(guard.on_device(grad_out)),
@@ -1459,8 +1478,9 @@ const int kOp_avg_pool2d = opweave::register_op(&kInfo_avg_pool2d);
 at::Tensor avg_pool2d_impl(int op, const at::Tensor& self, at::IntArrayRef kernel_size,
                            at::IntArrayRef stride, at::IntArrayRef padding, bool ceil_mode,
                            bool count_include_pad, c10::optional<int64_t> divisor_override) {
-  at::Tensor out = opweave::allocate(
-      opweave::rules::pool2d(self, kernel_size, stride, padding, ceil_mode), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::pool2d(self, kernel_size, stride, padding, ceil_mode),
+                        opweave::OpGuard::find_device(self));
   avg_pool2d_out_impl(op, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
                       divisor_override, out);
   return out;
@@ -1541,7 +1561,8 @@ at::Tensor avg_pool2d_backward_impl(int op, const at::Tensor& grad_output, const
                                     at::IntArrayRef kernel_size, at::IntArrayRef stride,
                                     at::IntArrayRef padding, bool ceil_mode, bool count_include_pad,
                                     c10::optional<int64_t> divisor_override) {
-  at::Tensor grad_input = opweave::allocate(opweave::rules::like(self), grad_output);
+  at::Tensor grad_input = opweave::allocate(opweave::rules::like(self),
+                                            opweave::OpGuard::find_device(grad_output, self));
   avg_pool2d_backward_grad_input_impl(op, grad_output, self, kernel_size, stride, padding,
                                       ceil_mode, count_include_pad, divisor_override, grad_input);
   return grad_input;
@@ -1600,7 +1621,8 @@ const opweave::OpInfo kInfo_hardswish{"aten::hardswish",
 const int kOp_hardswish = opweave::register_op(&kInfo_hardswish);
 
 at::Tensor hardswish_impl(int op, const at::Tensor& self) {
-  at::Tensor out = opweave::allocate(opweave::rules::like(self), self);
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   hardswish_out_impl(op, self, out);
   return out;
 }
@@ -1651,7 +1673,7 @@ const int kOp_hardswish_backward = opweave::register_op(&kInfo_hardswish_backwar
 
 at::Tensor hardswish_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self) {
   opweave::OpGuard guard(op, grad_output, self);
-  at::Tensor result0 = opweave::allocate(opweave::rules::like(grad_output), grad_output);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(grad_output), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiHardswishBackward)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(self)));
@@ -1669,6 +1691,293 @@ at::Tensor wrap_hardswish_backward(const at::Tensor& grad_output, const at::Tens
   }
 #endif
   return hardswish_backward_impl(kOp_hardswish_backward, grad_output, self);
+}
+
+// ---- aten::uniform_ -> diopiUniformInp
+const opweave::OpInfo kInfo_uniform_{"aten::uniform_",
+                                     "diopiUniformInp",
+                                     false,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_uniform_ = opweave::register_op(&kInfo_uniform_);
+
+at::Tensor& uniform__impl(int op, at::Tensor& self, double from, double to,
+                          c10::optional<at::Generator> generator) {
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiUniformInp)>(op)(
+      guard.ctx(), opweave::handle(self), from, to,
+      opweave::generator_handle(generator, guard.device_index()));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::uniform_>(op, status, self, from, to, generator);
+  }
+  return self;
+}
+
+at::Tensor& wrap_uniform_(at::Tensor& self, double from, double to,
+                          c10::optional<at::Generator> generator) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_uniform_) != 0)) {
+    return opweave::instrumented_call<at::_ops::uniform_>(kOp_uniform_, &uniform__impl, self, from,
+                                                          to, generator);
+  }
+#endif
+  return uniform__impl(kOp_uniform_, self, from, to, generator);
+}
+
+// ---- aten::logical_and.out -> diopiLogicalAnd
+const opweave::OpInfo kInfo_logical_and_out{"aten::logical_and.out",
+                                            "diopiLogicalAnd",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logical_and_out = opweave::register_op(&kInfo_logical_and_out);
+
+at::Tensor& logical_and_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                                 at::Tensor& out) {
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::compare(self, other));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLogicalAnd)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::logical_and_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_logical_and_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logical_and_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::logical_and_out>(
+        kOp_logical_and_out, &logical_and_out_impl, self, other, out);
+  }
+#endif
+  return logical_and_out_impl(kOp_logical_and_out, self, other, out);
+}
+
+// ---- aten::logical_and -> diopiLogicalAnd (derived from logical_and_out)
+const opweave::OpInfo kInfo_logical_and{"aten::logical_and",
+                                        "diopiLogicalAnd",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logical_and = opweave::register_op(&kInfo_logical_and);
+
+at::Tensor logical_and_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  logical_and_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_logical_and(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logical_and) != 0)) {
+    return opweave::instrumented_call<at::_ops::logical_and>(kOp_logical_and, &logical_and_impl,
+                                                             self, other);
+  }
+#endif
+  return logical_and_impl(kOp_logical_and, self, other);
+}
+
+// ---- aten::logical_and_ -> diopiLogicalAndInp
+const opweave::OpInfo kInfo_logical_and_{"aten::logical_and_",
+                                         "diopiLogicalAndInp",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logical_and_ = opweave::register_op(&kInfo_logical_and_);
+
+at::Tensor& logical_and__impl(int op, at::Tensor& self, const at::Tensor& other) {
+  opweave::OpGuard guard(op, self, other);
+  opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLogicalAndInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::logical_and_>(op, status, self, other);
+  }
+  return self;
+}
+
+at::Tensor& wrap_logical_and_(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logical_and_) != 0)) {
+    return opweave::instrumented_call<at::_ops::logical_and_>(kOp_logical_and_, &logical_and__impl,
+                                                              self, other);
+  }
+#endif
+  return logical_and__impl(kOp_logical_and_, self, other);
+}
+
+// ---- aten::logical_not.out -> diopiLogicalNot
+const opweave::OpInfo kInfo_logical_not_out{"aten::logical_not.out",
+                                            "diopiLogicalNot",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logical_not_out = opweave::register_op(&kInfo_logical_not_out);
+
+at::Tensor& logical_not_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_bool(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLogicalNot)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::logical_not_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_logical_not_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logical_not_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::logical_not_out>(kOp_logical_not_out,
+                                                                 &logical_not_out_impl, self, out);
+  }
+#endif
+  return logical_not_out_impl(kOp_logical_not_out, self, out);
+}
+
+// ---- aten::logical_not -> diopiLogicalNot (derived from logical_not_out)
+const opweave::OpInfo kInfo_logical_not{"aten::logical_not",
+                                        "diopiLogicalNot",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logical_not = opweave::register_op(&kInfo_logical_not);
+
+at::Tensor logical_not_impl(int op, const at::Tensor& self) {
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_bool(self), opweave::OpGuard::find_device(self));
+  logical_not_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_logical_not(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logical_not) != 0)) {
+    return opweave::instrumented_call<at::_ops::logical_not>(kOp_logical_not, &logical_not_impl,
+                                                             self);
+  }
+#endif
+  return logical_not_impl(kOp_logical_not, self);
+}
+
+// ---- aten::logical_not_ -> diopiLogicalNotInp
+const opweave::OpInfo kInfo_logical_not_{"aten::logical_not_",
+                                         "diopiLogicalNotInp",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logical_not_ = opweave::register_op(&kInfo_logical_not_);
+
+at::Tensor& logical_not__impl(int op, at::Tensor& self) {
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiLogicalNotInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::logical_not_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_logical_not_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logical_not_) != 0)) {
+    return opweave::instrumented_call<at::_ops::logical_not_>(kOp_logical_not_, &logical_not__impl,
+                                                              self);
+  }
+#endif
+  return logical_not__impl(kOp_logical_not_, self);
+}
+
+// ---- aten::prod.int_out -> diopiProd
+const opweave::OpInfo kInfo_prod_int_out{"aten::prod.int_out",
+                                         "diopiProd",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_prod_int_out = opweave::register_op(&kInfo_prod_int_out);
+
+at::Tensor& prod_int_out_impl(int op, const at::Tensor& self, int64_t dim, bool keepdim,
+                              c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::reduce_one(self, dim, keepdim, dtype));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiProd)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::optional_ptr(dim));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::prod_int_out>(op, status, self, dim, keepdim, dtype,
+                                                          out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_prod_int_out(const at::Tensor& self, int64_t dim, bool keepdim,
+                              c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_prod_int_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::prod_int_out>(kOp_prod_int_out, &prod_int_out_impl,
+                                                              self, dim, keepdim, dtype, out);
+  }
+#endif
+  return prod_int_out_impl(kOp_prod_int_out, self, dim, keepdim, dtype, out);
+}
+
+// ---- aten::prod.dim_int -> diopiProd (derived from prod_int_out)
+const opweave::OpInfo kInfo_prod_dim_int{"aten::prod.dim_int",
+                                         "diopiProd",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_prod_dim_int = opweave::register_op(&kInfo_prod_dim_int);
+
+at::Tensor prod_dim_int_impl(int op, const at::Tensor& self, int64_t dim, bool keepdim,
+                             c10::optional<at::ScalarType> dtype) {
+  at::Tensor out = opweave::allocate(opweave::rules::reduce_one(self, dim, keepdim, dtype),
+                                     opweave::OpGuard::find_device(self));
+  prod_int_out_impl(op, self, dim, keepdim, dtype, out);
+  return out;
+}
+
+at::Tensor wrap_prod_dim_int(const at::Tensor& self, int64_t dim, bool keepdim,
+                             c10::optional<at::ScalarType> dtype) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_prod_dim_int) != 0)) {
+    return opweave::instrumented_call<at::_ops::prod_dim_int>(kOp_prod_dim_int, &prod_dim_int_impl,
+                                                              self, dim, keepdim, dtype);
+  }
+#endif
+  return prod_dim_int_impl(kOp_prod_dim_int, self, dim, keepdim, dtype);
+}
+
+// ---- aten::nonzero -> diopiNonzero
+const opweave::OpInfo kInfo_nonzero{"aten::nonzero",
+                                    "diopiNonzero",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_nonzero = opweave::register_op(&kInfo_nonzero);
+
+at::Tensor nonzero_impl(int op, const at::Tensor& self) {
+  opweave::OpGuard guard(op, self);
+  diopiTensorHandle_t result0_h = nullptr;
+  const diopiError_t status = opweave::kernel<decltype(&::diopiNonzero)>(op)(
+      guard.ctx(), &result0_h, opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::nonzero>(op, status, self);
+  }
+  at::Tensor result0 = opweave::allocated_output(result0_h);
+  return result0;
+}
+
+at::Tensor wrap_nonzero(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_nonzero) != 0)) {
+    return opweave::instrumented_call<at::_ops::nonzero>(kOp_nonzero, &nonzero_impl, self);
+  }
+#endif
+  return nonzero_impl(kOp_nonzero, self);
 }
 
 }  // namespace
@@ -1729,4 +2038,14 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("hardswish", TORCH_FN(wrap_hardswish));
   m.impl("hardswish_", TORCH_FN(wrap_hardswish_));
   m.impl("hardswish_backward", TORCH_FN(wrap_hardswish_backward));
+  m.impl("uniform_", TORCH_FN(wrap_uniform_));
+  m.impl("logical_and.out", TORCH_FN(wrap_logical_and_out));
+  m.impl("logical_and", TORCH_FN(wrap_logical_and));
+  m.impl("logical_and_", TORCH_FN(wrap_logical_and_));
+  m.impl("logical_not.out", TORCH_FN(wrap_logical_not_out));
+  m.impl("logical_not", TORCH_FN(wrap_logical_not));
+  m.impl("logical_not_", TORCH_FN(wrap_logical_not_));
+  m.impl("prod.int_out", TORCH_FN(wrap_prod_int_out));
+  m.impl("prod.dim_int", TORCH_FN(wrap_prod_dim_int));
+  m.impl("nonzero", TORCH_FN(wrap_nonzero));
 }

@@ -109,6 +109,19 @@ OutMeta nll_loss(const at::Tensor& input, const at::Tensor& target, int64_t redu
 
 OutMeta cast(const at::Tensor& a, at::ScalarType dtype) { return make(a.sizes(), dtype); }
 
+OutMeta like_float(const at::Tensor& a) {
+  const at::ScalarType t = a.scalar_type();
+  return make(a.sizes(), at::isIntegralType(t, /*includeBool=*/true)
+                             ? c10::typeMetaToScalarType(c10::get_default_dtype())
+                             : t);
+}
+
+OutMeta like_bool(const at::Tensor& a) { return make(a.sizes(), at::kBool); }
+
+OutMeta like_int64(const at::Tensor& a) { return make(a.sizes(), at::kLong); }
+
+OutMeta bool_scalar(const at::Tensor& /*a*/) { return OutMeta{{}, at::kBool}; }
+
 OutMeta like(const c10::optional<at::Tensor>& a) {
   TORCH_CHECK(a.has_value() && a->defined(), "output rule like(): the tensor is absent");
   return like(*a);
@@ -268,6 +281,61 @@ OutMeta argreduce(const at::Tensor& a, int64_t dim, bool keepdim) {
   return m;
 }
 
+OutMeta reduce_all(const at::Tensor& a, c10::optional<at::ScalarType> dtype) {
+  at::ScalarType t = a.scalar_type();
+  if (dtype.has_value()) {
+    t = *dtype;
+  } else if (at::isIntegralType(t, /*includeBool=*/true)) {
+    t = at::kLong;
+  }
+  return OutMeta{{}, t};
+}
+
+OutMeta reduce_one(const at::Tensor& a, int64_t dim, bool keepdim,
+                   c10::optional<at::ScalarType> dtype) {
+  OutMeta m = rules::reduce_dim(a, dim, keepdim);
+  m.dtype = rules::reduce_all(a, dtype).dtype;
+  return m;
+}
+
+OutMeta topk(const at::Tensor& a, int64_t k, int64_t dim) {
+  const int64_t d = wrap(dim, a.dim(), "topk");
+  const int64_t len = a.dim() == 0 ? 1 : a.size(d);
+  TORCH_CHECK(k >= 0 && k <= len, "topk: k (", k, ") is out of range for dim ", dim, " of size ",
+              len);
+  c10::SmallVector<int64_t, 6> sizes(a.sizes().begin(), a.sizes().end());
+  if (a.dim() > 0) sizes[static_cast<size_t>(d)] = k;
+  return OutMeta{sizes, a.scalar_type()};
+}
+
+OutMeta topk_indices(const at::Tensor& a, int64_t k, int64_t dim) {
+  OutMeta m = rules::topk(a, k, dim);
+  m.dtype = at::kLong;
+  return m;
+}
+
+OutMeta randperm(int64_t n) {
+  TORCH_CHECK(n >= 0, "randperm: n must be non-negative, got ", n);
+  return OutMeta{{n}, at::kLong};
+}
+
+OutMeta repeat(const at::Tensor& a, at::IntArrayRef repeats) {
+  TORCH_CHECK(static_cast<int64_t>(repeats.size()) >= a.dim(),
+              "Number of dimensions of repeat dims can not be smaller than number of dimensions "
+              "of tensor");
+  const size_t lead = repeats.size() - static_cast<size_t>(a.dim());
+  c10::SmallVector<int64_t, 6> sizes;
+  for (size_t i = 0; i < repeats.size(); ++i) {
+    TORCH_CHECK(repeats[i] >= 0, "repeat: repeats must be non-negative, got ", repeats[i]);
+    sizes.push_back(repeats[i] * (i < lead ? 1 : a.size(static_cast<int64_t>(i - lead))));
+  }
+  return OutMeta{sizes, a.scalar_type()};
+}
+
+OutMeta repeat(const at::Tensor& a, c10::SymIntArrayRef repeats) {
+  return rules::repeat(a, c10::asIntArrayRefSlow(repeats));
+}
+
 OutMeta argreduce(const at::Tensor& a, c10::optional<int64_t> dim, bool keepdim) {
   if (dim.has_value()) return argreduce(a, *dim, keepdim);
   TORCH_CHECK(a.numel() > 0, "argmax/argmin of an empty tensor has no result");
@@ -411,6 +479,10 @@ OutMeta adaptive_pool2d(const at::Tensor& input, c10::SymIntArrayRef output_size
 
 at::Tensor allocate(const OutMeta& meta, const at::Tensor& like) {
   return at::empty(meta.sizes, like.options().dtype(meta.dtype));
+}
+
+at::Tensor allocate(const OutMeta& meta, c10::Device device) {
+  return at::empty(meta.sizes, at::TensorOptions().device(device).dtype(meta.dtype));
 }
 
 at::Tensor allocate(const OutMeta& meta, at::TensorList like) {

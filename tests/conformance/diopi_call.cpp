@@ -15,6 +15,7 @@
 //   si<v> sf<v>  int / float scalar  z<a,b,..>  size (z alone: empty)
 //   i<v> f<v> b<0|1>  int64 / double / bool    d<v>  diopiDtype_t    e<v>  enum value
 //   s<text>  string (no spaces)      l<k>,<k>,...  tensor list of `tensors` entries
+//   a        an output the kernel allocates (diopiTensorHandle_t*): read back with allocated()
 #include <ATen/core/Tensor.h>
 #include <diopi/functions.h>
 #include <torch/library.h>
@@ -29,11 +30,18 @@
 #include "opweave/diopi_errors.h"
 #include "opweave/diopi_handles.h"
 #include "opweave/diopi_slots.h"
+#include "opweave/generator.h"
 #include "opweave/stream.h"
 
 namespace {
 
 constexpr int64_t kSlotMissing = -1;
+
+// Outputs the kernel of the last call allocated (diopiTensorHandle_t* arguments).
+std::vector<at::Tensor>& last_allocated() {
+  static std::vector<at::Tensor> tensors;
+  return tensors;
+}
 
 struct Token {
   char kind = 'n';
@@ -43,7 +51,9 @@ struct Token {
 // Owns every value a kernel argument points to, for the duration of the call.
 class Args {
  public:
-  Args(const c10::List<c10::optional<at::Tensor>>& tensors, const std::string& spec) {
+  Args(const c10::List<c10::optional<at::Tensor>>& tensors, const std::string& spec,
+       c10::DeviceIndex device)
+      : device_(device) {
     for (const c10::optional<at::Tensor>& t : tensors) tensors_.push_back(t.value_or(at::Tensor()));
     size_t pos = 0;
     while (pos < spec.size()) {
@@ -168,7 +178,24 @@ class Args {
     dtypes_.push_back(static_cast<diopiDtype_t>(std::strtoll(t.text.c_str(), nullptr, 10)));
     return &dtypes_.back();
   }
-  diopiGeneratorHandle_t generator(int) { return nullptr; }
+  // An output the kernel allocates: the slot it writes the handle into.
+  diopiTensorHandle_t* allocated(int i) {
+    at(i, "a");
+    allocated_.push_back(nullptr);
+    return &allocated_.back();
+  }
+  // The tensors the kernel allocated, in argument order (undefined where it allocated none).
+  std::vector<at::Tensor> allocated_tensors() const {
+    std::vector<at::Tensor> out;
+    for (diopiTensorHandle_t h : allocated_) {
+      TORCH_CHECK(h != nullptr, "conformance: the kernel succeeded but allocated no output");
+      out.push_back(opweave::tensor(h));
+    }
+    return out;
+  }
+
+  // A generator argument is the device's default generator (cases never pass another).
+  diopiGeneratorHandle_t generator(int) { return opweave::generator_handle(c10::nullopt, device_); }
 
  private:
   const Token& at(int i, const char* kinds) const {
@@ -180,10 +207,12 @@ class Args {
     return t;
   }
 
+  c10::DeviceIndex device_;
   std::vector<at::Tensor> tensors_;  // shallow copies: same storage as the caller's tensors
   std::vector<Token> tokens_;
   // deques: element addresses stay valid as they grow
   std::deque<diopiScalar_t> scalars_;
+  std::deque<diopiTensorHandle_t> allocated_;
   std::deque<std::vector<int64_t>> sizes_;
   std::deque<diopiSize_t> size_ptrs_;
   std::deque<int64_t> ints_;
@@ -221,16 +250,20 @@ int64_t call_op(const std::string& fn, int64_t device,
                   std::string(kCompiledNames[slot]) == fn,
               "conformance: the runner was built for another catalogue than the loaded "
               "libopweave (rebuild both: make build conformance-runner)");
-  Args args(tensors, spec);
   const auto index = static_cast<c10::DeviceIndex>(device);
+  Args args(tensors, spec, index);
   int64_t status = 0;
   {
     diopiContext ctx(index);
     status = dispatch(slot, &ctx, args);
+    last_allocated().clear();
+    if (status == 0) last_allocated() = args.allocated_tensors();  // before the context ends
   }
   opweave::synchronize_device(index);  // async kernel errors surface here, as exceptions
   return status;
 }
+
+std::vector<at::Tensor> allocated_op() { return last_allocated(); }
 
 bool has_kernel_op(const std::string& fn) {
   const int slot = opweave::diopi_slot_index(fn.c_str());
@@ -247,5 +280,6 @@ std::string last_error_op() {
 TORCH_LIBRARY(opweave_conformance, m) {
   m.def("call(str fn, int device, Tensor?[] tensors, str args) -> int", &call_op);
   m.def("has_kernel(str fn) -> bool", &has_kernel_op);
+  m.def("allocated() -> Tensor[]", &allocated_op);
   m.def("last_error() -> str", &last_error_op);
 }

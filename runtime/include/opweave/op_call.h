@@ -35,6 +35,16 @@ class OpGuard {
   }
   diopiContextHandle_t ctx() { return &*ctx_; }
   c10::DeviceIndex device_index() const { return device_.index(); }
+  c10::Device device() const { return device_; }
+  // The op's device: that of the first argument on the device (CPU when none is). A derived
+  // functional allocates its outputs there, not on its first argument's device (which is the
+  // CPU for a wrapped number: `2 - x` is sub(wrapped 2, x)).
+  template <class... Ts>
+  static c10::Device find_device(const Ts&... ts) {
+    c10::Device found(c10::DeviceType::CPU);
+    ((found.type() == c10::DeviceType::CPU ? (void)(found = pick(ts)) : (void)0), ...);
+    return found;
+  }
 
   // Inputs as the kernel must see them: a CPU 0-dim tensor (Python numbers become such
   // "wrapped numbers") is copied to the op's device; every other tensor passes unchanged.
@@ -62,12 +72,6 @@ class OpGuard {
   }
   static c10::Device pick(at::TensorList l) { return pick_list(l); }
   static c10::Device pick(const at::ITensorListRef& l) { return pick_list(l); }
-  template <class... Ts>
-  static c10::Device find_device(const Ts&... ts) {
-    c10::Device found(c10::DeviceType::CPU);
-    ((found.type() == c10::DeviceType::CPU ? (void)(found = pick(ts)) : (void)0), ...);
-    return found;
-  }
   void check(int op, const at::Tensor& t) {
     if (!t.defined() || t.device() == device_) return;
     if (t.device().is_cpu() && t.dim() == 0) {

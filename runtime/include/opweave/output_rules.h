@@ -31,6 +31,21 @@ OutMeta scalar(const at::Tensor& a);
 OutMeta nll_loss(const at::Tensor& input, const at::Tensor& target, int64_t reduction);
 OutMeta cast(const at::Tensor& a, at::ScalarType dtype);
 OutMeta like(const c10::optional<at::Tensor>& a);
+// like(), with integral and bool dtypes promoted to the default float dtype (exp of an int).
+OutMeta like_float(const at::Tensor& a);
+OutMeta like_bool(const at::Tensor& a);
+OutMeta like_int64(const at::Tensor& a);
+OutMeta bool_scalar(const at::Tensor& a);
+
+// ---- products, selection, random, repetition ----
+OutMeta reduce_all(const at::Tensor& a, c10::optional<at::ScalarType> dtype);
+OutMeta reduce_one(const at::Tensor& a, int64_t dim, bool keepdim,
+                   c10::optional<at::ScalarType> dtype);
+OutMeta topk(const at::Tensor& a, int64_t k, int64_t dim);
+OutMeta topk_indices(const at::Tensor& a, int64_t k, int64_t dim);
+OutMeta randperm(int64_t n);
+OutMeta repeat(const at::Tensor& a, c10::SymIntArrayRef repeats);
+OutMeta repeat(const at::Tensor& a, at::IntArrayRef repeats);
 
 // ---- indexing, joining ----
 OutMeta embedding(const at::Tensor& weight, const at::Tensor& indices);
@@ -74,6 +89,8 @@ OutMeta adaptive_pool2d(const at::Tensor& input, at::IntArrayRef output_size);
 
 // Functional variants: a new tensor on `like`'s device.
 at::Tensor allocate(const OutMeta& meta, const at::Tensor& like);
+// ... on the op's device (a derived functional whose first argument is a CPU wrapped number).
+at::Tensor allocate(const OutMeta& meta, c10::Device device);
 // Functional variants of list ops (cat, stack): on the device of the list's first tensor.
 at::Tensor allocate(const OutMeta& meta, at::TensorList like);
 at::Tensor allocate(const OutMeta& meta, const at::ITensorListRef& like);

@@ -43,6 +43,15 @@ template <class T>
 inline const T* optional_ptr(const c10::optional<T>& v) {
   return v.has_value() ? &*v : nullptr;
 }
+// An ATen int passed where DIOPI takes an optional `const int64_t*` (prod's dim).
+inline const int64_t* optional_ptr(const int64_t& v) { return &v; }
+
+// The output a kernel allocated through diopiRequireTensor (kept alive by the call's context
+// until the wrapper takes its own reference here).
+inline at::Tensor allocated_output(diopiTensorHandle_t h) {
+  TORCH_CHECK(h != nullptr, "the kernel succeeded but did not allocate its output");
+  return *reinterpret_cast<at::Tensor*>(h);
+}
 
 class OptionalCString {
  public:

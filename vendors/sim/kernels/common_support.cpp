@@ -19,6 +19,7 @@
 #include "common/view.h"
 #include "sim_memory.h"
 #include "sim_stream.h"
+#include "sim_stream_impl.h"
 
 namespace simk {
 
@@ -415,6 +416,16 @@ bool fault_requested(const char* kernel) {
 }
 
 // ---------------------------------------------------------------- streams
+
+void synchronize_on(diopiContextHandle_t ctx) {
+  diopiStreamHandle_t stream = nullptr;
+  if (diopiGetStream(ctx, &stream) != diopiSuccess)
+    failf(diopiErrorOccurred, "cannot get the stream of the context");
+  const owStatus st = sim::stream_synchronize(static_cast<owStream_t>(stream));
+  if (st != owSuccess)
+    failf(diopiErrorOccurred, "an earlier kernel on stream %p failed (status %d)", stream,
+          static_cast<int>(st));
+}
 
 void enqueue_on(diopiContextHandle_t ctx, std::function<void()> work) {
   diopiStreamHandle_t stream = nullptr;

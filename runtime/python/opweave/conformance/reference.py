@@ -43,6 +43,8 @@ def make_input(spec: dict, gen: torch.Generator):
     if values.startswith("index"):
         n = max(int(values[len("index"):]), 1)
         return torch.randint(0, n, shape, generator=gen).to(dtype)
+    if values == "unit":   # probabilities
+        return torch.rand(shape, generator=gen, dtype=torch.float64).to(dtype)
     unsigned = dtype is torch.uint8
     if values == "small_int":
         lo, hi = (0, 7) if unsigned else (-3, 4)

@@ -173,6 +173,53 @@ def compare(got: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) -> d
             "first": first}
 
 
+def compare_distribution(got: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) -> dict:
+    """Random outputs (`reference.compare: distribution`): the device generator draws other
+    values than the CPU's, so got must match ref in shape, dtype and distribution: the same
+    multiset for integral outputs (a permutation), else NaN-free where ref is and mean and
+    standard deviation within 6 standard errors of ref's (taken over both samples, so a
+    single element compares with the spread of the two draws) plus the dtype tolerance."""
+    n = ref.numel()
+    result = {"mismatches": 0, "numel": n, "max_abs": 0.0, "max_rel": 0.0, "first": None,
+              "compare": "distribution"}
+    if got.shape != ref.shape or got.dtype != ref.dtype:
+        return {**result, "mismatches": n, "max_abs": float("inf"), "max_rel": float("inf")}
+    if n == 0:
+        return result
+    if not ref.dtype.is_floating_point and ref.dtype is not torch.bool:
+        g, r = got.reshape(-1).sort().values, ref.reshape(-1).sort().values
+        bad = int((g != r).sum())
+        d = float((g.long() - r.long()).abs().max())
+        first = None if not bad else {"index": ["sorted"], "got": g[g != r][0].item(),
+                                      "expected": r[g != r][0].item()}
+        return {**result, "mismatches": bad, "max_abs": d, "first": first}
+    g, r = got.double().reshape(-1), ref.double().reshape(-1)
+    if bool(torch.isnan(g).any()) and not bool(torch.isnan(r).any()):
+        return {**result, "mismatches": int(torch.isnan(g).sum()), "max_abs": float("inf"),
+                "max_rel": float("inf"), "first": {"index": ["any"], "got": "nan",
+                                                   "expected": "a number"}}
+    g, r = g[~torch.isnan(g)], r[~torch.isnan(r)]
+    both = torch.cat([g, r])
+    spread = float(both.std(unbiased=False)) if both.numel() > 1 else 0.0
+    m = max(min(g.numel(), r.numel()), 1)
+    checks = []
+    if g.numel() and r.numel():
+        dmean = abs(float(g.mean()) - float(r.mean()))
+        tol_mean = 6.0 * spread * math.sqrt(2.0 / m) + atol + rtol * abs(float(r.mean()))
+        checks.append(("mean", dmean, tol_mean, float(g.mean()), float(r.mean())))
+        gs = float(g.std(unbiased=False))
+        rs = float(r.std(unbiased=False))
+        tol_std = 6.0 * spread / math.sqrt(m) + atol + rtol * rs
+        checks.append(("std", abs(gs - rs), tol_std, gs, rs))
+    bad = [c for c in checks if not c[1] <= c[2]]
+    max_abs = max((c[1] for c in checks), default=0.0)
+    first = None
+    if bad:
+        what, diff, tol, gv, rv = bad[0]
+        first = {"index": [what], "got": gv, "expected": rv}
+    return {**result, "mismatches": len(bad), "max_abs": max_abs, "first": first}
+
+
 def _token(sig: dict, value) -> str:
     k = sig["kind"]
     if k == "enum" and sig.get("ctype") == "diopiRoundMode_t":
@@ -251,6 +298,7 @@ class Runner:
         fn = case.fn
         out_layout = spec.get("out_layout", "contiguous")
         placed: dict[str, Placed] = {}
+        allocated: list[str] = []
         order: list[torch.Tensor] = []
         tokens = []
         for sig in fn.signature:
@@ -268,6 +316,10 @@ class Runner:
                     handles.append(str(len(order)))
                     order.append(p.view)
                 tokens.append("l" + ",".join(handles))
+                continue
+            if kind == "tensor_alloc":   # the kernel allocates it: read back after the call
+                allocated.append(name)
+                tokens.append("a")
                 continue
             if kind != "tensor":
                 tokens.append(_token(sig, spec["attrs"].get(name)))
@@ -304,6 +356,18 @@ class Runner:
             return
         problems = []
         res.max_abs = res.max_rel = 0.0
+        for name, got in zip(allocated, self.ops.allocated() if allocated else []):
+            ref = tensors["ref." + name]
+            if got.device != self.device:
+                problems.append(f"'{name}': allocated on {got.device}, not {self.device}")
+            cmp = compare(got.cpu(), ref, 0.0, 0.0)
+            res.outputs[name] = cmp
+            res.shapes[name] = list(got.shape)
+            res.max_abs = max(res.max_abs, cmp["max_abs"])
+            if cmp["mismatches"]:
+                problems.append(f"'{name}': {cmp['mismatches']}/{cmp['numel']} elements off "
+                                f"(got shape {list(got.shape)} {got.dtype}, expected "
+                                f"{list(ref.shape)} {ref.dtype}; first: {cmp['first']})")
         for name, p in placed.items():
             sig = fn.arg(name.split(".")[0])
             base_after, view_after = p.read_back()
@@ -314,7 +378,10 @@ class Runner:
             ref = tensors["ref." + name]
             dt = _DTYPE_NAMES[ref.dtype]
             atol, rtol = self.tolerance(case, dt) if ref.dtype.is_floating_point else (0.0, 0.0)
-            cmp = compare(view_after, ref, atol, rtol)
+            if fn.reference.get("compare") == "distribution":
+                cmp = compare_distribution(view_after, ref, atol, rtol)
+            else:
+                cmp = compare(view_after, ref, atol, rtol)
             cmp.update(atol=atol, rtol=rtol)
             res.outputs[name] = cmp
             res.max_abs = max(res.max_abs, cmp["max_abs"])

@@ -40,6 +40,11 @@ void perturb_first(const View& out);
 // Enqueues `work` on the stream of `ctx`, wrapped in std::function (heap captured by value).
 void enqueue_on(diopiContextHandle_t ctx, std::function<void()> work);
 
+// Waits until the stream of `ctx` has run everything enqueued so far; an earlier kernel's
+// asynchronous failure becomes this call's error. Only for kernels whose output shape depends
+// on the data (nonzero), which must read their input on the calling thread.
+void synchronize_on(diopiContextHandle_t ctx);
+
 // Enqueues `body` on ctx's stream; afterwards perturbs `out` when the kernel is faulted.
 template <class F>
 void launch(const Kernel& kernel, diopiContextHandle_t ctx, const View& out, F&& body) {
