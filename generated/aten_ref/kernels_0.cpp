@@ -9,20 +9,25 @@
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/addcdiv_ops.h>
 #include <ATen/ops/addcmul_ops.h>
+#include <ATen/ops/any_ops.h>
 #include <ATen/ops/arange_ops.h>
 #include <ATen/ops/cat_ops.h>
 #include <ATen/ops/erf_ops.h>
 #include <ATen/ops/fill_ops.h>
 #include <ATen/ops/ge_ops.h>
+#include <ATen/ops/isnan_ops.h>
 #include <ATen/ops/lerp_ops.h>
 #include <ATen/ops/masked_fill_ops.h>
 #include <ATen/ops/mean_ops.h>
 #include <ATen/ops/min_ops.h>
 #include <ATen/ops/mm_ops.h>
+#include <ATen/ops/norm_ops.h>
 #include <ATen/ops/relu_ops.h>
+#include <ATen/ops/repeat_ops.h>
 #include <ATen/ops/scatter_ops.h>
 #include <ATen/ops/sqrt_ops.h>
 #include <ATen/ops/sub_ops.h>
+#include <ATen/ops/topk_ops.h>
 #include <ATen/ops/tril_ops.h>
 #include <ATen/ops/triu_ops.h>
 
@@ -576,6 +581,83 @@ extern "C" diopiError_t diopiFill(diopiContextHandle_t ctx, diopiTensorHandle_t 
   try {
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::fill__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(value));
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::topk.values
+extern "C" diopiError_t diopiTopk(diopiContextHandle_t ctx, diopiTensorHandle_t values,
+                                  diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
+                                  int64_t k, int64_t dim, bool largest, bool sorted) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor values_t = aten_ref::wrap(values);
+    at::Tensor indices_t = aten_ref::wrap(indices);
+    at::_ops::topk_values::redispatch(aten_ref::kCpuKeys, input_t, k, dim, largest, sorted,
+                                      values_t, indices_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::any.all_out
+extern "C" diopiError_t diopiAny(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                 diopiConstTensorHandle_t input, const int64_t* dim) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor out_t = aten_ref::wrap(out);
+    at::_ops::any_all_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::isnan
+extern "C" diopiError_t diopiIsNan(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                   diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    const auto result = at::_ops::isnan::redispatch(aten_ref::kCpuKeys, input_t);
+    aten_ref::copy_result(out, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::norm.out
+extern "C" diopiError_t diopiNorm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input, const diopiScalar_t* p,
+                                  diopiSize_t dim) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor out_t = aten_ref::wrap(out);
+    at::_ops::norm_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::optional_scalar(p),
+                                   aten_ref::ints(dim), aten_ref::keepdim_of(out_t, input_t),
+                                   out_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::repeat
+extern "C" diopiError_t diopiRepeat(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                    diopiConstTensorHandle_t input, diopiSize_t repeats_size) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    const auto result = at::_ops::repeat::redispatch(
+        aten_ref::kCpuKeys, input_t, c10::fromIntArrayRef(aten_ref::ints(repeats_size)));
+    aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

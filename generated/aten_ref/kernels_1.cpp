@@ -11,9 +11,11 @@
 #include <ATen/ops/_adaptive_avg_pool2d_ops.h>
 #include <ATen/ops/_log_softmax_backward_data_ops.h>
 #include <ATen/ops/_log_softmax_ops.h>
+#include <ATen/ops/all_ops.h>
 #include <ATen/ops/cos_ops.h>
 #include <ATen/ops/cumsum_ops.h>
 #include <ATen/ops/div_ops.h>
+#include <ATen/ops/flip_ops.h>
 #include <ATen/ops/gather_backward_ops.h>
 #include <ATen/ops/gather_ops.h>
 #include <ATen/ops/gelu_backward_ops.h>
@@ -25,6 +27,7 @@
 #include <ATen/ops/max_ops.h>
 #include <ATen/ops/minimum_ops.h>
 #include <ATen/ops/mul_ops.h>
+#include <ATen/ops/native_dropout_ops.h>
 #include <ATen/ops/ne_ops.h>
 #include <ATen/ops/neg_ops.h>
 #include <ATen/ops/pow_ops.h>
@@ -688,6 +691,51 @@ extern "C" diopiError_t diopiAdaptiveAvgPool2dBackward(diopiContextHandle_t ctx,
     const auto result = at::_ops::_adaptive_avg_pool2d_backward::redispatch(aten_ref::kCpuKeys,
                                                                             grad_output_t, input_t);
     aten_ref::copy_result(grad_input, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::native_dropout
+extern "C" diopiError_t diopiDropout(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                     diopiTensorHandle_t mask, diopiConstTensorHandle_t input,
+                                     double p, bool train, diopiGeneratorHandle_t generator) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    const auto result = at::_ops::native_dropout::redispatch(aten_ref::kCpuKeys, input_t, p, true);
+    aten_ref::copy_result(out, std::get<0>(result));
+    aten_ref::copy_result(mask, std::get<1>(result));
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::all.all_out
+extern "C" diopiError_t diopiAll(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                 diopiConstTensorHandle_t input, const int64_t* dim) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor out_t = aten_ref::wrap(out);
+    at::_ops::all_all_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::flip
+extern "C" diopiError_t diopiFlip(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input, diopiSize_t dims) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    const auto result =
+        at::_ops::flip::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::ints(dims));
+    aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -23,14 +23,17 @@
 #include <ATen/ops/leaky_relu_backward_ops.h>
 #include <ATen/ops/leaky_relu_ops.h>
 #include <ATen/ops/log2_ops.h>
+#include <ATen/ops/logical_or_ops.h>
 #include <ATen/ops/max_pool2d_with_indices_backward_ops.h>
 #include <ATen/ops/max_pool2d_with_indices_ops.h>
 #include <ATen/ops/maximum_ops.h>
 #include <ATen/ops/native_layer_norm_backward_ops.h>
 #include <ATen/ops/native_layer_norm_ops.h>
+#include <ATen/ops/roll_ops.h>
 #include <ATen/ops/rsqrt_ops.h>
 #include <ATen/ops/sign_ops.h>
 #include <ATen/ops/sin_ops.h>
+#include <ATen/ops/sort_ops.h>
 #include <ATen/ops/stack_ops.h>
 #include <ATen/ops/threshold_backward_ops.h>
 #include <ATen/ops/threshold_ops.h>
@@ -692,6 +695,70 @@ extern "C" diopiError_t diopiZeroInp(diopiContextHandle_t ctx, diopiTensorHandle
   try {
     at::Tensor self_t = aten_ref::wrap(self);
     at::_ops::zero_::redispatch(aten_ref::kCpuKeys, self_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::sort.values_stable
+extern "C" diopiError_t diopiSort(diopiContextHandle_t ctx, diopiTensorHandle_t values,
+                                  diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
+                                  int64_t dim, bool descending, const bool* pStable) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor values_t = aten_ref::wrap(values);
+    at::Tensor indices_t = aten_ref::wrap(indices);
+    at::_ops::sort_values_stable::redispatch(aten_ref::kCpuKeys, input_t,
+                                             aten_ref::optional_value(pStable), dim, descending,
+                                             values_t, indices_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::logical_or.out
+extern "C" diopiError_t diopiLogicalOr(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                       diopiConstTensorHandle_t input,
+                                       diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    at::Tensor out_t = aten_ref::wrap(out);
+    at::_ops::logical_or_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::logical_or_
+extern "C" diopiError_t diopiLogicalOrInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                          diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    at::_ops::logical_or_::redispatch(aten_ref::kCpuKeys, input_t, other_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::roll
+extern "C" diopiError_t diopiRoll(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input, diopiSize_t shifts,
+                                  diopiSize_t dims) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    const auto result = at::_ops::roll::redispatch(aten_ref::kCpuKeys, input_t,
+                                                   aten_ref::ints(shifts), aten_ref::ints(dims));
+    aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -19,8 +19,12 @@
 #include <ATen/ops/hardswish_ops.h>
 #include <ATen/ops/le_ops.h>
 #include <ATen/ops/log10_ops.h>
+#include <ATen/ops/logical_and_ops.h>
+#include <ATen/ops/logical_not_ops.h>
 #include <ATen/ops/native_batch_norm_backward_ops.h>
 #include <ATen/ops/native_batch_norm_ops.h>
+#include <ATen/ops/nonzero_ops.h>
+#include <ATen/ops/prod_ops.h>
 #include <ATen/ops/sigmoid_backward_ops.h>
 #include <ATen/ops/sigmoid_ops.h>
 #include <ATen/ops/tanh_backward_ops.h>
@@ -536,6 +540,92 @@ extern "C" diopiError_t diopiHardswishBackward(diopiContextHandle_t ctx,
     const auto result =
         at::_ops::hardswish_backward::redispatch(aten_ref::kCpuKeys, grad_output_t, input_t);
     aten_ref::copy_result(grad_input, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::logical_and.out
+extern "C" diopiError_t diopiLogicalAnd(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiConstTensorHandle_t input,
+                                        diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    at::Tensor out_t = aten_ref::wrap(out);
+    at::_ops::logical_and_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::logical_and_
+extern "C" diopiError_t diopiLogicalAndInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                           diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    at::_ops::logical_and_::redispatch(aten_ref::kCpuKeys, input_t, other_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::logical_not.out
+extern "C" diopiError_t diopiLogicalNot(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor out_t = aten_ref::wrap(out);
+    at::_ops::logical_not_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::logical_not_
+extern "C" diopiError_t diopiLogicalNotInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::_ops::logical_not_::redispatch(aten_ref::kCpuKeys, input_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::prod.int_out
+extern "C" diopiError_t diopiProd(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input, const int64_t* dim) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor out_t = aten_ref::wrap(out);
+    at::_ops::prod_int_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::required(dim, "dim"),
+                                       aten_ref::keepdim_of(out_t, input_t), out_t.scalar_type(),
+                                       out_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::nonzero
+extern "C" diopiError_t diopiNonzero(diopiContextHandle_t ctx, diopiTensorHandle_t* out,
+                                     diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    const auto result = at::_ops::nonzero::redispatch(aten_ref::kCpuKeys, input_t);
+    aten_ref::return_allocated(ctx, out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
