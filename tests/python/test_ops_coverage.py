@@ -293,3 +293,197 @@ def test_max_and_leaky_relu_gradients_run_on_the_device():
         f(b).sum().backward()
         assert opweave.fallback_stats() == {}
         _same(a.grad, b.grad, atol=1e-6)
+
+
+# ---------------------------------------------------------------- sort / select / logical / shape
+
+TIES = torch.tensor([[3.0, 1.0, 3.0, float("nan"), 1.0, 2.0], [0.5, 0.5, -1.0, 0.5, 2.0, -1.0]])
+SELECT = {
+    "sort": (lambda x: x.sort(1), XT),
+    "sort_descending_dim0": (lambda x: x.sort(0, descending=True), XT),
+    "sort_stable_ties_nan": (lambda x: torch.sort(x, dim=1, stable=True), TIES),
+    "sort_stable_ties_descending": (lambda x: torch.sort(x, dim=1, descending=True, stable=True), TIES),
+    "sort_int": (lambda x: x.sort(stable=True, dim=0), INT45),
+    "argsort": (lambda x: x.argsort(1), XT),
+    "topk": (lambda x: x.topk(3), XT),
+    "topk_smallest_dim0": (lambda x: x.topk(2, 0, largest=False), XT),
+    "any": (lambda b: b.any(), BOOL57),
+    "all_float": (lambda x: (x > -5).float().all(), XT),
+    "any_none": (lambda x: (x > 50).any(), XT),
+    "isnan": (lambda x: torch.isnan(x), NANX),
+    "logical_and": (lambda a, b: torch.logical_and(a, b), BOOL57, BOOL7),
+    "logical_and_float": (lambda a, b: torch.logical_and(a, b), XT.round(), INT45.float().t()[:, :4].t().repeat(2, 2)[:5, :7]),
+    "logical_or_": (lambda a, b: a.clone().logical_or_(b), BOOL57, BOOL7),
+    "logical_not": (lambda a: torch.logical_not(a), INT45),
+    "logical_not_": (lambda a: a.clone().logical_not_(), BOOL57),
+    "prod_dim": (lambda x: x.prod(1), XT),
+    "prod_dim_keepdim_int": (lambda x: x.prod(0, keepdim=True), INT45),
+    "norm": (lambda x: torch.norm(x), XT),
+    "norm_dim": (lambda x: x.norm(dim=1), XT),
+    "norm_inf_keepdim": (lambda x: x.norm(float("inf"), dim=0, keepdim=True), XT),
+    "norm_p1": (lambda x: torch.norm(x, 1), X),
+    "flip": (lambda x: x.flip(0, 1), XT),
+    "flip_int": (lambda x: x.flip(-1), INT45),
+    "roll": (lambda x: x.roll((1, -2), (0, 1)), XT),
+    "roll_flat": (lambda x: x.roll(4), XT),
+    "repeat": (lambda x: x.repeat(2, 1, 3), XT),
+    "repeat_bool": (lambda b: b.repeat(2), BOOL7),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SELECT))
+def test_sort_select_logical_shape_ops_match_cpu(name):
+    f, *args = SELECT[name]
+    opweave.fallback_stats(reset=True)
+    _same(f(*args), f(*_to(D, args)), atol=1e-5)
+    assert opweave.fallback_stats() == {}
+
+
+def test_sort_topk_flip_roll_repeat_gradients_run_on_the_device():
+    base = torch.randn(4, 6, generator=_gen(18))
+    for f in (lambda t: t.sort(1)[0] * torch.arange(6.0, device=t.device),
+              lambda t: t.topk(2, 0)[0], lambda t: t.flip(1).roll(1, 0), lambda t: t.repeat(2, 1),
+              lambda t: t.norm(dim=1), lambda t: t.prod(1)):
+        a, b = base.clone().requires_grad_(), base.to(D).requires_grad_()
+        f(a).sum().backward()
+        opweave.fallback_stats(reset=True)
+        f(b).sum().backward()
+        assert opweave.fallback_stats() == {}
+        _same(a.grad, b.grad, atol=1e-5)
+
+
+def test_topk_rejects_a_k_larger_than_the_dim():
+    with pytest.raises(RuntimeError, match="out of range"):
+        XT.to(D).topk(8, 1)
+
+
+# ---------------------------------------------------------------- random ops on the device generator
+
+RANDOM = {
+    "uniform_": lambda: torch.empty(3000, device=D).uniform_(-2.0, 3.0),
+    "normal_": lambda: torch.empty(50, 60, device=D).normal_(1.5, 0.5),
+    "rand": lambda: torch.rand(4, 5, device=D),
+    "randn": lambda: torch.randn(4, 5, device=D),
+    "bernoulli_p": lambda: torch.empty(1000, device=D).bernoulli_(0.3),
+    "bernoulli_tensor": lambda: torch.bernoulli(torch.full((1000,), 0.7, device=D)),
+    "randperm": lambda: torch.randperm(100, device=D),
+    "dropout": lambda: F.dropout(torch.ones(2000, device=D), 0.25, training=True),
+    "native_dropout": lambda: torch.native_dropout(torch.ones(2000, device=D), 0.25, True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RANDOM))
+def test_random_ops_are_reproducible_by_seed_and_run_on_the_device(name):
+    opweave.fallback_stats(reset=True)
+    opweave.manual_seed(1234)
+    first = RANDOM[name]()
+    second = RANDOM[name]()   # the generator advanced: other values
+    opweave.manual_seed(1234)
+    again = RANDOM[name]()
+    assert opweave.fallback_stats() == {}
+    firsts = first if isinstance(first, tuple) else (first,)
+    agains = again if isinstance(again, tuple) else (again,)
+    for a, b in zip(firsts, agains):
+        assert a.device == D and torch.equal(a.cpu(), b.cpu())
+    f0 = firsts[0].cpu().double()
+    s0 = (second[0] if isinstance(second, tuple) else second).cpu().double()
+    assert not torch.equal(f0, s0)
+
+
+def test_random_statistics_are_sane():
+    opweave.manual_seed(7)
+    u = torch.empty(20000, device=D).uniform_(-2.0, 3.0).cpu()
+    assert u.min() >= -2.0 and u.max() < 3.0
+    assert abs(u.mean() - 0.5) < 0.05 and abs(u.var() - 25 / 12) < 0.1
+    n = torch.empty(20000, device=D, dtype=torch.float64).normal_(1.5, 0.5).cpu()
+    assert abs(n.mean() - 1.5) < 0.02 and abs(n.std() - 0.5) < 0.02
+    h = torch.empty(4000, device=D, dtype=torch.float16).normal_().cpu().float()
+    assert abs(h.mean()) < 0.1 and abs(h.std() - 1) < 0.1
+    b = torch.empty(20000, device=D).bernoulli_(0.3).cpu()
+    assert set(b.unique().tolist()) <= {0.0, 1.0} and abs(b.mean() - 0.3) < 0.02
+    p = torch.linspace(0, 1, 20000, device=D)
+    bt = torch.bernoulli(p).cpu()
+    assert bt[:100].sum() <= 5 and bt[-100:].sum() >= 95 and abs(bt.mean() - 0.5) < 0.02
+    perm = torch.randperm(1000, device=D).cpu()
+    assert perm.dtype == torch.int64 and torch.equal(perm.sort().values, torch.arange(1000))
+    assert not torch.equal(perm, torch.arange(1000))
+    assert torch.randperm(0, device=D).numel() == 0
+    assert torch.equal(torch.randperm(5, device=D, dtype=torch.int32).cpu().sort().values,
+                       torch.arange(5, dtype=torch.int32))
+
+
+def test_dropout_keeps_about_one_minus_p_and_scales_the_kept():
+    opweave.manual_seed(11)
+    x = torch.randn(100, 200, generator=_gen(19))
+    out, mask = torch.native_dropout(x.to(D), 0.2, True)
+    out, mask = out.cpu(), mask.cpu()
+    assert mask.dtype == torch.bool and abs(mask.float().mean() - 0.8) < 0.01
+    assert torch.allclose(out, torch.where(mask, x / 0.8, torch.zeros_like(x)), atol=1e-6)
+    y = F.dropout(x.to(D), 0.5, training=True).cpu()
+    kept = y != 0
+    assert abs(kept.float().mean() - 0.5) < 0.02
+    assert torch.allclose(y[kept], x[kept] * 2, atol=1e-6)
+    assert torch.equal(F.dropout(x.to(D), 0.5, training=False).cpu(), x)
+    # gradient of dropout on the device: the mask times the scale
+    xd = x.to(D).requires_grad_()
+    opweave.manual_seed(12)
+    y = F.dropout(xd, 0.3, training=True)
+    y.sum().backward()
+    g = xd.grad.cpu()
+    assert torch.allclose(g, (y.detach().cpu() != 0).float() / 0.7, atol=1e-6)
+
+
+def test_random_ops_reject_bad_arguments_with_python_errors():
+    with pytest.raises(RuntimeError, match="from"):
+        torch.empty(3, device=D).uniform_(2.0, 1.0)
+    with pytest.raises(RuntimeError, match=r"\[0, 1\]"):
+        torch.empty(3, device=D).bernoulli_(1.5)
+    with pytest.raises(RuntimeError, match="std"):
+        torch.empty(3, device=D).normal_(0.0, -1.0)
+
+
+# ---------------------------------------------------------------- fixed bugs
+
+def test_reverse_subtraction_with_a_python_number_allocates_on_the_device():
+    x = XT.to(D)
+    opweave.fallback_stats(reset=True)
+    for f in (lambda t: 2 - t, lambda t: 2.5 / (t + 10), lambda t: torch.tensor(3.0) * t):
+        y = f(x)
+        assert y.device == D
+        _same(f(XT), y, atol=1e-5)
+    assert opweave.fallback_stats() == {}
+
+
+@pytest.mark.parametrize("op", ["exp", "log", "sqrt", "rsqrt", "sin", "cos", "reciprocal", "erf",
+                                "log2", "log10", "sigmoid", "tanh"])
+def test_unary_float_ops_promote_integer_inputs_on_the_device(op):
+    x = torch.arange(1, 7, dtype=torch.int32).view(2, 3)
+    f = getattr(torch, op)
+    opweave.fallback_stats(reset=True)
+    y = f(x.to(D))
+    assert opweave.fallback_stats() == {}
+    assert y.dtype == torch.float32
+    _same(f(x), y, atol=1e-5)
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        getattr(x.to(D), op + "_")()
+
+
+# ---------------------------------------------------------------- clip_grad_norm_
+
+@pytest.mark.parametrize("norm_type", [2.0, 1.0, float("inf")])
+def test_clip_grad_norm_runs_on_the_device_like_cpu(norm_type):
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(6, 5), torch.nn.Tanh(), torch.nn.Linear(5, 3))
+    dev_model = torch.nn.Sequential(torch.nn.Linear(6, 5), torch.nn.Tanh(), torch.nn.Linear(5, 3)).to(D)
+    dev_model.load_state_dict(model.state_dict())
+    x = torch.randn(8, 6, generator=_gen(20)) * 4
+    model(x).pow(2).sum().backward()
+    dev_model(x.to(D)).pow(2).sum().backward()
+    opweave.fallback_stats(reset=True)
+    total_dev = torch.nn.utils.clip_grad_norm_(dev_model.parameters(), 0.5, norm_type)
+    assert opweave.fallback_stats() == {}
+    total_cpu = torch.nn.utils.clip_grad_norm_(model.parameters(), 0.5, norm_type)
+    assert total_dev.device == D
+    _same(total_cpu, total_dev, atol=1e-4)
+    for a, b in zip(model.parameters(), dev_model.parameters()):
+        _same(a.grad, b.grad, atol=1e-5)
