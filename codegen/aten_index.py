@@ -16,6 +16,11 @@ _FUNC_LINE = re.compile(r"^- func: ((\w+)(?:\.(\w+))?\(.*)$")
 _STRUCTURED_LINE = re.compile(r"^  (structured: True|structured_delegate: )")
 _DISPATCH_LINE = re.compile(r"^  dispatch:")
 _IMPLICIT_KEY = re.compile(r"^    .*\bCompositeImplicitAutograd\b.*:")
+_DISPATCH_KEYS = re.compile(r"^    ([\w, ]+):")
+_UFUNC_LINE = re.compile(r"^  ufunc_inner_loop:")  # ufunc codegen: CPU kernels generated
+# Dispatch keys whose kernel also serves CPU tensors.
+_CPU_SERVING_KEYS = {"CPU", "CompositeExplicitAutograd", "CompositeImplicitAutograd",
+                     "CompositeExplicitAutogradNonFunctional"}
 
 
 def native_functions_path() -> str:
@@ -33,6 +38,7 @@ class AtenIndex:
         self._structured: set[str] = set()  # part of a structured group (torchgen's flag)
         self._dispatched: set[str] = set()  # have a dispatch: section
         self._implicit_key: set[str] = set()  # name CompositeImplicitAutograd in it
+        self._cpu_kernel: set[str] = set()  # a dispatch key that serves CPU tensors
         full = None
         with open(self.path, encoding="utf-8") as f:
             for line in f:
@@ -44,6 +50,11 @@ class AtenIndex:
                         self._dispatched.add(full)
                     if full and _IMPLICIT_KEY.match(line):
                         self._implicit_key.add(full)
+                    if full and _UFUNC_LINE.match(line):
+                        self._cpu_kernel.add(full)
+                    keys = _DISPATCH_KEYS.match(line) if full else None
+                    if keys and _CPU_SERVING_KEYS & {k.strip() for k in keys.group(1).split(",")}:
+                        self._cpu_kernel.add(full)
                     continue
                 schema, name, overload = m.group(1), m.group(2), m.group(3)
                 full = f"{name}.{overload}" if overload else name
@@ -67,6 +78,11 @@ class AtenIndex:
         if overload_name in self._implicit_key:
             return True
         return overload_name not in self._dispatched and overload_name not in self._structured
+
+    def has_cpu_kernel(self, overload_name: str) -> bool:
+        """True when CPU tensors reach a real kernel: a CPU or composite dispatch entry, or
+        no dispatch section at all (an implicit composite)."""
+        return overload_name in self._cpu_kernel or overload_name not in self._dispatched
 
     @functools.lru_cache(maxsize=None)
     def parse(self, overload_name: str) -> FunctionSchema:

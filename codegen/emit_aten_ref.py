@@ -18,8 +18,9 @@ from typing import Optional
 from torchgen import local
 from torchgen.api import cpp
 from torchgen.api.types import DispatcherSignature
-from torchgen.model import BaseTy, BaseType, ListType, OptionalType
+from torchgen.model import BaseTy, BaseType, ListType, OptionalType, SchemaKind
 
+from .aten_index import default_index
 from .c_decl import c_decl
 from .emit_aten import NUM_SHARDS, shard_of
 from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction
@@ -146,6 +147,27 @@ def _from_output(name: str, fn: DiopiFunction, wrapped: dict, prepare: list[str]
     return FROM_OUTPUT[name].format(out=wrapped[outs[0].name], input=wrapped[ins[0].name])
 
 
+def _redispatch(schema, values: list[str]) -> str:
+    cname = schema.name.unambiguous_name()
+    return f"at::_ops::{cname}::redispatch(aten_ref::kCpuKeys{''.join(', ' + v for v in values)})"
+
+
+def _out_sibling(b: AtenBinding, returns: dict):
+    """The out= overload of a functional binding, when every result has a DIOPI output the
+    caller always passes (no output mask, no kernel-allocated output)."""
+    if b.variant != "functional" or b.output_mask:
+        return None
+    n = len(b.schema.returns)
+    if sorted(returns) != list(range(n)) or any(a.kind != "tensor" for a in returns.values()):
+        return None
+    index = default_index()
+    sibling = index.siblings(b.schema).get(SchemaKind.out)
+    if sibling is None or len(sibling.arguments.out) != n or \
+            not index.has_cpu_kernel(str(sibling.name)):
+        return None
+    return sibling
+
+
 def _plan_binding(fn: DiopiFunction, b: AtenBinding) -> RefPlan:
     if b.derived:
         raise NotMechanical("derived binding")
@@ -189,8 +211,19 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding) -> RefPlan:
             values.append(_from_output(a.name, fn, wrapped, plan.prepare))
         else:
             values.append(_default(a))
-    cname = b.schema.name.unambiguous_name()
-    call = f"at::_ops::{cname}::redispatch(aten_ref::kCpuKeys{''.join(', ' + v for v in values)})"
+    out_sibling = _out_sibling(b, returns)
+    if out_sibling is not None:
+        # Write straight into the outputs the wrapper allocated: no result copy.
+        for i in range(len(b.schema.returns)):
+            arg = returns[i]
+            if arg.name not in wrapped:
+                plan.prepare.append(f"at::Tensor {arg.name}_t = aten_ref::wrap({arg.name});")
+                wrapped[arg.name] = f"{arg.name}_t"
+            values.append(wrapped[arg.name])
+        plan.op_name = f"aten::{out_sibling.name}"
+        plan.call = f"{_redispatch(out_sibling, values)};"
+        return plan
+    call = _redispatch(b.schema, values)
     if b.variant == "functional":
         n = len(b.schema.returns)
         plan.call = f"const auto result = {call};"
