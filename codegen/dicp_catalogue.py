@@ -36,7 +36,8 @@ from .yaml_loader import LineDict, LineList, load_yaml
 TOP_KEYS = {"version": False, "vendor": True, "doc": True, "executable": True,
             "data_format": True, "fusions": False, "vendor_ops": True, "conversions": True}
 OP_KEYS = {"name": True, "doc": False, "inputs": True, "outputs": False, "attrs": False,
-           "infer": True, "diopi": False, "bind": False, "view": False, "ref": False}
+           "infer": True, "diopi": False, "bind": False, "view": False, "ref": False,
+           "kernel": False, "dtypes": False}
 CONV_KEYS = {"aten": True, "doc": False, "when": False, "ignore": False, "map": False,
              "decomp": False, "custom": False, "uses": False, "unsupported": False}
 MAP_KEYS = {"op": True, "inputs": False, "attrs": False, "outputs": False}
@@ -82,6 +83,19 @@ DIOPI_KIND_ATTR = {"scalar": "scalar", "int": "int", "int_opt": "int", "size": "
                    "float": "float", "float_opt": "float", "bool": "bool", "str": "str",
                    "dtype": "dtype", "dtype_opt": "dtype"}
 DIOPI_ENUM_ATTR = {"diopiReduction_t": "reduction", "diopiRoundMode_t": "round_mode"}
+# Graph-level kernels (`kernel:`): C type and argument kind of each attribute type, by optionality.
+KERNEL_ATTR_C = {
+    False: {"scalar": ("const diopiScalar_t*", "scalar"), "int": ("int64_t", "int"),
+            "ints": ("diopiSize_t", "size"), "float": ("double", "float"),
+            "bool": ("bool", "bool"), "str": ("const char*", "str"),
+            "dtype": ("diopiDtype_t", "dtype")},
+    True: {"scalar": ("const diopiScalar_t*", "scalar"), "int": ("const int64_t*", "int_opt"),
+           "ints": ("diopiSize_t", "size"), "float": ("const double*", "float_opt"),
+           "str": ("const char*", "str"), "dtype": ("const diopiDtype_t*", "dtype_opt")},
+}
+KERNEL_DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16", "int32",
+                 "int64", "bool")
+C_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 # Attribute type <- expression types it accepts ("none" only when the attribute is optional).
 ACCEPTS = {
@@ -131,6 +145,7 @@ class DiopiCall:
     function: str
     args: tuple            # (diopi arg, role, vendor name, C type, kind): role port|output|attr
     dtypes: tuple          # (port or output name, supported dtypes)
+    graph_kernel: bool = False  # a vendor kernel outside specs/ops.yaml (`kernel:`), e.g. a fusion
 
 
 @dataclass(frozen=True)
@@ -534,23 +549,34 @@ class _VendorBuilder:
             return None
         infer = self.infer_rule(d.get("infer"), d.line_of("infer"), name, ports, outputs, attrs)
         diopi, view, ref = None, "", None
-        if "diopi" in d and "view" in d:
-            self.err(d.line, name, "a vendor op has 'diopi' or 'view', not both")
+        how = [k for k in ("diopi", "view", "kernel") if k in d]
+        if len(how) > 1:
+            self.err(d.line, name, "a vendor op has one of 'diopi', 'view' or 'kernel'")
             return None
-        if self.executable and "diopi" not in d and "view" not in d:
-            self.err(d.line, name, "an executable vendor's op needs 'diopi' (the kernel it runs) "
-                                   "or 'view' (a runtime view)")
+        if self.executable and not how:
+            self.err(d.line, name, "an executable vendor's op needs 'diopi' (the kernel it runs), "
+                                   "'kernel' (a graph-level vendor kernel) or 'view' (a runtime "
+                                   "view)")
             return None
-        if not self.executable and ("diopi" in d or "view" in d):
-            self.err(d.line_of("diopi" if "diopi" in d else "view"), name,
-                     "'diopi'/'view' need an executable vendor (executable: true)")
+        if not self.executable and how:
+            self.err(d.line_of(how[0]), name,
+                     "'diopi'/'view'/'kernel' need an executable vendor (executable: true)")
             return None
         if "bind" in d and "diopi" not in d:
             self.err(d.line_of("bind"), name, "'bind' renames DIOPI arguments: it needs 'diopi'")
             return None
+        if "dtypes" in d and "kernel" not in d:
+            self.err(d.line_of("dtypes"), name, "'dtypes' lists a graph kernel's dtypes: it needs "
+                                                "'kernel'")
+            return None
         if "ref" in d:
             ref = self.reference(d["ref"], d.line_of("ref"), name, ports, outputs, attrs)
-        if "diopi" in d:
+        if "kernel" in d:
+            diopi = self.graph_kernel(d, name, ports, outputs, attrs)
+            if diopi is not None and ref is None and "ref" not in d:
+                self.err(d.line_of("kernel"), name, "a graph kernel has no ATen twin: give the "
+                                                    "op a CPU reference with 'ref'")
+        elif "diopi" in d:
             diopi, derived = self.diopi_call(d, name, ports, outputs, attrs, infer)
             ref = ref or derived
             fn = self.diopi.get(d["diopi"])
@@ -800,6 +826,38 @@ class _VendorBuilder:
             return None, None
         diopi = DiopiCall(fn.name, tuple(call), tuple(dtypes))
         return diopi, self.derived_reference(fn, who, line, bind, outputs, attr_map)
+
+    def graph_kernel(self, d, who, ports, outputs, attrs) -> Optional[DiopiCall]:
+        """A graph-level kernel: a C function the vendor library exports with DIOPI's calling
+        convention but that is not part of specs/ops.yaml (fused ops). Its arguments are the
+        context, the outputs, the input ports and the attributes, in catalogue order."""
+        fname = d["kernel"]
+        line = d.line_of("kernel")
+        if not isinstance(fname, str) or not C_IDENT.match(fname):
+            self.err(line, who, f"'kernel' must name a C function, got {fname!r}")
+            return None
+        if fname in self.diopi:
+            self.err(line, who, f"{fname} is a DIOPI function of specs/ops.yaml: use 'diopi'")
+            return None
+        dtypes = d.get("dtypes")
+        if not isinstance(dtypes, list) or not dtypes or \
+                any(t not in KERNEL_DTYPES for t in dtypes):
+            self.err(d.line_of("dtypes") if "dtypes" in d else line, who,
+                     f"a graph kernel needs 'dtypes': a list of {', '.join(KERNEL_DTYPES)}")
+            return None
+        call = [(o, "output", o, "diopiTensorHandle_t", "tensor") for o in outputs]
+        call += [(p.name, "port", p.name, "diopiConstTensorHandle_t", "tensor") for p in ports]
+        for a in attrs:
+            c = KERNEL_ATTR_C[a.optional].get(a.type)
+            if c is None:
+                self.err(line, who, f"attribute '{a.name}' ({a.spelled}) cannot be passed to a "
+                                    "graph kernel")
+                return None
+            call.append((a.name, "attr", a.name, c[0], c[1]))
+        sup = tuple(dtypes)
+        return DiopiCall(fname, tuple(call),
+                         tuple((n, sup) for n in list(outputs) + [p.name for p in ports]),
+                         graph_kernel=True)
 
     def derived_reference(self, fn: DiopiFunction, who, line, bind, outputs, attr_map):
         """The CPU reference of a DIOPI-bound op: the ATen overload the DIOPI function

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -93,6 +94,47 @@ TEST(SimStreams, StreamWaitEventOrdersAcrossStreams) {
   S().eventDestroy(ev);
   S().streamDestroy(producer);
   S().streamDestroy(consumer);
+}
+
+TEST(SimStreams, BatchedWorkRunsAsOneTaskInOrder) {
+  ASSERT_NE(S().streamBeginBatch, nullptr);
+  ASSERT_NE(S().streamEndBatch, nullptr);
+  owStream_t s = make_stream(), other = make_stream();
+  std::vector<int> order;
+  std::atomic<int> other_ran{0};
+  ASSERT_EQ(S().streamBeginBatch(s), owSuccess);
+  EXPECT_EQ(S().streamBeginBatch(other), owInvalidValue);  // batches do not nest
+  EXPECT_EQ(S().streamEndBatch(other), owInvalidValue);
+  for (int i = 0; i < 3; ++i)
+    ASSERT_EQ(sim::enqueue(s, [&order, i] { order.push_back(i); }), owSuccess);
+  ASSERT_EQ(sim::enqueue(other, [&] { other_ran = 1; }), owSuccess);  // not batched
+  // (no synchronisation here: it would submit the batch) other's worker runs on its own
+  for (int i = 0; i < 500 && other_ran.load() == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  EXPECT_EQ(other_ran.load(), 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_TRUE(order.empty()) << "batched work ran before the batch was submitted";
+  ASSERT_EQ(S().streamEndBatch(s), owSuccess);
+  ASSERT_EQ(S().streamSynchronize(s), owSuccess);
+  EXPECT_EQ(order, (std::vector<int>{0, 1, 2}));
+  S().streamDestroy(s);
+  S().streamDestroy(other);
+}
+
+TEST(SimStreams, SynchronizingInsideABatchSubmitsItFirst) {
+  owStream_t s = make_stream();
+  int seen = 0;
+  ASSERT_EQ(S().streamBeginBatch(s), owSuccess);
+  ASSERT_EQ(sim::enqueue(s, [&] { seen = 1; }), owSuccess);
+  ASSERT_EQ(S().streamSynchronize(s), owSuccess);  // would miss the work if not submitted
+  EXPECT_EQ(seen, 1);
+  ASSERT_EQ(sim::enqueue(s, [&] { throw std::runtime_error("planted"); }), owSuccess);
+  ASSERT_EQ(sim::enqueue(s, [&] { seen = 2; }), owSuccess);
+  ASSERT_EQ(S().streamEndBatch(s), owSuccess);
+  EXPECT_EQ(S().streamSynchronize(s), owError);  // a failing closure is reported like a task's
+  EXPECT_NE(std::string(S().lastError()).find("planted"), std::string::npos);
+  EXPECT_EQ(seen, 2);  // later work of the batch still ran, as later tasks would
+  S().streamDestroy(s);
 }
 
 TEST(SimStreams, WithoutAnEventStreamsOverlap) {

@@ -94,6 +94,17 @@ CASES = [
     ("flow_mapping_comma", 'infer: "compare(input, other)"}', "infer: compare(input, other)}",
      "{name: Eq, diopi", "Eq: unknown field 'other)' in a vendor op (inside a YAML "
      "{flow: mapping} a comma ends the value: quote it)"),
+    ("graph_kernel_names_a_diopi_function", "kernel: simFusedAddmmAct", "kernel: diopiAddmm",
+     "kernel: diopiAddmm", "AddmmAct: diopiAddmm is a DIOPI function of specs/ops.yaml: use "
+     "'diopi'"),
+    ("graph_kernel_without_dtypes", "    dtypes: [float32, float64]\n", "",
+     "kernel: simFusedAddmmAct", "AddmmAct: a graph kernel needs 'dtypes'"),
+    ("graph_kernel_without_reference", "    ref: opweave.dicp.refs.addmm_activation\n", "",
+     "kernel: simFusedAddmmAct", "AddmmAct: a graph kernel has no ATen twin: give the op a CPU "
+     "reference with 'ref'"),
+    ("graph_kernel_and_diopi", "    kernel: simFusedAddmmAct\n",
+     "    kernel: simFusedAddmmAct\n    diopi: diopiAddmm\n", "  - name: AddmmAct",
+     "AddmmAct: a vendor op has one of 'diopi', 'view' or 'kernel'"),
     ("view_attributes", "    view: transpose\n    inputs: [input]\n    attrs: {dim0: int, dim1: int}",
      "    view: transpose\n    inputs: [input]\n    attrs: {dim0: int}",
      "    view: transpose", "Transpose: view 'transpose' takes attributes (dim0: int, dim1: int)"),

@@ -252,15 +252,94 @@ def test_generated_c_does_not_include_aten_and_reuses_buffers():
     assert "2 scratch buffers" in src
 
 
+def call_ops(gm):
+    return [n.target.__name__ for n in gm.graph.nodes if n.op == "call_function"]
+
+
 def test_fusion_rewrites_mm_plus_bias_into_addmm():
+    step = opweave.compile(lambda x, w, b: torch.sigmoid(x @ w + b), backend="sim")
+    x, w, b = R(4, 5), R(5, 3), R(3)
+    with torch.no_grad():
+        got = step(x.to(DEV), w.to(DEV), b.to(DEV))
+    torch.testing.assert_close(got.cpu(), torch.sigmoid(x @ w + b), atol=1e-5, rtol=1e-5)
+    assert call_ops(step.last.infer.gm) == ["Addmm", "Sigmoid"]
+    assert step.last.passes["opweave.dicp.fusions.mm_add_to_addmm"] == 1
+    assert step.last.passes["opweave.dicp.fusions.addmm_activation"] == 0
+
+
+def test_fusion_matmul_bias_and_relu_into_one_kernel():
+    # mm + add -> Addmm, then Addmm + Relu -> AddmmAct (the sim's fused kernel)
     step = opweave.compile(lambda x, w, b: torch.relu(x @ w + b), backend="sim")
     x, w, b = R(4, 5), R(5, 3), R(3)
     with torch.no_grad():
         got = step(x.to(DEV), w.to(DEV), b.to(DEV))
     torch.testing.assert_close(got.cpu(), torch.relu(x @ w + b), atol=1e-5, rtol=1e-5)
-    ops = [n.target.__name__ for n in step.last.infer.gm.graph.nodes if n.op == "call_function"]
-    assert ops == ["Addmm", "Relu"]
-    assert step.last.passes["opweave.dicp.fusions.mm_add_to_addmm"] == 1
+    assert call_ops(step.last.infer.gm) == ["AddmmAct"]
+    passes = step.last.passes
+    assert passes["opweave.dicp.fusions.mm_add_to_addmm"] == 1
+    assert passes["opweave.dicp.fusions.addmm_activation"] == 1
+    assert "simFusedAddmmAct" in step.last.infer.segments[0].source
+
+
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_fusion_linear_gelu(approximate, dtype):
+    fn = lambda x, w, b: F.gelu(F.linear(x, w, b), approximate=approximate)  # noqa: E731
+    x, w, b = (t.to(dtype) for t in (R(6, 5), R(4, 5), R(4)))
+    step = opweave.compile(fn, backend="sim")
+    with torch.no_grad():
+        got = step(x.to(DEV), w.to(DEV), b.to(DEV))
+    torch.testing.assert_close(got.cpu(), fn(x, w, b), atol=1e-5, rtol=1e-5)
+    assert call_ops(step.last.infer.gm).count("AddmmAct") == 1
+    assert "Gelu" not in call_ops(step.last.infer.gm)
+
+
+def test_fusion_needs_a_dtype_of_the_fused_kernel_and_an_unshared_product():
+    fn = lambda x, w, b: torch.relu(F.linear(x, w, b))  # noqa: E731
+    step = opweave.compile(fn, backend="sim")
+    x, w, b = (t.to(torch.bfloat16) for t in (R(6, 5), R(4, 5), R(4)))
+    with torch.no_grad():
+        got = step(x.to(DEV), w.to(DEV), b.to(DEV))
+    torch.testing.assert_close(got.cpu(), fn(x, w, b))
+    assert "AddmmAct" not in call_ops(step.last.infer.gm)   # the fused kernel: float32/64
+    # the pre-activation is also returned: fusing would lose it
+    both = opweave.compile(lambda x, w, b: (F.linear(x, w, b), torch.relu(F.linear(x, w, b))),
+                           backend="sim")
+    x, w, b = R(6, 5), R(4, 5), R(4)
+    with torch.no_grad():
+        h, r = both(x.to(DEV), w.to(DEV), b.to(DEV))
+    torch.testing.assert_close(r.cpu(), torch.relu(F.linear(x, w, b)), atol=1e-5, rtol=1e-5)
+    assert call_ops(both.last.infer.gm).count("AddmmAct") <= 1   # only an unshared product
+
+
+def test_fusion_fires_in_the_mlp_training_graph():
+    torch.manual_seed(0)
+    model, ref = MLP().to(DEV), MLP().to(DEV)
+    ref.load_state_dict(model.state_dict())
+    x, y = torch.randn(8, 16), torch.randint(0, 10, (8,))
+    step = opweave.compile(model, backend="sim")
+    loss = step(x.to(DEV), y.to(DEV))
+    loss.backward()
+    want = ref(x.to(DEV), y.to(DEV))
+    want.backward()
+    torch.testing.assert_close(loss.cpu(), want.cpu(), atol=1e-5, rtol=1e-5)
+    for p, q in zip(model.parameters(), ref.parameters()):
+        torch.testing.assert_close(p.grad.cpu(), q.grad.cpu(), atol=1e-5, rtol=1e-5)
+    fw, bw = step.last.forward.gm, step.last.backward.gm
+    assert call_ops(fw).count("AddmmAct") == 1 and "Relu" not in call_ops(fw)
+    assert step.last.passes["opweave.dicp.fusions.addmm_activation"] == 1
+    assert "ThresholdBackward" in call_ops(bw)   # reads the fused kernel's output
+    assert step.last.plan is not None            # one helper call per step (C++ autograd)
+    # gelu's backward reads the pre-activation: not fused in training, still right
+    gstep = opweave.compile(lambda x, w, b: F.gelu(F.linear(x, w, b)).sum(), backend="sim")
+    w = torch.randn(4, 16, requires_grad=True)
+    b = torch.randn(4, requires_grad=True)
+    wd, bd = (t.detach().to(DEV).requires_grad_() for t in (w, b))
+    gstep(x.to(DEV), wd, bd).backward()
+    F.gelu(F.linear(x, w, b)).sum().backward()
+    torch.testing.assert_close(wd.grad.cpu(), w.grad, atol=1e-4, rtol=1e-4)
+    torch.testing.assert_close(bd.grad.cpu(), b.grad, atol=1e-4, rtol=1e-4)
+    assert "AddmmAct" not in call_ops(gstep.last.forward.gm)
 
 
 def test_closure_tensors_are_reported():

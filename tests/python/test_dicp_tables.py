@@ -242,6 +242,20 @@ def test_ascend_fuses_matmul_and_bias():
     assert compiled.last.passes["opweave.dicp.fusions.matmul_add_to_biased_matmul"] == 1
 
 
+def test_sim_fuses_linear_and_activation_with_a_cpu_reference():
+    # the fused vendor op's CPU reference (mode="reference"): same rewrite, no device
+    for act, fn in (("relu", lambda a, w, c: torch.relu(F.linear(a, w, c))),
+                    ("gelu_tanh", lambda a, w, c: F.gelu(F.linear(a, w, c), approximate="tanh"))):
+        compiled = dicp.compile(fn, backend="sim", mode="reference")
+        a, w, c = R(4, 5), R(3, 5), R(3)
+        with torch.no_grad():
+            torch.testing.assert_close(compiled(a, w, c), fn(a, w, c))
+        nodes = [n for n in compiled.last.infer.gm.graph.nodes if n.op == "call_function"]
+        assert [n.target.__name__ for n in nodes] == ["Transpose", "AddmmAct"]
+        assert nodes[-1].args[-1] == act
+        assert compiled.last.passes["opweave.dicp.fusions.addmm_activation"] == 1
+
+
 def test_unsupported_entries_run_eagerly_and_say_why():
     compiled = dicp.compile(F.embedding, backend="sim", mode="reference")
     with torch.no_grad():

@@ -8,6 +8,7 @@
 #include <climits>
 #include <cstdint>
 
+#include "common/blas.h"
 #include "common/elementwise.h"
 #include "common/scalar.h"
 
@@ -307,3 +308,25 @@ diopiError_t diopiAddmm(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
     launch(kernel, ctx, out, [=] { matmul(out, a, b, bias, true, alpha, beta); });
   });
 }
+
+namespace simk {
+
+AddmmArgs addmm_args(diopiTensorHandle_t out_h, diopiConstTensorHandle_t input_h,
+                     diopiConstTensorHandle_t mat1_h, diopiConstTensorHandle_t mat2_h,
+                     const diopiScalar_t* beta_arg, const diopiScalar_t* alpha_arg) {
+  AddmmArgs r;
+  r.out = output_view(out_h, "out");
+  r.bias = input_view(input_h, "input");
+  r.a = input_view(mat1_h, "mat1");
+  r.b = input_view(mat2_h, "mat2");
+  check_matmul(r.out, r.a, r.b, 2);
+  check_dtype(r.bias, kAllTypes, "input");
+  broadcast_to(r.bias, r.out, "input");
+  r.beta = scalar_or(beta_arg, Scalar::of_int(1)).as<double>();
+  r.alpha = scalar_or(alpha_arg, Scalar::of_int(1)).as<double>();
+  return r;
+}
+
+void addmm_compute(const AddmmArgs& r) { matmul(r.out, r.a, r.b, r.bias, true, r.alpha, r.beta); }
+
+}  // namespace simk

@@ -252,8 +252,9 @@ class CompiledFunction:
                     _tensor_only(flat_fn, flat, tensor_pos), [standins[i] for i in tensor_pos], sig)
                 cgm, conv = convert(jgm, self.table, kernels=kernels, strict=self.strict)
                 fw, bw, n_saved = capture.partition(cgm, n_primals, sig.out_count)
-                passes = post_convert(fw, self.table)
-                passes.update(post_convert(bw, self.table))
+                passes = post_convert(fw, self.table)   # rewrites of both graphs, summed
+                for name, n in post_convert(bw, self.table).items():
+                    passes[name] = passes.get(name, 0) + n
                 results.append(dict(fw=fw, bw=bw, n_saved=n_saved, sig=sig, grad_pos=grad_pos,
                                     eager=conv.eager, passes=passes, applied=conv.applied))
             else:

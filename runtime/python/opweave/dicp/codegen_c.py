@@ -130,6 +130,7 @@ class _Emitter:
         self.lines: list[str] = []
         self.decls: list[str] = []
         self.kernels: list[str] = []
+        self.prototypes: dict = {}   # graph kernels (not in functions.h) -> C declaration
         self.node_names: list[str] = []
         self.var: dict = {}       # (node, output index) -> C variable
         self.counter = 0
@@ -322,6 +323,10 @@ def generate(seg: Segment, label: str) -> tuple[str, list]:
             else:
                 call_args.append(_attr_arg(e, attrs[name], ctype, kind, desc, darg))
         k = e.kernel(op.diopi.function)
+        if op.diopi.graph_kernel and op.diopi.function not in e.prototypes:
+            # a vendor kernel outside functions.h: declared here, resolved by the helper
+            params = ", ".join(["diopiContextHandle_t"] + [a[3] for a in op.diopi.args])
+            e.prototypes[op.diopi.function] = f"diopiError_t {op.diopi.function}({params});"
         lines.append(f"  st = ((__typeof__(&{op.diopi.function}))K[{k}])({', '.join(call_args)});")
         lines.append(f"  if (st != diopiSuccess) return rt->fail(S, {i}, (int)st);")
     for j, o in enumerate(seg.outputs):
@@ -330,6 +335,7 @@ def generate(seg: Segment, label: str) -> tuple[str, list]:
 
     body = "\n".join(lines)
     kernels = ", ".join(c_string(k) for k in e.kernels)
+    prototypes = "".join(f"{p}\n" for p in e.prototypes.values())
     names = ",\n  ".join(c_string(x) for x in e.node_names)
     source = f"""/* opweave.dicp compiled segment: {c_comment(label)}
  * {len(nodes)} nodes, {len(seg.inputs)} inputs, {len(seg.outputs)} outputs, {len(slots)} scratch buffers. */
@@ -338,7 +344,7 @@ def generate(seg: Segment, label: str) -> tuple[str, list]:
 #include <stddef.h>
 #include <diopi/functions.h>
 #include "ow_dicp_abi.h"
-
+{prototypes}
 static const int64_t ow_none[1] = {{0}};
 static inline int64_t ow_max(int64_t a, int64_t b) {{ return a > b ? a : b; }}
 static inline int64_t ow_align(int64_t n) {{ return (n + {ALIGN - 1}) & ~(int64_t){ALIGN - 1}; }}

@@ -83,6 +83,33 @@ def mm_add_to_addmm(gm: torch.fx.GraphModule, table) -> int:
     return rewrite(gm, pattern, replacement, keep)
 
 
+def addmm_activation(gm: torch.fx.GraphModule, table) -> int:
+    """Relu(Addmm(...)) / Gelu(Addmm(...)) -> AddmmAct(..., activation): a linear layer and its
+    activation in one kernel, when the product's dtype is one the fused kernel takes and the
+    pre-activation value is read by nothing else (a GeluBackward reading it keeps them apart)."""
+    Addmm, AddmmAct = table.ops["Addmm"], table.ops["AddmmAct"]
+    Relu, Gelu = table.ops["Relu"], table.ops["Gelu"]
+    dtypes = {d for _, ds in AddmmAct.diopi.dtypes for d in ds}
+
+    def keep(nodes_map) -> bool:
+        addmm = _node(nodes_map, Addmm)   # (its dtype is mat1's: an Addmm made by an earlier
+        mat1 = _spec(addmm.args[1])         # fusion has no spec yet)
+        return len(addmm.users) == 1 and mat1 is not None and \
+            str(mat1.dtype).replace("torch.", "") in dtypes
+
+    def fuse(activation, wrap):   # (the matcher compares constants: beta = alpha = 1)
+        def pattern(bias, a, b):
+            return wrap(Addmm(bias, a, b, 1, 1))
+
+        def replacement(bias, a, b):
+            return AddmmAct(bias, a, b, 1, 1, activation)
+        return rewrite(gm, pattern, replacement, keep)
+
+    return (fuse("relu", lambda y: Relu(y)) +
+            fuse("gelu", lambda y: Gelu(y, "none")) +
+            fuse("gelu_tanh", lambda y: Gelu(y, "tanh")))
+
+
 def mul_sigmoid_to_silu(gm: torch.fx.GraphModule, table) -> int:
     """Mul(x, Sigmoid(x)) -> Silu(x): one kernel instead of two (and no intermediate)."""
     Mul, Sigmoid, Silu = table.ops["Mul"], table.ops["Sigmoid"], table.ops["Silu"]

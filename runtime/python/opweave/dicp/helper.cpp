@@ -249,6 +249,16 @@ int cb_fail(void* self, int64_t node, int status) {
   return status != 0 ? status : -1;
 }
 
+// A graph-level kernel (a fused op outside the DIOPI catalogue) exported by the loaded vendor
+// library, or null.
+void* vendor_symbol(const char* name) {
+  static void* const vendor = [] {
+    const std::string& path = opweave::vendor_info().library;
+    return path.empty() ? nullptr : dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  }();
+  return vendor != nullptr ? dlsym(vendor, name) : nullptr;
+}
+
 template <class T>
 T symbol(void* dl, const char* name, const std::string& path) {
   void* s = dlsym(dl, name);
@@ -274,7 +284,7 @@ int64_t load_op(std::string path) {
   g.num_outputs = *symbol<const int64_t*>(dl, "ow_dicp_num_outputs", path);
   for (const char* const* k = symbol<const char* const*>(dl, "ow_dicp_kernels", path); *k; ++k) {
     const int slot = opweave::diopi_slot_index(*k);
-    void* fn = slot >= 0 ? opweave::g_diopi_slots[slot] : nullptr;
+    void* fn = slot >= 0 ? opweave::g_diopi_slots[slot] : vendor_symbol(*k);
     TORCH_CHECK(fn != nullptr, "opweave.dicp: the loaded vendor has no kernel ", *k);
     g.kernels.push_back(fn);
     g.kernel_names.emplace_back(*k);

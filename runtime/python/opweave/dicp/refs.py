@@ -100,3 +100,13 @@ def nll_loss_backward_recomputing_total_weight(grad_output, input, target, weigh
     total = aten.sum.default(w)
     return aten.nll_loss_backward.default(grad_output, input, target, weight, reduction,
                                           ignore_index, total)
+
+
+def addmm_activation(input, mat1, mat2, beta, alpha, activation):
+    """sim AddmmAct: act(beta * input + alpha * mat1 @ mat2)."""
+    y = aten.addmm.default(input, mat1, mat2, beta=beta, alpha=alpha)
+    if activation == "relu":
+        return aten.relu.default(y)
+    if activation in ("gelu", "gelu_tanh"):
+        return aten.gelu.default(y, approximate="tanh" if activation == "gelu_tanh" else "none")
+    raise ValueError(f"AddmmAct: unknown activation {activation!r}")

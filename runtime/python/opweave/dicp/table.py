@@ -54,6 +54,7 @@ class DiopiCall:
     function: str
     args: tuple      # (diopi arg, role port|output|attr, vendor name, C type, kind)
     dtypes: tuple    # (port/output, dtypes)
+    graph_kernel: bool = False   # exported by the vendor library outside specs/ops.yaml
 
 
 @dataclass(frozen=True)
