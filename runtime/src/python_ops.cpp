@@ -168,6 +168,8 @@ std::string report_op() {
              g_seam ? reinterpret_cast<const void*>(g_seam->hostFreePinned) : nullptr);
   capability("memcpyPeerAsync",
              g_seam ? reinterpret_cast<const void*>(g_seam->memcpyPeerAsync) : nullptr);
+  capability("streamBatch",
+             g_seam ? reinterpret_cast<const void*>(g_seam->streamBeginBatch) : nullptr);
   os << ", \"capabilities\": {\"present\": [" << present << "], \"absent\": [" << absent << "]}";
   std::string resolved, missing;
   for (int i = 0; i < kDiopiFnCount; ++i) {

@@ -12,6 +12,7 @@ def test_two_sim_devices_and_report():
     assert r["vendor"] == "sim" and r["load_error"] == ""
     assert r["seam_version"] == 1 and r["device_count"] == 2
     assert "memcpyPeerAsync" in r["capabilities"]["present"]
+    assert "streamBatch" in r["capabilities"]["present"]   # graph mode submits graphs in one go
     d = r["diopi"]
     assert d["total"] == len(d["resolved"]) + len(d["missing"]) > 0
     assert set(d["resolved"]).isdisjoint(d["missing"])
