@@ -138,6 +138,10 @@ def main() -> int:
                                      for a, b in zip(model.parameters(),
                                                      eager_model.parameters())))
     out("mlp_eager_nodes_in_compiled_graphs", len(step.last.eager))
+    out("mlp_fused_linear_activation_nodes", sum(
+        1 for e in (step.last.forward, step.last.backward) for n in e.gm.graph.nodes
+        if n.op == "call_function" and getattr(n.target, "__name__", "") == "AddmmAct"))
+    out("mlp_native_plan (one helper call per step)", step.last.plan is not None)
     out("mlp_kernels_forward+backward", sum(
         1 for e in (step.last.forward, step.last.backward) for n in e.gm.graph.nodes
         if n.op == "call_function" and getattr(n.target, "diopi", None) is not None))
