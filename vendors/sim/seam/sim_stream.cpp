@@ -34,6 +34,9 @@ struct owStream_ {
   uint64_t completed = 0;
   bool stop = false;
   std::string async_error;  // first failure of a task, reported by the next sync/query
+  // Closures of batches that have run, handed back so that the host thread that allocated
+  // them frees them (and reuses the vector) at its next batch: no cross-thread frees.
+  std::vector<std::vector<std::function<void()>>> retired;
   std::thread worker;
 
   void run() {
@@ -165,13 +168,24 @@ owStatus push_now(owStream_t s, std::function<void()> work, bool delayed) {
 owStatus submit_batch() {
   Batch& b = t_batch;
   if (b.work.empty()) return owSuccess;
+  owStream_t s = b.stream;
   auto work = std::make_shared<std::vector<std::function<void()>>>(std::move(b.work));
-  b.work.clear();
   const bool delayed = b.delayed;
   b.delayed = false;
+  // Free the closures of earlier batches here, on the thread that allocated them.
+  std::vector<std::vector<std::function<void()>>> done;
+  {
+    std::lock_guard<std::mutex> lock(s->mu);
+    done.swap(s->retired);
+  }
+  b.work.clear();
+  for (auto& v : done) {
+    v.clear();
+    if (b.work.capacity() == 0) b.work.swap(v);  // reuse one vector's storage
+  }
   return push_now(
-      b.stream,
-      [work] {
+      s,
+      [work, s] {
         std::string first;
         for (auto& fn : *work) {
           try {
@@ -182,7 +196,10 @@ owStatus submit_batch() {
             if (first.empty()) first = "unknown exception in a stream task";
           }
         }
-        work->clear();  // release what the closures captured on the worker, as tasks do
+        {
+          std::lock_guard<std::mutex> lock(s->mu);
+          s->retired.push_back(std::move(*work));
+        }
         if (!first.empty()) throw std::runtime_error(first);
       },
       delayed);
