@@ -95,6 +95,8 @@ RUNTIME_REFERENCES = {
 # function: the kind of values drawn for every input of its cases.
 INPUT_VALUES = {
     "diopiBernoulli": "unit",   # probabilities in [0, 1]
+    "diopiNormalScalarTensor": "positive",   # standard deviations
+    "diopiNormalTensor": "positive",
 }
 
 # Output rules that pick the shape class even when another output comes first.
@@ -583,6 +585,8 @@ class CaseBuilder:
             self.arange()
         elif rule == "randperm":
             self.randperm()
+        elif rule == "linspace":
+            self.linspace()
         elif rule == "topk":
             self.topk()
         elif rule == "reduce_one":
@@ -876,6 +880,16 @@ class CaseBuilder:
             attrs = self._first_attrs(skip=(size_arg,))
             attrs[size_arg] = repeats
             self.add(tag, inputs, {a.name: attrs[a.name] for a in p.attrs})
+
+    def linspace(self) -> None:
+        cls = dtype_class(self.dtype)
+        table = [("base", 0, 10, 6), ("reverse", 5, -5, 11), ("one", 2, 7, 1), ("empty", 0, 1, 0),
+                 ("large", -1000, 1000, 2001)]
+        if cls == "float":
+            table += [("fraction", -3.5, 2.25, 8), ("odd", 0.0, 1.0, 7)]
+        for tag, start, end, steps in table:
+            attrs = {"start": start, "end": end, "steps": steps}
+            self.add(tag, {}, {a.name: attrs[a.name] for a in self.p.attrs})
 
     def randperm(self) -> None:
         for tag, n in (("base", 10), ("one", 1), ("empty", 0), ("large", 3000)):

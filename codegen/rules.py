@@ -33,6 +33,8 @@ OUTPUT_RULES = {
     "topk": RuleSpec((3,), "topk(input, k, dim): input's shape with dim resized to k"),
     "topk_indices": RuleSpec((3,), "topk_indices(input, k, dim): topk's shape, int64"),
     "randperm": RuleSpec((1,), "randperm(n): [n], int64"),
+    "linspace": RuleSpec((1,), "linspace(steps): [steps] (int64, castable to every out dtype but "
+                               "bool)"),
     "allocated": RuleSpec((0,), "allocated(): the kernel allocates the output (diopiRequireTensor) "
                                 "because its shape depends on the data (nonzero); DIOPI passes "
                                 "diopiTensorHandle_t*"),

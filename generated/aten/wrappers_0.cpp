@@ -1823,6 +1823,186 @@ at::Tensor& wrap_normal_(at::Tensor& self, double mean, double std,
   return normal__impl(kOp_normal_, self, mean, std, generator);
 }
 
+// ---- aten::normal.Tensor_float_out -> diopiNormalTensorScalar
+const opweave::OpInfo kInfo_normal_Tensor_float_out{"aten::normal.Tensor_float_out",
+                                                    "diopiNormalTensorScalar",
+                                                    false,
+                                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_normal_Tensor_float_out = opweave::register_op(&kInfo_normal_Tensor_float_out);
+
+at::Tensor& normal_Tensor_float_out_impl(int op, const at::Tensor& mean, double std,
+                                         c10::optional<at::Generator> generator, at::Tensor& out) {
+  opweave::OpGuard guard(op, mean, out);
+  opweave::resize_out(op, out, opweave::rules::like(mean));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiNormalTensorScalar)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(mean)), std,
+      opweave::generator_handle(generator, guard.device_index()));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::normal_Tensor_float_out>(op, status, mean, std,
+                                                                     generator, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_normal_Tensor_float_out(const at::Tensor& mean, double std,
+                                         c10::optional<at::Generator> generator, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_normal_Tensor_float_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::normal_Tensor_float_out>(
+        kOp_normal_Tensor_float_out, &normal_Tensor_float_out_impl, mean, std, generator, out);
+  }
+#endif
+  return normal_Tensor_float_out_impl(kOp_normal_Tensor_float_out, mean, std, generator, out);
+}
+
+// ---- aten::normal.Tensor_float -> diopiNormalTensorScalar (derived from normal_Tensor_float_out)
+const opweave::OpInfo kInfo_normal_Tensor_float{"aten::normal.Tensor_float",
+                                                "diopiNormalTensorScalar",
+                                                false,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_normal_Tensor_float = opweave::register_op(&kInfo_normal_Tensor_float);
+
+at::Tensor normal_Tensor_float_impl(int op, const at::Tensor& mean, double std,
+                                    c10::optional<at::Generator> generator) {
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(mean), opweave::OpGuard::find_device(mean));
+  normal_Tensor_float_out_impl(op, mean, std, generator, out);
+  return out;
+}
+
+at::Tensor wrap_normal_Tensor_float(const at::Tensor& mean, double std,
+                                    c10::optional<at::Generator> generator) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_normal_Tensor_float) != 0)) {
+    return opweave::instrumented_call<at::_ops::normal_Tensor_float>(
+        kOp_normal_Tensor_float, &normal_Tensor_float_impl, mean, std, generator);
+  }
+#endif
+  return normal_Tensor_float_impl(kOp_normal_Tensor_float, mean, std, generator);
+}
+
+// ---- aten::normal.float_Tensor_out -> diopiNormalScalarTensor
+const opweave::OpInfo kInfo_normal_float_Tensor_out{"aten::normal.float_Tensor_out",
+                                                    "diopiNormalScalarTensor",
+                                                    false,
+                                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_normal_float_Tensor_out = opweave::register_op(&kInfo_normal_float_Tensor_out);
+
+at::Tensor& normal_float_Tensor_out_impl(int op, double mean, const at::Tensor& std,
+                                         c10::optional<at::Generator> generator, at::Tensor& out) {
+  opweave::OpGuard guard(op, std, out);
+  opweave::resize_out(op, out, opweave::rules::like(std));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiNormalScalarTensor)>(op)(
+      guard.ctx(), opweave::handle(out), mean, opweave::const_handle(guard.on_device(std)),
+      opweave::generator_handle(generator, guard.device_index()));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::normal_float_Tensor_out>(op, status, mean, std,
+                                                                     generator, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_normal_float_Tensor_out(double mean, const at::Tensor& std,
+                                         c10::optional<at::Generator> generator, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_normal_float_Tensor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::normal_float_Tensor_out>(
+        kOp_normal_float_Tensor_out, &normal_float_Tensor_out_impl, mean, std, generator, out);
+  }
+#endif
+  return normal_float_Tensor_out_impl(kOp_normal_float_Tensor_out, mean, std, generator, out);
+}
+
+// ---- aten::normal.float_Tensor -> diopiNormalScalarTensor (derived from normal_float_Tensor_out)
+const opweave::OpInfo kInfo_normal_float_Tensor{"aten::normal.float_Tensor",
+                                                "diopiNormalScalarTensor",
+                                                false,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_normal_float_Tensor = opweave::register_op(&kInfo_normal_float_Tensor);
+
+at::Tensor normal_float_Tensor_impl(int op, double mean, const at::Tensor& std,
+                                    c10::optional<at::Generator> generator) {
+  at::Tensor out = opweave::allocate(opweave::rules::like(std), opweave::OpGuard::find_device(std));
+  normal_float_Tensor_out_impl(op, mean, std, generator, out);
+  return out;
+}
+
+at::Tensor wrap_normal_float_Tensor(double mean, const at::Tensor& std,
+                                    c10::optional<at::Generator> generator) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_normal_float_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::normal_float_Tensor>(
+        kOp_normal_float_Tensor, &normal_float_Tensor_impl, mean, std, generator);
+  }
+#endif
+  return normal_float_Tensor_impl(kOp_normal_float_Tensor, mean, std, generator);
+}
+
+// ---- aten::normal.Tensor_Tensor_out -> diopiNormalTensor
+const opweave::OpInfo kInfo_normal_Tensor_Tensor_out{"aten::normal.Tensor_Tensor_out",
+                                                     "diopiNormalTensor",
+                                                     false,
+                                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_normal_Tensor_Tensor_out = opweave::register_op(&kInfo_normal_Tensor_Tensor_out);
+
+at::Tensor& normal_Tensor_Tensor_out_impl(int op, const at::Tensor& mean, const at::Tensor& std,
+                                          c10::optional<at::Generator> generator, at::Tensor& out) {
+  opweave::OpGuard guard(op, mean, std, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(mean, std));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiNormalTensor)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(mean)),
+      opweave::const_handle(guard.on_device(std)),
+      opweave::generator_handle(generator, guard.device_index()));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::normal_Tensor_Tensor_out>(op, status, mean, std,
+                                                                      generator, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_normal_Tensor_Tensor_out(const at::Tensor& mean, const at::Tensor& std,
+                                          c10::optional<at::Generator> generator, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_normal_Tensor_Tensor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::normal_Tensor_Tensor_out>(
+        kOp_normal_Tensor_Tensor_out, &normal_Tensor_Tensor_out_impl, mean, std, generator, out);
+  }
+#endif
+  return normal_Tensor_Tensor_out_impl(kOp_normal_Tensor_Tensor_out, mean, std, generator, out);
+}
+
+// ---- aten::normal.Tensor_Tensor -> diopiNormalTensor (derived from normal_Tensor_Tensor_out)
+const opweave::OpInfo kInfo_normal_Tensor_Tensor{"aten::normal.Tensor_Tensor",
+                                                 "diopiNormalTensor",
+                                                 false,
+                                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_normal_Tensor_Tensor = opweave::register_op(&kInfo_normal_Tensor_Tensor);
+
+at::Tensor normal_Tensor_Tensor_impl(int op, const at::Tensor& mean, const at::Tensor& std,
+                                     c10::optional<at::Generator> generator) {
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(mean, std),
+                                     opweave::OpGuard::find_device(mean, std));
+  normal_Tensor_Tensor_out_impl(op, mean, std, generator, out);
+  return out;
+}
+
+at::Tensor wrap_normal_Tensor_Tensor(const at::Tensor& mean, const at::Tensor& std,
+                                     c10::optional<at::Generator> generator) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_normal_Tensor_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::normal_Tensor_Tensor>(
+        kOp_normal_Tensor_Tensor, &normal_Tensor_Tensor_impl, mean, std, generator);
+  }
+#endif
+  return normal_Tensor_Tensor_impl(kOp_normal_Tensor_Tensor, mean, std, generator);
+}
+
 // ---- aten::randperm.generator_out -> diopiRandperm
 const opweave::OpInfo kInfo_randperm_generator_out{"aten::randperm.generator_out",
                                                    "diopiRandperm",
@@ -2155,6 +2335,12 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("arange.start_out", TORCH_FN(wrap_arange_start_out));
   m.impl("fill_.Scalar", TORCH_FN(wrap_fill__Scalar));
   m.impl("normal_", TORCH_FN(wrap_normal_));
+  m.impl("normal.Tensor_float_out", TORCH_FN(wrap_normal_Tensor_float_out));
+  m.impl("normal.Tensor_float", TORCH_FN(wrap_normal_Tensor_float));
+  m.impl("normal.float_Tensor_out", TORCH_FN(wrap_normal_float_Tensor_out));
+  m.impl("normal.float_Tensor", TORCH_FN(wrap_normal_float_Tensor));
+  m.impl("normal.Tensor_Tensor_out", TORCH_FN(wrap_normal_Tensor_Tensor_out));
+  m.impl("normal.Tensor_Tensor", TORCH_FN(wrap_normal_Tensor_Tensor));
   m.impl("randperm.generator_out", TORCH_FN(wrap_randperm_generator_out));
   m.impl("topk.values", TORCH_FN(wrap_topk_values));
   m.impl("topk", TORCH_FN(wrap_topk));

@@ -2073,6 +2073,39 @@ at::Tensor wrap_hardtanh_backward(const at::Tensor& grad_output, const at::Tenso
   return hardtanh_backward_impl(kOp_hardtanh_backward, grad_output, self, min_val, max_val);
 }
 
+// ---- aten::linspace.out -> diopiLinspace
+const opweave::OpInfo kInfo_linspace_out{"aten::linspace.out",
+                                         "diopiLinspace",
+                                         false,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linspace_out = opweave::register_op(&kInfo_linspace_out);
+
+at::Tensor& linspace_out_impl(int op, const at::Scalar& start, const at::Scalar& end, int64_t steps,
+                              at::Tensor& out) {
+  opweave::OpGuard guard(op, out);
+  opweave::resize_out(op, out, opweave::rules::linspace(steps));
+  const diopiScalar_t start_d = opweave::to_diopi_scalar(start);
+  const diopiScalar_t end_d = opweave::to_diopi_scalar(end);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLinspace)>(op)(
+      guard.ctx(), opweave::handle(out), &start_d, &end_d, steps);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::linspace_out>(op, status, start, end, steps, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_linspace_out(const at::Scalar& start, const at::Scalar& end, int64_t steps,
+                              at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linspace_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::linspace_out>(kOp_linspace_out, &linspace_out_impl,
+                                                              start, end, steps, out);
+  }
+#endif
+  return linspace_out_impl(kOp_linspace_out, start, end, steps, out);
+}
+
 // ---- aten::zero_ -> diopiZeroInp
 const opweave::OpInfo kInfo_zero_{"aten::zero_",
                                   "diopiZeroInp",
@@ -2511,6 +2544,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("hardtanh_", TORCH_FN(wrap_hardtanh_));
   m.impl("hardtanh_backward.grad_input", TORCH_FN(wrap_hardtanh_backward_grad_input));
   m.impl("hardtanh_backward", TORCH_FN(wrap_hardtanh_backward));
+  m.impl("linspace.out", TORCH_FN(wrap_linspace_out));
   m.impl("zero_", TORCH_FN(wrap_zero_));
   m.impl("bernoulli.out", TORCH_FN(wrap_bernoulli_out));
   m.impl("bernoulli", TORCH_FN(wrap_bernoulli));

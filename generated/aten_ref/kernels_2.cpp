@@ -22,6 +22,7 @@
 #include <ATen/ops/hardtanh_ops.h>
 #include <ATen/ops/leaky_relu_backward_ops.h>
 #include <ATen/ops/leaky_relu_ops.h>
+#include <ATen/ops/linspace_ops.h>
 #include <ATen/ops/log2_ops.h>
 #include <ATen/ops/logical_or_ops.h>
 #include <ATen/ops/max_pool2d_with_indices_backward_ops.h>
@@ -683,6 +684,21 @@ extern "C" diopiError_t diopiHardtanhBackward(
     at::_ops::hardtanh_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, input_t,
                                                        aten_ref::scalar(min_val),
                                                        aten_ref::scalar(max_val), grad_input_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::linspace.out
+extern "C" diopiError_t diopiLinspace(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                      const diopiScalar_t* start, const diopiScalar_t* end,
+                                      int64_t steps) {
+  (void)ctx;
+  try {
+    at::Tensor out_t = aten_ref::wrap(out);
+    at::_ops::linspace_out::redispatch(aten_ref::kCpuKeys, aten_ref::scalar(start),
+                                       aten_ref::scalar(end), steps, out_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -10,7 +10,7 @@
 // Indices of the nonzero elements of input (NaN counts as nonzero), one row per element in
 // row-major order, as an int64 [count, ndim] tensor the kernel allocates because count depends on
 // the data.
-//   out [out] dtypes: bool, int32, int64, float16, bfloat16, float32, float64
+//   out [out] dtypes: int64
 //   input [in] dtypes: bool, int32, int64, float16, bfloat16, float32, float64
 extern "C" diopiError_t diopiNonzero(diopiContextHandle_t ctx, diopiTensorHandle_t* out,
                                      diopiConstTensorHandle_t input) {

@@ -319,6 +319,11 @@ OutMeta randperm(int64_t n) {
   return OutMeta{{n}, at::kLong};
 }
 
+OutMeta linspace(int64_t steps) {
+  TORCH_CHECK(steps >= 0, "number of steps must be non-negative");
+  return OutMeta{{steps}, at::kLong};
+}
+
 OutMeta repeat(const at::Tensor& a, at::IntArrayRef repeats) {
   TORCH_CHECK(static_cast<int64_t>(repeats.size()) >= a.dim(),
               "Number of dimensions of repeat dims can not be smaller than number of dimensions "

@@ -328,6 +328,13 @@ SELECT = {
     "roll_flat": (lambda x: x.roll(4), XT),
     "repeat": (lambda x: x.repeat(2, 1, 3), XT),
     "repeat_bool": (lambda b: b.repeat(2), BOOL7),
+    "nonzero": (lambda x: torch.nonzero(x), INT45),
+    "nonzero_nan_3d": (lambda x: (x.view(5, 7, 1) * (x.view(5, 7, 1) > 0)).nonzero(), NANX),
+    "nonzero_none": (lambda x: (x > 100).nonzero(), XT),
+    "nonzero_0d": (lambda x: x[0, 0].nonzero(), XT),
+    "linspace": (lambda x: torch.linspace(-1.5, 2, 9, device=x.device), X),
+    "linspace_int": (lambda x: torch.linspace(10, -10, 11, dtype=torch.int64, device=x.device), X),
+    "linspace_one": (lambda x: torch.linspace(3, 7, 1, device=x.device), X),
 }
 
 
@@ -367,6 +374,9 @@ RANDOM = {
     "bernoulli_p": lambda: torch.empty(1000, device=D).bernoulli_(0.3),
     "bernoulli_tensor": lambda: torch.bernoulli(torch.full((1000,), 0.7, device=D)),
     "randperm": lambda: torch.randperm(100, device=D),
+    "normal_tensor_mean": lambda: torch.normal(torch.linspace(-3, 3, 500, device=D), 0.5),
+    "normal_tensor_std": lambda: torch.normal(2.0, torch.linspace(0, 2, 500, device=D)),
+    "normal_tensors": lambda: torch.normal(torch.zeros(4, 1, device=D), torch.ones(1, 300, device=D)),
     "dropout": lambda: F.dropout(torch.ones(2000, device=D), 0.25, training=True),
     "native_dropout": lambda: torch.native_dropout(torch.ones(2000, device=D), 0.25, True),
 }
@@ -404,6 +414,14 @@ def test_random_statistics_are_sane():
     p = torch.linspace(0, 1, 20000, device=D)
     bt = torch.bernoulli(p).cpu()
     assert bt[:100].sum() <= 5 and bt[-100:].sum() >= 95 and abs(bt.mean() - 0.5) < 0.02
+    mean = torch.linspace(-3, 3, 20000)
+    nm = torch.normal(mean.to(D), 0.5).cpu()
+    assert abs((nm - mean).mean()) < 0.02 and abs((nm - mean).std() - 0.5) < 0.02
+    std = torch.linspace(0, 2, 20000)
+    ns = torch.normal(2.0, std.to(D)).cpu()
+    assert ns[0] == 2.0 and abs(((ns - 2) / std.clamp_min(1e-6))[1:].std() - 1) < 0.05
+    nt = torch.normal(torch.full((100, 1), 5.0, device=D), torch.full((1, 200), 0.1, device=D))
+    assert nt.shape == (100, 200) and abs(nt.cpu().mean() - 5) < 0.01
     perm = torch.randperm(1000, device=D).cpu()
     assert perm.dtype == torch.int64 and torch.equal(perm.sort().values, torch.arange(1000))
     assert not torch.equal(perm, torch.arange(1000))
@@ -440,6 +458,9 @@ def test_random_ops_reject_bad_arguments_with_python_errors():
         torch.empty(3, device=D).bernoulli_(1.5)
     with pytest.raises(RuntimeError, match="std"):
         torch.empty(3, device=D).normal_(0.0, -1.0)
+    with pytest.raises(RuntimeError, match="std"):
+        torch.normal(0.0, torch.tensor([1.0, -1.0], device=D))
+        opweave.synchronize()   # the negative std is found in the data, on the stream
 
 
 # ---------------------------------------------------------------- fixed bugs

@@ -44,6 +44,7 @@ OutMeta reduce_one(const at::Tensor& a, int64_t dim, bool keepdim,
 OutMeta topk(const at::Tensor& a, int64_t k, int64_t dim);
 OutMeta topk_indices(const at::Tensor& a, int64_t k, int64_t dim);
 OutMeta randperm(int64_t n);
+OutMeta linspace(int64_t steps);
 OutMeta repeat(const at::Tensor& a, c10::SymIntArrayRef repeats);
 OutMeta repeat(const at::Tensor& a, at::IntArrayRef repeats);
 
