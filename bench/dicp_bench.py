@@ -3,10 +3,11 @@
 A small MLP (16 -> 32 -> 10, batch 8: tiny tensors) trains one step (forward, cross-entropy,
 backward) compiled and eager; both must agree. The same for a block of small element-wise
 ops (LayerNorm and tanh-GELU written out), where per-op overhead dominates. Steps are timed
-in interleaved rounds (eager, compiled, eager, ...) and medians compared, as wall time and as
-process CPU time (all threads: host, autograd, sim stream workers), the latter being far
-less sensitive to other processes' load. Also: inference forward, a dynamic-batch run (one
-compilation, three batch sizes), conversion-table sizes and compile times.
+in many short interleaved rounds (eager, compiled, eager, ...) and medians compared, as wall
+time and as process CPU time of the same steps (all threads: host, autograd, sim stream
+workers), the latter being far less sensitive to other processes' load. Also: inference
+forward, a dynamic-batch run (one compilation, three batch sizes), conversion-table sizes and
+compile times.
 
 Prints `name: value` lines. Run: OPWEAVE_BUILD_DIR=build python3 bench/dicp_bench.py
 """
@@ -24,8 +25,8 @@ import torch.nn.functional as F
 import opweave
 from opweave import dicp
 
-STEPS = int(os.environ.get("OPWEAVE_BENCH_STEPS", "100"))
-ROUNDS = int(os.environ.get("OPWEAVE_BENCH_ROUNDS", "9"))
+STEPS = int(os.environ.get("OPWEAVE_BENCH_STEPS", "40"))
+ROUNDS = int(os.environ.get("OPWEAVE_BENCH_ROUNDS", "31"))
 DEV = opweave.device(0)
 
 
@@ -58,36 +59,31 @@ class NormGeluBlock(torch.nn.Module):
         return (0.5 * y * (1.0 + torch.tanh(0.7978845608 * (y + 0.044715 * y * y * y)))).mean()
 
 
-def per_step_us(fn, steps=STEPS) -> float:
+def timed(fn, steps=STEPS) -> tuple:
+    """(wall, process CPU) microseconds per step over `steps` steps, synchronised. Process CPU
+    time counts every thread (host, autograd, sim stream workers): what the work costs, far
+    less sensitive than wall time to other processes' load."""
     opweave.synchronize()
-    start = time.perf_counter()
+    wall, cpu = time.perf_counter(), time.process_time()
     for _ in range(steps):
         fn()
     opweave.synchronize()
-    return (time.perf_counter() - start) / steps * 1e6
-
-
-def process_cpu_us(fn, steps=STEPS) -> float:
-    """CPU time of the whole process (host thread, autograd and sim stream workers) per step:
-    what the work costs, less sensitive than wall time to other processes' load."""
-    opweave.synchronize()
-    start = time.process_time()
-    for _ in range(steps):
-        fn()
-    opweave.synchronize()
-    return (time.process_time() - start) / steps * 1e6
+    return ((time.perf_counter() - wall) / steps * 1e6,
+            (time.process_time() - cpu) / steps * 1e6)
 
 
 def interleaved(variants: dict) -> dict:
-    """Median wall and process-CPU microseconds per step, rounds interleaved."""
+    """Median wall and process-CPU microseconds per step: many short rounds, the variants
+    alternating within each round (so a burst of load from other processes hits both)."""
     wall = {k: [] for k in variants}
     cpu = {k: [] for k in variants}
     for fn in variants.values():
-        per_step_us(fn, 10)
+        timed(fn, 10)
     for _ in range(ROUNDS):
         for k, fn in variants.items():
-            wall[k].append(per_step_us(fn))
-            cpu[k].append(process_cpu_us(fn))
+            w, c = timed(fn)
+            wall[k].append(w)
+            cpu[k].append(c)
     return {k: (statistics.median(wall[k]), statistics.median(cpu[k])) for k in variants}
 
 
