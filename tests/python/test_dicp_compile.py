@@ -330,6 +330,11 @@ def test_fusion_fires_in_the_mlp_training_graph():
     assert step.last.passes["opweave.dicp.fusions.addmm_activation"] == 1
     assert "ThresholdBackward" in call_ops(bw)   # reads the fused kernel's output
     assert step.last.plan is not None            # one helper call per step (C++ autograd)
+    # the weight gradients are not transposed back and forth (two runtime views each)
+    assert step.last.passes["fold_transposes"] == 2
+    assert not [n for n in bw.graph.nodes if n.op == "call_function" and
+                n.target.__name__ == "Transpose" and n.args[0].op == "call_function" and
+                n.args[0].target.__name__ == "Transpose"]
     # gelu's backward reads the pre-activation: not fused in training, still right
     gstep = opweave.compile(lambda x, w, b: F.gelu(F.linear(x, w, b)).sum(), backend="sim")
     w = torch.randn(4, 16, requires_grad=True)

@@ -37,10 +37,41 @@ def post_convert(gm: torch.fx.GraphModule, table: Table) -> dict:
     for name in table.fusions:
         done[name] = int(resolve(name)(gm, table) or 0)
     done[table.data_format] = int(resolve(table.data_format)(gm, table) or 0)
+    done["fold_transposes"] = fold_transposes(gm)
     gm.graph.lint()
     infer_graph(gm)
     gm.recompile()
     return done
+
+
+def fold_transposes(gm: torch.fx.GraphModule) -> int:
+    """Transpose(Transpose(x, a, b), a, b) -> x for runtime views (executable vendors): the
+    backward of a linear layer transposes a product back and forth; each view the graph
+    makes at run time is a tensor the helper creates. A graph input is not returned in place
+    of a view of it (the caller would get the input itself)."""
+    folded = 0
+    outputs = {n for n in gm.graph.nodes if n.op == "output"}
+    for n in list(gm.graph.nodes):
+        if n.op != "call_function" or not is_vendor_op(n.target) or n.target.view != "transpose":
+            continue
+        inner = n.args[0]
+        if not (isinstance(inner, torch.fx.Node) and inner.op == "call_function" and
+                inner.target is n.target):
+            continue
+        if {n.args[1], n.args[2]} != {inner.args[1], inner.args[2]}:
+            continue
+        src = inner.args[0]
+        if isinstance(src, torch.fx.Node) and src.op == "placeholder" and \
+                any(u in outputs for u in n.users):
+            continue
+        n.replace_all_uses_with(src)
+        gm.graph.erase_node(n)
+        if not inner.users:
+            gm.graph.erase_node(inner)
+        folded += 1
+    if folded:
+        gm.recompile()
+    return folded
 
 
 # ------------------------------------------------------------------------- dynamic shapes
