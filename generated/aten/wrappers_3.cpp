@@ -1980,6 +1980,37 @@ at::Tensor wrap_nonzero(const at::Tensor& self) {
   return nonzero_impl(kOp_nonzero, self);
 }
 
+// ---- aten::masked_select -> diopiMaskedSelect
+const opweave::OpInfo kInfo_masked_select{"aten::masked_select",
+                                          "diopiMaskedSelect",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_masked_select = opweave::register_op(&kInfo_masked_select);
+
+at::Tensor masked_select_impl(int op, const at::Tensor& self, const at::Tensor& mask) {
+  opweave::OpGuard guard(op, self, mask);
+  diopiTensorHandle_t result0_h = nullptr;
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMaskedSelect)>(op)(
+      guard.ctx(), &result0_h, opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(mask)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::masked_select>(op, status, self, mask);
+  }
+  at::Tensor result0 = opweave::allocated_output(result0_h);
+  return result0;
+}
+
+at::Tensor wrap_masked_select(const at::Tensor& self, const at::Tensor& mask) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_masked_select) != 0)) {
+    return opweave::instrumented_call<at::_ops::masked_select>(kOp_masked_select,
+                                                               &masked_select_impl, self, mask);
+  }
+#endif
+  return masked_select_impl(kOp_masked_select, self, mask);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -2048,4 +2079,5 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("prod.int_out", TORCH_FN(wrap_prod_int_out));
   m.impl("prod.dim_int", TORCH_FN(wrap_prod_dim_int));
   m.impl("nonzero", TORCH_FN(wrap_nonzero));
+  m.impl("masked_select", TORCH_FN(wrap_masked_select));
 }

@@ -21,6 +21,7 @@
 #include <ATen/ops/log10_ops.h>
 #include <ATen/ops/logical_and_ops.h>
 #include <ATen/ops/logical_not_ops.h>
+#include <ATen/ops/masked_select_ops.h>
 #include <ATen/ops/native_batch_norm_backward_ops.h>
 #include <ATen/ops/native_batch_norm_ops.h>
 #include <ATen/ops/nonzero_ops.h>
@@ -625,6 +626,22 @@ extern "C" diopiError_t diopiNonzero(diopiContextHandle_t ctx, diopiTensorHandle
   try {
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::nonzero::redispatch(aten_ref::kCpuKeys, input_t);
+    aten_ref::return_allocated(ctx, out, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::masked_select
+extern "C" diopiError_t diopiMaskedSelect(diopiContextHandle_t ctx, diopiTensorHandle_t* out,
+                                          diopiConstTensorHandle_t input,
+                                          diopiConstTensorHandle_t mask) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor mask_t = aten_ref::wrap(mask);
+    const auto result = at::_ops::masked_select::redispatch(aten_ref::kCpuKeys, input_t, mask_t);
     aten_ref::return_allocated(ctx, out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
