@@ -27,7 +27,7 @@ export PYTHONPATH := $(abspath runtime/python):$(abspath .)$(if $(PYTHONPATH),:$
 DEBIAN_PACKAGES = libtorch-dev python3-torch python3-jinja2 python3-yaml python3-pytest \
   python3-numpy cmake ninja-build g++ libgtest-dev clang-format ccache libopenblas-dev
 
-.PHONY: help setup gen check-gen configure build build-autocompare test test-python test-cpp demo bench clean format
+.PHONY: help setup gen check-gen configure build build-autocompare test test-python test-cpp demo bench bench-build clean format
 
 help:
 	@echo "make setup      install the Debian packages OpWeave needs (root)"
@@ -40,7 +40,8 @@ help:
 	@echo "make conformance VENDOR=sim OP=regex DTYPE=float16  run a vendor's kernels at the C ABI"
 	@echo "make report     support matrix: reports/support_matrix.{md,html}"
 	@echo "make new-vendor NAME=foo  scaffold vendors/foo/ (seam + every kernel stub)"
-	@echo "make bench      overhead and generation-time figures"
+	@echo "make bench      overhead and generation-time figures (bench/run.py)"
+	@echo "make bench-build  clean-build and one-op-edit rebuild times"
 
 setup:
 	apt-get update -qq
@@ -78,7 +79,10 @@ demo: build
 
 bench: build
 	$(PYTHON) bench/run.py
-	$(PYTHON) bench/gen_scaling.py
+
+# Clean-build and one-op-edit rebuild times, in a temporary clone (about 10 minutes on 2 cores).
+bench-build:
+	$(PYTHON) bench/build_time.py
 
 format:
 	find runtime vendors tests bench -name '*.cpp' -o -name '*.h' | xargs clang-format -i

@@ -114,7 +114,8 @@ def _from_diopi(arg: DiopiArg, aten_type, structured: bool, prepare: list[str]) 
         if arg.ctype == "diopiRoundMode_t":
             return f"aten_ref::round_mode({name})"
     if k == "generator":
-        raise NotMechanical("draws random numbers from the device generator")
+        prepare.append(f"aten_ref::SeededCpuGenerator {name}_g({name});")
+        return f"{name}_g.get()"
     raise NotMechanical(f"DIOPI argument kind {k} ({name})")
 
 

@@ -22,6 +22,8 @@
 #include <ATen/ops/min_ops.h>
 #include <ATen/ops/mm_ops.h>
 #include <ATen/ops/norm_ops.h>
+#include <ATen/ops/normal_ops.h>
+#include <ATen/ops/randperm_ops.h>
 #include <ATen/ops/relu_ops.h>
 #include <ATen/ops/repeat_ops.h>
 #include <ATen/ops/scatter_ops.h>
@@ -581,6 +583,87 @@ extern "C" diopiError_t diopiFill(diopiContextHandle_t ctx, diopiTensorHandle_t 
   try {
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::fill__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(value));
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::normal_
+extern "C" diopiError_t diopiNormalInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout,
+                                       double mean, double std, diopiGeneratorHandle_t generator) {
+  (void)ctx;
+  try {
+    at::Tensor inout_t = aten_ref::wrap(inout);
+    aten_ref::SeededCpuGenerator generator_g(generator);
+    at::_ops::normal_::redispatch(aten_ref::kCpuKeys, inout_t, mean, std, generator_g.get());
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::normal.Tensor_float_out
+extern "C" diopiError_t diopiNormalTensorScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                                diopiConstTensorHandle_t mean, double std,
+                                                diopiGeneratorHandle_t generator) {
+  (void)ctx;
+  try {
+    at::Tensor mean_t = aten_ref::wrap(mean);
+    aten_ref::SeededCpuGenerator generator_g(generator);
+    at::Tensor out_t = aten_ref::wrap(out);
+    at::_ops::normal_Tensor_float_out::redispatch(aten_ref::kCpuKeys, mean_t, std,
+                                                  generator_g.get(), out_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::normal.float_Tensor_out
+extern "C" diopiError_t diopiNormalScalarTensor(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                                double mean, diopiConstTensorHandle_t std,
+                                                diopiGeneratorHandle_t generator) {
+  (void)ctx;
+  try {
+    at::Tensor std_t = aten_ref::wrap(std);
+    aten_ref::SeededCpuGenerator generator_g(generator);
+    at::Tensor out_t = aten_ref::wrap(out);
+    at::_ops::normal_float_Tensor_out::redispatch(aten_ref::kCpuKeys, mean, std_t,
+                                                  generator_g.get(), out_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::normal.Tensor_Tensor_out
+extern "C" diopiError_t diopiNormalTensor(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                          diopiConstTensorHandle_t mean,
+                                          diopiConstTensorHandle_t std,
+                                          diopiGeneratorHandle_t generator) {
+  (void)ctx;
+  try {
+    at::Tensor mean_t = aten_ref::wrap(mean);
+    at::Tensor std_t = aten_ref::wrap(std);
+    aten_ref::SeededCpuGenerator generator_g(generator);
+    at::Tensor out_t = aten_ref::wrap(out);
+    at::_ops::normal_Tensor_Tensor_out::redispatch(aten_ref::kCpuKeys, mean_t, std_t,
+                                                   generator_g.get(), out_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::randperm.generator_out
+extern "C" diopiError_t diopiRandperm(diopiContextHandle_t ctx, diopiTensorHandle_t out, int64_t n,
+                                      diopiGeneratorHandle_t generator) {
+  (void)ctx;
+  try {
+    aten_ref::SeededCpuGenerator generator_g(generator);
+    at::Tensor out_t = aten_ref::wrap(out);
+    at::_ops::randperm_generator_out::redispatch(aten_ref::kCpuKeys, n, generator_g.get(), out_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -11,6 +11,7 @@
 #include <ATen/ops/_softmax_ops.h>
 #include <ATen/ops/abs_ops.h>
 #include <ATen/ops/argmax_ops.h>
+#include <ATen/ops/bernoulli_ops.h>
 #include <ATen/ops/clamp_max_ops.h>
 #include <ATen/ops/clamp_min_ops.h>
 #include <ATen/ops/clamp_ops.h>
@@ -711,6 +712,36 @@ extern "C" diopiError_t diopiZeroInp(diopiContextHandle_t ctx, diopiTensorHandle
   try {
     at::Tensor self_t = aten_ref::wrap(self);
     at::_ops::zero_::redispatch(aten_ref::kCpuKeys, self_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::bernoulli.out
+extern "C" diopiError_t diopiBernoulli(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                       diopiConstTensorHandle_t input,
+                                       diopiGeneratorHandle_t generator) {
+  (void)ctx;
+  try {
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::SeededCpuGenerator generator_g(generator);
+    at::Tensor out_t = aten_ref::wrap(out);
+    at::_ops::bernoulli_out::redispatch(aten_ref::kCpuKeys, input_t, generator_g.get(), out_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::bernoulli_.float
+extern "C" diopiError_t diopiBernoulliScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                             double p, diopiGeneratorHandle_t generator) {
+  (void)ctx;
+  try {
+    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::SeededCpuGenerator generator_g(generator);
+    at::_ops::bernoulli__float::redispatch(aten_ref::kCpuKeys, out_t, p, generator_g.get());
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

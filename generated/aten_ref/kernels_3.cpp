@@ -30,6 +30,7 @@
 #include <ATen/ops/sigmoid_ops.h>
 #include <ATen/ops/tanh_backward_ops.h>
 #include <ATen/ops/tanh_ops.h>
+#include <ATen/ops/uniform_ops.h>
 
 #include "aten_ref.h"
 
@@ -541,6 +542,20 @@ extern "C" diopiError_t diopiHardswishBackward(diopiContextHandle_t ctx,
     const auto result =
         at::_ops::hardswish_backward::redispatch(aten_ref::kCpuKeys, grad_output_t, input_t);
     aten_ref::copy_result(grad_input, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::uniform_
+extern "C" diopiError_t diopiUniformInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout,
+                                        double from, double to, diopiGeneratorHandle_t generator) {
+  (void)ctx;
+  try {
+    at::Tensor inout_t = aten_ref::wrap(inout);
+    aten_ref::SeededCpuGenerator generator_g(generator);
+    at::_ops::uniform_::redispatch(aten_ref::kCpuKeys, inout_t, from, to, generator_g.get());
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -7,6 +7,7 @@
 #ifndef OPWEAVE_VENDOR_ATEN_REF_H_
 #define OPWEAVE_VENDOR_ATEN_REF_H_
 
+#include <ATen/core/Generator.h>
 #include <ATen/core/IListRef.h>
 #include <ATen/core/Tensor.h>
 #include <c10/core/DispatchKeySet.h>
@@ -62,6 +63,18 @@ c10::optional<c10::string_view> round_mode(diopiRoundMode_t mode);
 inline bool keepdim_of(const at::Tensor& out, const at::Tensor& input) {
   return input.dim() > 0 && out.dim() == input.dim();
 }
+
+// A CPU generator for one call, seeded from the device generator's (seed, offset), whose
+// offset then advances: the same seed replays the same numbers, consecutive calls differ.
+// A null handle means the CPU default generator.
+class SeededCpuGenerator {
+ public:
+  explicit SeededCpuGenerator(diopiGeneratorHandle_t device_generator);
+  c10::optional<at::Generator> get() const { return generator_; }
+
+ private:
+  c10::optional<at::Generator> generator_;
+};
 
 // A functional overload's result into the DIOPI output the caller allocated (skipped when the
 // caller passed no output for it).

@@ -1,4 +1,5 @@
 // DIOPI arguments as ATen values (see aten_ref.h).
+#include <ATen/CPUGeneratorImpl.h>
 #include <ATen/ops/from_blob.h>
 #include <c10/util/Exception.h>
 
@@ -137,6 +138,20 @@ c10::optional<c10::string_view> round_mode(diopiRoundMode_t mode) {
     default:
       return c10::nullopt;
   }
+}
+
+SeededCpuGenerator::SeededCpuGenerator(diopiGeneratorHandle_t device_generator) {
+  if (device_generator == nullptr) return;
+  uint64_t seed = 0, offset = 0;
+  TORCH_CHECK(
+      diopiGeneratorGetSeedAndOffset(device_generator, &seed, &offset) == diopiSuccess &&
+          diopiGeneratorSetSeedAndOffset(device_generator, seed, offset + 1) == diopiSuccess,
+      "aten_ref: cannot read the device generator");
+  // splitmix64 of (seed, offset): well-spread seeds for consecutive offsets
+  uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (offset + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  generator_ = at::make_generator<at::CPUGeneratorImpl>(z ^ (z >> 31));
 }
 
 void copy_result(diopiTensorHandle_t out, const at::Tensor& result) {
