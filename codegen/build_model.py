@@ -577,6 +577,13 @@ class _Builder:
                 return None
         for key, text in raw.items():
             at = raw.line_of(key) if isinstance(raw, LineDict) else line
+            if isinstance(text, dict):   # one rule per ATen overload of the function
+                overload = str(schema.name)
+                if overload not in text:
+                    self.err(at, name, f"output '{key}' has rules for {', '.join(map(str, text))} "
+                                       f"but none for the overload '{overload}'")
+                    return None
+                text = text[overload]
             if key not in diopi_outs and key not in computed and schema.kind() != SchemaKind.inplace:
                 self.err(at, name, f"'outputs' names '{key}', which is not an output")
                 return None

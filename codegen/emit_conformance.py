@@ -502,7 +502,8 @@ class CaseBuilder:
         self.dtype = dtype
         self.cases: list[dict] = []
         self.values = INPUT_VALUES.get(p.fn.name) or (
-            "small_int" if p.rule in ("compare", "like_bool", "bool_scalar", "allocated")
+            "small_int" if p.rule in ("compare", "like_bool", "bool_scalar", "allocated",
+                                      "reduce_dim_bool")
             else "normal")
 
     def input_spec(self, a: DiopiArg, shape, layout="contiguous", values=None):
@@ -589,7 +590,7 @@ class CaseBuilder:
             self.linspace()
         elif rule == "topk":
             self.topk()
-        elif rule == "reduce_one":
+        elif rule in ("reduce_one", "reduce_dim_bool"):
             self.reduce_one()
         elif rule == "repeat":
             self.repeat()

@@ -25,6 +25,8 @@ OUTPUT_RULES = {
     "like_bool": RuleSpec((1,), "same shape, bool dtype"),
     "like_int64": RuleSpec((1,), "same shape, int64 dtype (sort's indices)"),
     "bool_scalar": RuleSpec((1,), "0-dim bool tensor (any / all over every element)"),
+    "reduce_dim_bool": RuleSpec((3,), "reduce_dim_bool(input, dim, keepdim): reduce_dim's shape, "
+                                      "bool (any / all along a dim)"),
     "reduce_all": RuleSpec((2,), "reduce_all(input, dtype): 0-dim; integral and bool inputs "
                                  "accumulate in int64 unless dtype is given (prod)"),
     "reduce_one": RuleSpec((4,), "reduce_one(input, dim, keepdim, dtype): reduction over one dim; "

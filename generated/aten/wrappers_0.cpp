@@ -2100,6 +2100,62 @@ const int kOp_topk = opweave::register_op(&kInfo_topk);
   return topk_impl(kOp_topk, self, k, dim, largest, sorted);
 }
 
+// ---- aten::any.out -> diopiAny
+const opweave::OpInfo kInfo_any_out{"aten::any.out",
+                                    "diopiAny",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_any_out = opweave::register_op(&kInfo_any_out);
+
+at::Tensor& any_out_impl(int op, const at::Tensor& self, int64_t dim, bool keepdim,
+                         at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::reduce_dim_bool(self, dim, keepdim));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAny)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::optional_ptr(dim));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::any_out>(op, status, self, dim, keepdim, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_any_out(const at::Tensor& self, int64_t dim, bool keepdim, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_any_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::any_out>(kOp_any_out, &any_out_impl, self, dim,
+                                                         keepdim, out);
+  }
+#endif
+  return any_out_impl(kOp_any_out, self, dim, keepdim, out);
+}
+
+// ---- aten::any.dim -> diopiAny (derived from any_out)
+const opweave::OpInfo kInfo_any_dim{"aten::any.dim",
+                                    "diopiAny",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_any_dim = opweave::register_op(&kInfo_any_dim);
+
+at::Tensor any_dim_impl(int op, const at::Tensor& self, int64_t dim, bool keepdim) {
+  at::Tensor out = opweave::allocate(opweave::rules::reduce_dim_bool(self, dim, keepdim),
+                                     opweave::OpGuard::find_device(self));
+  any_out_impl(op, self, dim, keepdim, out);
+  return out;
+}
+
+at::Tensor wrap_any_dim(const at::Tensor& self, int64_t dim, bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_any_dim) != 0)) {
+    return opweave::instrumented_call<at::_ops::any_dim>(kOp_any_dim, &any_dim_impl, self, dim,
+                                                         keepdim);
+  }
+#endif
+  return any_dim_impl(kOp_any_dim, self, dim, keepdim);
+}
+
 // ---- aten::any.all_out -> diopiAny
 const opweave::OpInfo kInfo_any_all_out{"aten::any.all_out",
                                         "diopiAny",
@@ -2344,6 +2400,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("randperm.generator_out", TORCH_FN(wrap_randperm_generator_out));
   m.impl("topk.values", TORCH_FN(wrap_topk_values));
   m.impl("topk", TORCH_FN(wrap_topk));
+  m.impl("any.out", TORCH_FN(wrap_any_out));
+  m.impl("any.dim", TORCH_FN(wrap_any_dim));
   m.impl("any.all_out", TORCH_FN(wrap_any_all_out));
   m.impl("any", TORCH_FN(wrap_any));
   m.impl("isnan", TORCH_FN(wrap_isnan));

@@ -2304,6 +2304,62 @@ const int kOp_native_dropout = opweave::register_op(&kInfo_native_dropout);
   return native_dropout_impl(kOp_native_dropout, input, p, train);
 }
 
+// ---- aten::all.out -> diopiAll
+const opweave::OpInfo kInfo_all_out{"aten::all.out",
+                                    "diopiAll",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_all_out = opweave::register_op(&kInfo_all_out);
+
+at::Tensor& all_out_impl(int op, const at::Tensor& self, int64_t dim, bool keepdim,
+                         at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::reduce_dim_bool(self, dim, keepdim));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAll)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::optional_ptr(dim));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::all_out>(op, status, self, dim, keepdim, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_all_out(const at::Tensor& self, int64_t dim, bool keepdim, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_all_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::all_out>(kOp_all_out, &all_out_impl, self, dim,
+                                                         keepdim, out);
+  }
+#endif
+  return all_out_impl(kOp_all_out, self, dim, keepdim, out);
+}
+
+// ---- aten::all.dim -> diopiAll (derived from all_out)
+const opweave::OpInfo kInfo_all_dim{"aten::all.dim",
+                                    "diopiAll",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_all_dim = opweave::register_op(&kInfo_all_dim);
+
+at::Tensor all_dim_impl(int op, const at::Tensor& self, int64_t dim, bool keepdim) {
+  at::Tensor out = opweave::allocate(opweave::rules::reduce_dim_bool(self, dim, keepdim),
+                                     opweave::OpGuard::find_device(self));
+  all_out_impl(op, self, dim, keepdim, out);
+  return out;
+}
+
+at::Tensor wrap_all_dim(const at::Tensor& self, int64_t dim, bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_all_dim) != 0)) {
+    return opweave::instrumented_call<at::_ops::all_dim>(kOp_all_dim, &all_dim_impl, self, dim,
+                                                         keepdim);
+  }
+#endif
+  return all_dim_impl(kOp_all_dim, self, dim, keepdim);
+}
+
 // ---- aten::all.all_out -> diopiAll
 const opweave::OpInfo kInfo_all_all_out{"aten::all.all_out",
                                         "diopiAll",
@@ -2467,6 +2523,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("_adaptive_avg_pool2d", TORCH_FN(wrap__adaptive_avg_pool2d));
   m.impl("_adaptive_avg_pool2d_backward", TORCH_FN(wrap__adaptive_avg_pool2d_backward));
   m.impl("native_dropout", TORCH_FN(wrap_native_dropout));
+  m.impl("all.out", TORCH_FN(wrap_all_out));
+  m.impl("all.dim", TORCH_FN(wrap_all_dim));
   m.impl("all.all_out", TORCH_FN(wrap_all_all_out));
   m.impl("all", TORCH_FN(wrap_all));
   m.impl("flip", TORCH_FN(wrap_flip));

@@ -1951,6 +1951,34 @@ at::Tensor wrap_prod_dim_int(const at::Tensor& self, int64_t dim, bool keepdim,
   return prod_dim_int_impl(kOp_prod_dim_int, self, dim, keepdim, dtype);
 }
 
+// ---- aten::prod -> diopiProd
+const opweave::OpInfo kInfo_prod{"aten::prod",
+                                 "diopiProd",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_prod = opweave::register_op(&kInfo_prod);
+
+at::Tensor prod_impl(int op, const at::Tensor& self, c10::optional<at::ScalarType> dtype) {
+  opweave::OpGuard guard(op, self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::reduce_all(self, dtype), guard.device());
+  const diopiError_t status = opweave::kernel<decltype(&::diopiProd)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)), nullptr);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::prod>(op, status, self, dtype);
+  }
+  return result0;
+}
+
+at::Tensor wrap_prod(const at::Tensor& self, c10::optional<at::ScalarType> dtype) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_prod) != 0)) {
+    return opweave::instrumented_call<at::_ops::prod>(kOp_prod, &prod_impl, self, dtype);
+  }
+#endif
+  return prod_impl(kOp_prod, self, dtype);
+}
+
 // ---- aten::nonzero -> diopiNonzero
 const opweave::OpInfo kInfo_nonzero{"aten::nonzero",
                                     "diopiNonzero",
@@ -2078,6 +2106,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("logical_not_", TORCH_FN(wrap_logical_not_));
   m.impl("prod.int_out", TORCH_FN(wrap_prod_int_out));
   m.impl("prod.dim_int", TORCH_FN(wrap_prod_dim_int));
+  m.impl("prod", TORCH_FN(wrap_prod));
   m.impl("nonzero", TORCH_FN(wrap_nonzero));
   m.impl("masked_select", TORCH_FN(wrap_masked_select));
 }

@@ -687,14 +687,15 @@ extern "C" diopiError_t diopiTopk(diopiContextHandle_t ctx, diopiTensorHandle_t 
   }
 }
 
-// aten::any.all_out
+// aten::any.out
 extern "C" diopiError_t diopiAny(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiConstTensorHandle_t input, const int64_t* dim) {
   (void)ctx;
   try {
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::any_all_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    at::_ops::any_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::required(dim, "dim"),
+                                  aten_ref::keepdim_of(out_t, input_t), out_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -2324,13 +2324,13 @@ DIOPI_API diopiError_t diopiTopk(diopiContextHandle_t ctx, diopiTensorHandle_t v
 
 /**
  * @brief True when any element of input is nonzero (NaN counts as nonzero); dim null reduces every
- * element. ATen: aten::any.all_out, aten::any
+ * element. ATen: aten::any.out, aten::any.dim, aten::any.all_out, aten::any
  * @param[in] ctx context for the stream and scratch memory of this call.
  * @param[out] out the output tensor. type = [bool].
  * @param[in] input the input tensor. type = [bool, float16, bfloat16, float32, float64, int32,
  * int64].
- * @param[in] dim the dim to reduce, or null for every element (any.all_out passes null) (optional:
- * may be null).
+ * @param[in] dim the dim to reduce (keepdim read from out's shape), or null for every element
+ * (any.all_out) (optional: may be null).
  */
 DIOPI_API diopiError_t diopiAny(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                 diopiConstTensorHandle_t input, const int64_t* dim);
@@ -2339,13 +2339,13 @@ DIOPI_API diopiError_t diopiAny(diopiContextHandle_t ctx, diopiTensorHandle_t ou
 
 /**
  * @brief True when every element of input is nonzero (NaN counts as nonzero); dim null reduces
- * every element. ATen: aten::all.all_out, aten::all
+ * every element. ATen: aten::all.out, aten::all.dim, aten::all.all_out, aten::all
  * @param[in] ctx context for the stream and scratch memory of this call.
  * @param[out] out the output tensor. type = [bool].
  * @param[in] input the input tensor. type = [bool, float16, bfloat16, float32, float64, int32,
  * int64].
- * @param[in] dim the dim to reduce, or null for every element (all.all_out passes null) (optional:
- * may be null).
+ * @param[in] dim the dim to reduce (keepdim read from out's shape), or null for every element
+ * (all.all_out) (optional: may be null).
  */
 DIOPI_API diopiError_t diopiAll(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                 diopiConstTensorHandle_t input, const int64_t* dim);
@@ -2449,11 +2449,12 @@ DIOPI_API diopiError_t diopiLogicalNotInp(diopiContextHandle_t ctx, diopiTensorH
 /**
  * @brief Product of the elements along dim (keepdim read from out's shape; every element when dim
  * is null); floating inputs multiply in double, integral ones in int64 with wrap-around. ATen:
- * aten::prod.int_out, aten::prod.dim_int
+ * aten::prod.int_out, aten::prod.dim_int, aten::prod
  * @param[in] ctx context for the stream and scratch memory of this call.
  * @param[out] out the output tensor. type = [float16, bfloat16, float32, float64, int32, int64].
  * @param[in] input the input tensor. type = [float16, bfloat16, float32, float64, int32, int64].
- * @param[in] dim the dimension(s) to reduce or operate along (optional: may be null).
+ * @param[in] dim the dim to reduce (keepdim read from out's shape), or null for every element
+ * (prod) (optional: may be null).
  */
 DIOPI_API diopiError_t diopiProd(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiConstTensorHandle_t input, const int64_t* dim);

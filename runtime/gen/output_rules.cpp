@@ -298,6 +298,12 @@ OutMeta reduce_one(const at::Tensor& a, int64_t dim, bool keepdim,
   return m;
 }
 
+OutMeta reduce_dim_bool(const at::Tensor& a, int64_t dim, bool keepdim) {
+  OutMeta m = rules::reduce_dim(a, dim, keepdim);
+  m.dtype = at::kBool;
+  return m;
+}
+
 OutMeta topk(const at::Tensor& a, int64_t k, int64_t dim) {
   const int64_t d = wrap(dim, a.dim(), "topk");
   const int64_t len = a.dim() == 0 ? 1 : a.size(d);

@@ -36,6 +36,7 @@ OutMeta like_float(const at::Tensor& a);
 OutMeta like_bool(const at::Tensor& a);
 OutMeta like_int64(const at::Tensor& a);
 OutMeta bool_scalar(const at::Tensor& a);
+OutMeta reduce_dim_bool(const at::Tensor& a, int64_t dim, bool keepdim);
 
 // ---- products, selection, random, repetition ----
 OutMeta reduce_all(const at::Tensor& a, c10::optional<at::ScalarType> dtype);
