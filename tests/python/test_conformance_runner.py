@@ -10,7 +10,7 @@ import pytest
 from opweave.conformance import cases, golden, report
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-OPS = "diopiAdd,diopiSum,diopiMm,diopiSigmoidBackward,diopi(Where|EqScalar)"
+OPS = "diopiAdd,diopiSum,diopiMm,diopiSigmoidBackward,diopi(Where|EqScalar|Nonzero|UniformInp)"
 DTYPES = "float32,bfloat16,bool"
 
 
@@ -68,6 +68,11 @@ def test_clean_sim_passes_every_case_and_writes_reports(suite):
     assert case["shapes"] == {"out": [4, 5], "input": [4, 5], "other": [5]}
     assert os.path.isfile(os.path.join(root, "reports", "sim", "cases.csv"))
     assert f"{len(ids)} pass, 0 fail" in proc.stdout
+    # an output the kernel allocates is read back and compared; a random one by distribution
+    nonzero = next(c for c in doc["cases"] if c["fn"] == "diopiNonzero" and c["tag"] == "base")
+    assert nonzero["shapes"]["out"][1] == 2 and nonzero["outputs"]["out"]["numel"] > 0
+    uniform = next(c for c in doc["cases"] if c["fn"] == "diopiUniformInp" and c["tag"] == "large")
+    assert uniform["outputs"]["inout"]["compare"] == "distribution"
 
 
 def test_planted_faults_fail_exactly_their_functions_and_can_be_replayed(suite):
@@ -153,3 +158,29 @@ def test_compare_matches_nan_and_inf_positions_and_applies_atol_rtol():
     json.dumps(r.to_json(), allow_nan=False)          # strict JSON in the report
     ints = runner.compare(torch.tensor([[1, 2], [3, 4]]), torch.tensor([[1, 2], [3, 5]]), 9.0, 9.0)
     assert ints["mismatches"] == 1 and ints["first"]["index"] == [1, 1]   # integers: exact
+
+
+def test_compare_distribution_accepts_another_draw_and_rejects_another_distribution():
+    import torch
+    from opweave.conformance import runner
+    g = torch.Generator().manual_seed(0)
+    ref = torch.randn(4000, generator=g)
+    other_draw = torch.randn(4000, generator=g)
+    assert runner.compare_distribution(other_draw, ref, 1e-5, 1e-5)["mismatches"] == 0
+    shifted = runner.compare_distribution(other_draw + 0.3, ref, 1e-5, 1e-5)
+    assert shifted["mismatches"] == 1 and shifted["first"]["index"] == ["mean"]
+    wider = runner.compare_distribution(other_draw * 1.5, ref, 1e-5, 1e-5)
+    assert wider["mismatches"] == 1 and wider["first"]["index"] == ["std"]
+    with_nan = other_draw.clone()
+    with_nan[7] = float("nan")
+    assert runner.compare_distribution(with_nan, ref, 1e-5, 1e-5)["max_abs"] == float("inf")
+    assert runner.compare_distribution(other_draw.double(), ref, 1e-5, 1e-5)["mismatches"] == 4000
+    # one element: compared with the spread of the two draws, so any two uniforms agree
+    one = runner.compare_distribution(torch.tensor([0.9]), torch.tensor([0.1]), 1e-5, 1e-5)
+    assert one["mismatches"] == 0
+    # integral outputs (a permutation): the same multiset, in any order
+    perm = torch.randperm(50, generator=g)
+    assert runner.compare_distribution(perm, torch.arange(50), 0, 0)["mismatches"] == 0
+    bad = perm.clone()
+    bad[0] = bad[1]
+    assert runner.compare_distribution(bad, torch.arange(50), 0, 0)["mismatches"] > 0
