@@ -383,3 +383,29 @@ def test_mutation_of_an_input_runs_eagerly_in_order():
     torch.testing.assert_close(out.cpu(), torch.full((2, 3), 2.0))
     torch.testing.assert_close(a.cpu(), torch.ones(2, 3))
     assert [r.aten for r in step.last.eager] == ["add_.Tensor"]
+
+
+def test_repeated_calls_take_the_hot_path_only_when_the_guards_hold():
+    step = opweave.compile(lambda a, b: (a * b).relu(), backend="sim")
+    a, b = R(4, 3), R(4, 3)
+    ad, bd = a.to(DEV), b.to(DEV)
+    with torch.no_grad():
+        step(ad, bd)
+        for _ in range(3):
+            torch.testing.assert_close(step(ad, bd).cpu(), (a * b).relu())
+    assert step.stats["compiles"] == 1 and step.stats["cache_hits"] == 3
+    # training with the same tensors: another artifact (an autograd graph), then back
+    ag = ad.clone().requires_grad_()
+    out = step(ag, bd)
+    assert out.requires_grad
+    out.sum().backward()
+    torch.testing.assert_close(ag.grad.cpu(), b * (a * b > 0))
+    with torch.no_grad():
+        assert not step(ag, bd).requires_grad
+    # a non-contiguous input, another dtype, another shape: never the previous artifact
+    nc = bd.t().contiguous().t()
+    with torch.no_grad():
+        torch.testing.assert_close(step(ad, nc).cpu(), (a * b).relu())
+        torch.testing.assert_close(step(ad.double(), bd.double()).cpu(), (a * b).relu().double())
+        torch.testing.assert_close(step(ad[:2], bd[:2]).cpu(), (a * b).relu()[:2])
+    assert step.stats["compiles"] == 4

@@ -49,6 +49,27 @@ class Artifact:
     applied: set = field(default_factory=set)    # conversion entries used (table indices)
     single_output: bool = False
     plan: Optional[int] = None    # the helper's plan id when every graph is one native segment
+    n_args: int = -1              # positional tensor arguments (tensors-only calls), else -1
+
+    def hot_check(self, tensors: list, grad_enabled: bool) -> Optional[int]:
+        """check() for the fast path, plus what the cache key says (all inputs tensors, the
+        training flag) and contiguity (traced with contiguous stand-ins); s0 or None."""
+        meta = self.meta
+        if len(tensors) != len(meta):
+            return None
+        any_rg = False
+        for t, (dtype, device, rg, shape) in zip(tensors, meta):
+            if not isinstance(t, torch.Tensor) or t.dtype != dtype or t.device != device or \
+                    not t.is_contiguous():
+                return None
+            if t.requires_grad:
+                any_rg = True
+            if (self.training and t.requires_grad != rg) or (shape is not None and
+                                                             t.shape != shape):
+                return None
+        if (grad_enabled and any_rg) != self.training:
+            return None
+        return self.guard(tensors) if self.dynamic else 0
 
     def check(self, tensors: list) -> Optional[int]:
         """s0 when the inputs (dtype, device, requires_grad, shape) fit, else None."""
@@ -135,6 +156,7 @@ class CompiledFunction:
         self.last: Optional[Artifact] = None
         self._lock = threading.Lock()
         self._slots = None
+        self._hot: Optional[Artifact] = None   # last artifact hit on the tensors-only path
         if self.module is not None:
             try:
                 self.__wrapped__ = self.module.forward
@@ -166,6 +188,20 @@ class CompiledFunction:
             if self._slots is None:
                 self._state()
             state = [d[name] for _, d, name in self._slots]
+        hot = self._hot
+        if hot is not None and not kwargs and len(args) == hot.n_args:
+            # the artifact of the previous call, when it runs as one native plan: one pass
+            # over the inputs checks what its cache key and guards would
+            flat = state + list(args)
+            s0 = hot.hot_check(flat, torch.is_grad_enabled())
+            if s0 is not None:
+                self.last = hot
+                self.stats["cache_hits"] += 1
+                self.stats["runs"] += 1
+                outs = (_native_train if hot.training else _native_call)(hot.plan, s0, flat)
+                if hot.single_output:
+                    return outs[0]
+                return tree_unflatten(list(outs), hot.out_spec)
         if not kwargs and all(isinstance(a, torch.Tensor) for a in args):
             flat = state + list(args)       # fast path: tensors only
             training = torch.is_grad_enabled() and any(t.requires_grad for t in flat)
@@ -179,6 +215,8 @@ class CompiledFunction:
     def _run(self, art, s0, tensors, training):
         self.last = art
         self.stats["runs"] += 1
+        if art.plan is not None and art.n_args >= 0:
+            self._hot = art
         if not all(t.is_contiguous() for t in tensors):
             # graphs are traced with contiguous stand-ins (views were recorded for them)
             tensors = [t if t.is_contiguous() else t.contiguous() for t in tensors]
@@ -226,6 +264,8 @@ class CompiledFunction:
                                         (False,) * len(flat))
             self.stats["compile_seconds"] += time.perf_counter() - start
             self.stats["compiles"] += 1
+            if simple and len(tensors) == len(flat) == n_state + len(args):
+                art.n_args = len(args)     # tensors only, none nested: the hot path may take it
             candidates.append(art)
         return self._run(art, s0, tensors, training)
 
