@@ -3,7 +3,7 @@
 #include <ATen/core/Tensor.h>
 #include <torch/library.h>
 
-#include "diopi/functions.h"
+#include "diopi/prototypes.h"
 #include "opweave/context.h"
 #include "opweave/diopi_convert.h"
 #include "opweave/diopi_handles.h"

@@ -19,7 +19,7 @@ from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction, OpFamily, Ou
 from .output_set import OutputSet
 from .render import render
 
-NUM_SHARDS = 4
+NUM_SHARDS = 8
 
 
 @dataclass
@@ -269,8 +269,8 @@ def _out_rules(b: AtenBinding) -> dict:
     return result
 
 
-def shard_of(family: OpFamily) -> int:
-    return zlib.crc32(family.name.encode()) % NUM_SHARDS
+def shard_of(family: OpFamily, shards: int = NUM_SHARDS) -> int:
+    return zlib.crc32(family.name.encode()) % shards
 
 
 TOLERANCE_DTYPES = ("float16", "bfloat16", "float32", "float64")  # opweave::ToleranceSlot order

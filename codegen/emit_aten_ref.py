@@ -22,7 +22,7 @@ from torchgen.model import BaseTy, BaseType, ListType, OptionalType, SchemaKind
 
 from .aten_index import default_index
 from .c_decl import c_decl
-from .emit_aten import NUM_SHARDS, shard_of
+from .emit_aten import shard_of
 from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction
 from .output_set import OutputSet
 from .render import render
@@ -39,6 +39,11 @@ FROM_OUTPUT = {
     "dtype": "{out}.scalar_type()",
     "input_dtype": "{out}.scalar_type()",
 }
+
+
+# Fewer shards than the wrappers: these files parse ATen's operator headers without a
+# precompiled header, and a catalogue edit seldom changes a reference kernel.
+NUM_SHARDS = 4
 
 
 class NotMechanical(Exception):
@@ -263,7 +268,7 @@ def emit(cat: Catalogue, env, out: OutputSet) -> None:
             if plan is None:
                 manual.append((fn.name, why))
             else:
-                shards[shard_of(fam)].append(plan)
+                shards[shard_of(fam, NUM_SHARDS)].append(plan)
                 protos[fn.name] = fn
     for i, plans in enumerate(shards):
         headers = sorted({p.header for p in plans})

@@ -1,4 +1,5 @@
-"""Emitter: DIOPI C headers (functions.h, diopirt.h) and the runtime's function list."""
+"""Emitter: DIOPI C headers (functions.h, its doc-free twin prototypes.h, diopirt.h) and the
+runtime's function list."""
 
 from __future__ import annotations
 
@@ -15,5 +16,6 @@ def emit(cat: Catalogue, env, out: OutputSet) -> None:
                                       diopi_version="1.0.0"))
     out.add("diopi/functions.h", render(env, "diopi/functions.h.j2", families=cat.families,
                                         functions=cat.functions))
+    out.add("diopi/prototypes.h", render(env, "diopi/decls.h.j2", functions=cat.functions))
     out.add("aten/diopi_functions.inc", render(env, "aten/diopi_functions.inc.j2",
                                                functions=cat.functions))

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "diopi/functions.h"
+#include "diopi/prototypes.h"
 #include "opweave/fallback.h"
 
 namespace opweave {

@@ -4,7 +4,7 @@
 #include <ATen/ops/empty.h>
 #include <ATen/ops/empty_strided.h>
 #include <ATen/record_function.h>
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <mutex>
 #include <stdexcept>

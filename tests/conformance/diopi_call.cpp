@@ -17,7 +17,7 @@
 //   s<text>  string (no spaces)      l<k>,<k>,...  tensor list of `tensors` entries
 //   a        an output the kernel allocates (diopiTensorHandle_t*): read back with allocated()
 #include <ATen/core/Tensor.h>
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 #include <torch/library.h>
 
 #include <algorithm>

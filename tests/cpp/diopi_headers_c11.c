@@ -1,5 +1,7 @@
 /* The generated DIOPI headers compile as strict C11 (a vendor may write kernels in C). */
 #include <diopi/functions.h>
+/* Its doc-free twin redeclares every function: any difference is a compile error. */
+#include <diopi/prototypes.h>
 
 int main(void) {
   diopiSize_t size = {0, 0};

@@ -1,5 +1,7 @@
 // The generated DIOPI headers compile as C++17 and keep C linkage and DIOPI's enum values.
 #include <diopi/functions.h>
+// Its doc-free twin redeclares every function: any difference is a compile error.
+#include <diopi/prototypes.h>
 
 #include <type_traits>
 

@@ -6,7 +6,7 @@
 #include <ATen/core/Tensor.h>
 #include <torch/library.h>
 
-#include "diopi/functions.h"
+#include "diopi/prototypes.h"
 #include "opweave/arg_helpers.h"
 #include "opweave/wrapper_args.h"
 #include "opweave/diopi_handles.h"

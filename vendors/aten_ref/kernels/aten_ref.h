@@ -16,7 +16,7 @@
 #include <c10/util/Exception.h>
 #include <c10/util/OptionalArrayRef.h>
 #include <c10/util/string_view.h>
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <cstdint>
 #include <exception>

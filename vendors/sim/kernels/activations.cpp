@@ -1,6 +1,6 @@
 // Activations and their backward: sigmoid, tanh, relu, threshold, silu, gelu. Formulas follow
 // ATen's CPU kernels; 16-bit floats are computed in float.
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <cmath>
 #include <cstring>

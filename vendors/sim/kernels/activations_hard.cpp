@@ -1,7 +1,7 @@
 // Piecewise-linear activations: hardtanh (ReLU6 is hardtanh(0, 6)) and hardswish, with their
 // in-place forms and backward. Formulas follow ATen 1.13's CPU kernels; 16-bit floats are
 // computed in float.
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // Binary arithmetic: add, sub, mul, div, pow, maximum, addcmul, addcdiv (tensor and scalar
 // operands, out-of-place and in-place). Computed in out's dtype (float for 16-bit floats).
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <cmath>
 

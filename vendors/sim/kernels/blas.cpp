@@ -2,7 +2,7 @@
 // float32) or double (float64); operands that are not already dense matrices of that type
 // (strided, other dtype) are packed first, and the result is written back through out's layout.
 #include <cblas.h>
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <algorithm>
 #include <climits>

@@ -1,6 +1,6 @@
 // Generic machinery of the sim kernels (see common/): errors, dtype names, tensor views,
 // scalars, fault injection and enqueueing on the sim stream.
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <algorithm>
 #include <cstdarg>

@@ -5,7 +5,7 @@
 // float32, a float scalar against an int tensor as float32, a 0-dim tensor does not promote a
 // dimensioned one within the same category), and write bool, or out's dtype when out is not bool
 // (in-place eq_ on a float tensor).
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include "common/elementwise.h"
 #include "common/scalar.h"

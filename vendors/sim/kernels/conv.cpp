@@ -4,7 +4,7 @@
 // not 4-D (conv1d / conv3d routed to the same ATen op) are declined with diopiNoImplement, which
 // the runtime turns into a CPU fallback.
 #include <cblas.h>
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <cstring>
 #include <vector>

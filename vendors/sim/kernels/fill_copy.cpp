@@ -1,5 +1,5 @@
 // Memory ops: fill with a scalar, and copies with dtype conversion between any layouts.
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <algorithm>
 

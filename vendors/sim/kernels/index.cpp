@@ -5,7 +5,7 @@
 // layout works and nothing is re-implemented per dtype; gradients are accumulated in double over
 // contiguous copies and written back in the output's dtype and layout. An out-of-range index
 // fails the stream (like a device-side assert), naming the kernel.
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <algorithm>
 #include <cstring>

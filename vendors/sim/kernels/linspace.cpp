@@ -2,7 +2,7 @@
 // kernel does (float32 in float, integers with a double step; the first half counted from
 // start, the second half from end, so both ends are exact); 16-bit types are computed in double
 // and rounded once (ATen's vectorized lanes compute them in float).
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <type_traits>
 

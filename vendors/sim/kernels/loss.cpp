@@ -1,7 +1,7 @@
 // nll_loss forward and backward over class scores [N, C] (or [C]) and int64 class indices,
 // with optional per-class weights, reduction none / mean / sum and ignore_index. Computed in
 // double; an out-of-range target fails the stream (like a device-side assert).
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <stdexcept>
 #include <string>

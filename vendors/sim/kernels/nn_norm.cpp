@@ -3,7 +3,7 @@
 // Computed in double over contiguous copies (statistics with two passes), written back in the
 // outputs' dtypes and layouts. The backward kernels compute only the gradients they are given
 // a tensor for (DIOPI passes NULL for the ones autograd does not want).
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <cmath>
 #include <vector>

@@ -2,7 +2,7 @@
 // indices (+ backward), average pooling (+ backward), adaptive average pooling (+ backward).
 // Window arithmetic follows ATen 1.13's CPU kernels (ceil_mode, padding, dilation, divisor
 // rules, which NaN a max window reports); values are computed in double over contiguous copies.
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 // values depend only on the seed and on the sequence of random calls (reproducible after
 // opweave.manual_seed), and element i always uses counter offset + i (row-major, whatever the
 // layout). Values are computed in double and rounded to the output dtype.
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <cmath>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Reductions over a set of dims: sum and mean. keepdim is read from out's shape (out has the
 // input's rank when keepdim). The input is converted to out's dtype first (as ATen does for
 // sum(dtype=...)), then accumulated in double (floating) or int64 (integral).
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <cstdlib>
 #include <cstring>

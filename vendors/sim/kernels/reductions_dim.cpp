@@ -1,7 +1,7 @@
 // Reductions along one dim: max / min (values and the index of the first extreme; NaN counts as
 // the extreme and stops the search, as ATen 1.13), their all-element forms, argmax, and cumsum.
 // keepdim of max / min is read from out's shape, like sum's.
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <cmath>
 #include <stdexcept>

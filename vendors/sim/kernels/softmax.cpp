@@ -1,6 +1,6 @@
 // softmax / log_softmax along a dim and their backward (from the forward output), computed in
 // double over contiguous copies and written back in out's dtype and layout.
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <cmath>
 #include <limits>

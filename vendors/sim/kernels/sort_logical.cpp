@@ -4,7 +4,7 @@
 // Sorting compares in the input's compute type with NaN as the largest value and is stable;
 // prod and norm compute in double (prod of integers in int64 with wrap-around); flip, roll and
 // repeat copy elements between any two layouts without converting them.
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <algorithm>
 #include <cmath>

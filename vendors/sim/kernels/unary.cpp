@@ -1,6 +1,6 @@
 // Unary math: neg, exp, log, sqrt, rsqrt, abs, sin, cos, reciprocal, clamp. Computed in out's
 // dtype (float for 16-bit floats); an input of another dtype is converted on read.
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <cmath>
 #include <cstdlib>

@@ -1,7 +1,7 @@
 // More element-wise ops: floor, ceil, erf, log2, log10 (+ in-place), sign, minimum, lerp,
 // leaky_relu (+ in-place, backward), clamp_min / clamp_max (+ in-place). Formulas follow
 // ATen 1.13's CPU kernels; 16-bit floats are computed in float and rounded once.
-#include <diopi/functions.h>
+#include <diopi/prototypes.h>
 
 #include <cmath>
 
