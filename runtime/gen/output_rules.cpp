@@ -1,13 +1,18 @@
 #include "opweave/output_rules.h"
 
+#include <ATen/EmptyTensor.h>
 #include <ATen/ExpandUtils.h>
 #include <ATen/WrapDimUtilsMulti.h>
 #include <ATen/native/Resize.h>
 #include <ATen/native/TypeProperties.h>
-#include <cmath>
 #include <ATen/ops/empty.h>
+#include <ATen/ops/result_type_native.h>
 
+#include <cmath>
+
+#include "opweave/allocator.h"
 #include "opweave/op_registry.h"
+#include "opweave/stream.h"
 
 namespace opweave {
 namespace rules {
@@ -22,16 +27,16 @@ OutMeta make(at::IntArrayRef sizes, at::ScalarType dtype) {
 OutMeta like(const at::Tensor& a) { return make(a.sizes(), a.scalar_type()); }
 
 OutMeta broadcast(const at::Tensor& a, const at::Tensor& b) {
-  return make(at::infer_size_dimvector(a.sizes(), b.sizes()), at::result_type(a, b));
+  return make(at::infer_size_dimvector(a.sizes(), b.sizes()), at::native::result_type(a, b));
 }
 
 OutMeta broadcast(const at::Tensor& a, const at::Scalar& b) {
-  return make(a.sizes(), at::result_type(a, b));
+  return make(a.sizes(), at::native::result_type(a, b));
 }
 
 OutMeta broadcast(const at::Tensor& a, const at::Tensor& b, const at::Tensor& c) {
   auto ab = at::infer_size_dimvector(a.sizes(), b.sizes());
-  auto dtype = at::promote_types(at::result_type(a, b), at::result_type(b, c));
+  auto dtype = at::promote_types(at::native::result_type(a, b), at::native::result_type(b, c));
   return make(at::infer_size_dimvector(ab, c.sizes()), dtype);
 }
 
@@ -43,7 +48,7 @@ OutMeta compare(const at::Tensor& a, const at::Scalar&) { return make(a.sizes(),
 
 OutMeta select(const at::Tensor& condition, const at::Tensor& a, const at::Tensor& b) {
   auto ab = at::infer_size_dimvector(a.sizes(), b.sizes());
-  return make(at::infer_size_dimvector(condition.sizes(), ab), at::result_type(a, b));
+  return make(at::infer_size_dimvector(condition.sizes(), ab), at::native::result_type(a, b));
 }
 
 OutMeta reduce(const at::Tensor& a, at::OptionalIntArrayRef dim, bool keepdim,
@@ -83,13 +88,12 @@ OutMeta mm(const at::Tensor& a, const at::Tensor& b) {
 }
 
 OutMeta bmm(const at::Tensor& a, const at::Tensor& b) {
-  TORCH_CHECK(a.dim() == 3 && b.dim() == 3, "bmm: expected 3-D tensors, got ", a.dim(),
-              "-D and ", b.dim(), "-D");
-  TORCH_CHECK(a.size(0) == b.size(0) && a.size(2) == b.size(1), "bmm: shapes ", a.sizes(),
-              " and ", b.sizes(), " cannot be multiplied");
-  TORCH_CHECK(a.scalar_type() == b.scalar_type(),
-              "bmm: expected both operands of one dtype, got ", a.scalar_type(), " and ",
-              b.scalar_type());
+  TORCH_CHECK(a.dim() == 3 && b.dim() == 3, "bmm: expected 3-D tensors, got ", a.dim(), "-D and ",
+              b.dim(), "-D");
+  TORCH_CHECK(a.size(0) == b.size(0) && a.size(2) == b.size(1), "bmm: shapes ", a.sizes(), " and ",
+              b.sizes(), " cannot be multiplied");
+  TORCH_CHECK(a.scalar_type() == b.scalar_type(), "bmm: expected both operands of one dtype, got ",
+              a.scalar_type(), " and ", b.scalar_type());
   return make({a.size(0), a.size(1), b.size(2)}, a.scalar_type());
 }
 
@@ -131,8 +135,7 @@ namespace {
 
 int64_t wrap(int64_t dim, int64_t ndim, const char* op) {
   const int64_t n = ndim > 0 ? ndim : 1;
-  TORCH_CHECK(dim >= -n && dim < n, op, ": dim ", dim, " out of range for a ", ndim,
-              "-D tensor");
+  TORCH_CHECK(dim >= -n && dim < n, op, ": dim ", dim, " out of range for a ", ndim, "-D tensor");
   return dim < 0 ? dim + n : dim;
 }
 
@@ -209,8 +212,10 @@ OutMeta cat_impl(const List& tensors, int64_t dim) {
     TORCH_CHECK(t.dim() == ref->dim(), "Tensors must have same number of dimensions: got ",
                 ref->dim(), " and ", t.dim());
     for (int64_t i = 0; i < t.dim(); ++i) {
-      TORCH_CHECK(i == d || t.size(i) == ref->size(i), "Sizes of tensors must match except in "
-                  "dimension ", d, ". Expected size ", ref->size(i), " but got size ", t.size(i),
+      TORCH_CHECK(i == d || t.size(i) == ref->size(i),
+                  "Sizes of tensors must match except in "
+                  "dimension ",
+                  d, ". Expected size ", ref->size(i), " but got size ", t.size(i),
                   " for tensor number in the list.");
     }
     sizes[d] += t.size(d);
@@ -228,8 +233,10 @@ OutMeta stack(at::TensorList tensors, int64_t dim) {
   const at::Tensor& ref = tensors[0];
   at::ScalarType dtype = ref.scalar_type();
   for (const at::Tensor& t : tensors) {
-    TORCH_CHECK(t.sizes().equals(ref.sizes()), "stack expects each tensor to be equal size, but "
-                "got ", ref.sizes(), " at entry 0 and ", t.sizes(), " at another entry");
+    TORCH_CHECK(t.sizes().equals(ref.sizes()),
+                "stack expects each tensor to be equal size, but "
+                "got ",
+                ref.sizes(), " at entry 0 and ", t.sizes(), " at another entry");
     dtype = at::promote_types(dtype, t.scalar_type());
   }
   const int64_t d = wrap(dim, ref.dim() + 1, "stack");
@@ -369,9 +376,8 @@ OutMeta cumsum(const at::Tensor& a, c10::optional<at::ScalarType> dtype) {
 
 OutMeta layer_norm_stats(const at::Tensor& input, at::IntArrayRef normalized_shape) {
   const int64_t axis = input.dim() - static_cast<int64_t>(normalized_shape.size());
-  TORCH_CHECK(!normalized_shape.empty() && axis >= 0,
-              "layer_norm: normalized_shape ", normalized_shape, " does not fit input of shape ",
-              input.sizes());
+  TORCH_CHECK(!normalized_shape.empty() && axis >= 0, "layer_norm: normalized_shape ",
+              normalized_shape, " does not fit input of shape ", input.sizes());
   for (size_t i = 0; i < normalized_shape.size(); ++i) {
     TORCH_CHECK(input.size(axis + static_cast<int64_t>(i)) == normalized_shape[i],
                 "layer_norm: normalized_shape ", normalized_shape,
@@ -388,8 +394,8 @@ OutMeta layer_norm_stats(const at::Tensor& input, c10::SymIntArrayRef normalized
 }
 
 OutMeta batch_norm_stats(const at::Tensor& input) {
-  TORCH_CHECK(input.dim() >= 2, "batch_norm: input must have at least 2 dims, got ",
-              input.dim(), "-D");
+  TORCH_CHECK(input.dim() >= 2, "batch_norm: input must have at least 2 dims, got ", input.dim(),
+              "-D");
   return make({input.size(1)}, input.scalar_type());
 }
 
@@ -406,8 +412,8 @@ int64_t at_or_last(at::IntArrayRef v, size_t i, int64_t fallback) {
 
 OutMeta conv(const at::Tensor& input, const at::Tensor& weight, at::IntArrayRef stride,
              at::IntArrayRef padding, at::IntArrayRef dilation) {
-  TORCH_CHECK(input.dim() >= 3 && weight.dim() == input.dim(), "convolution: input ",
-              input.sizes(), " and weight ", weight.sizes(), " have unsupported ranks");
+  TORCH_CHECK(input.dim() >= 3 && weight.dim() == input.dim(), "convolution: input ", input.sizes(),
+              " and weight ", weight.sizes(), " have unsupported ranks");
   const int64_t spatial = input.dim() - 2;
   c10::SmallVector<int64_t, 6> sizes = {input.size(0), weight.size(0)};
   for (int64_t i = 0; i < spatial; ++i) {
@@ -423,17 +429,18 @@ OutMeta conv(const at::Tensor& input, const at::Tensor& weight, at::IntArrayRef 
   return OutMeta{sizes, input.scalar_type()};
 }
 
-OutMeta channels(const at::Tensor& weight) {
-  return make({weight.size(0)}, weight.scalar_type());
-}
+OutMeta channels(const at::Tensor& weight) { return make({weight.size(0)}, weight.scalar_type()); }
 
 namespace {
 
 int64_t pooled(int64_t in, int64_t k, int64_t pad, int64_t st, int64_t dil, bool ceil_mode) {
-  TORCH_CHECK(k > 0 && st > 0 && dil > 0, "pooling: kernel size, stride and dilation must be "
+  TORCH_CHECK(k > 0 && st > 0 && dil > 0,
+              "pooling: kernel size, stride and dilation must be "
               "positive");
-  TORCH_CHECK(pad >= 0 && pad <= k / 2, "pad should be at most half of effective kernel size, "
-              "but got pad=", pad, ", kernel_size=", k);
+  TORCH_CHECK(pad >= 0 && pad <= k / 2,
+              "pad should be at most half of effective kernel size, "
+              "but got pad=",
+              pad, ", kernel_size=", k);
   const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? st - 1 : 0);
   int64_t out = (num >= 0 ? num / st : -((-num + st - 1) / st)) + 1;
   if (ceil_mode && (out - 1) * st >= in + pad) --out;
@@ -463,9 +470,8 @@ OutMeta pool2d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArra
   return pool2d(input, kernel_size, stride, padding, at::IntArrayRef{}, ceil_mode);
 }
 
-OutMeta pool2d_indices(const at::Tensor& input, at::IntArrayRef kernel_size,
-                       at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
-                       bool ceil_mode) {
+OutMeta pool2d_indices(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                       at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode) {
   OutMeta m = pool2d(input, kernel_size, stride, padding, dilation, ceil_mode);
   m.dtype = at::kLong;
   return m;
@@ -488,12 +494,19 @@ OutMeta adaptive_pool2d(const at::Tensor& input, c10::SymIntArrayRef output_size
 
 }  // namespace rules
 
-at::Tensor allocate(const OutMeta& meta, const at::Tensor& like) {
-  return at::empty(meta.sizes, like.options().dtype(meta.dtype));
+at::Tensor allocate(const OutMeta& meta, c10::Device device) {
+  if (device.type() == c10::DeviceType::PrivateUse1 && device.index() == current_device()) {
+    // Straight to the caching allocator: the wrapper's OpGuard made the op's device current,
+    // so at::empty's dispatcher round trip and device guard would be pure per-op overhead.
+    return at::detail::empty_generic(meta.sizes, device_allocator(),
+                                     c10::DispatchKeySet(c10::DispatchKey::PrivateUse1), meta.dtype,
+                                     c10::nullopt);
+  }
+  return at::empty(meta.sizes, at::TensorOptions().device(device).dtype(meta.dtype));
 }
 
-at::Tensor allocate(const OutMeta& meta, c10::Device device) {
-  return at::empty(meta.sizes, at::TensorOptions().device(device).dtype(meta.dtype));
+at::Tensor allocate(const OutMeta& meta, const at::Tensor& like) {
+  return allocate(meta, like.device());
 }
 
 at::Tensor allocate(const OutMeta& meta, at::TensorList like) {
@@ -515,9 +528,8 @@ void resize_out(int op, const at::Tensor& out, const OutMeta& meta) {
 void check_inplace(int op, const at::Tensor& self, const OutMeta& meta) {
   TORCH_CHECK(self.sizes().equals(meta.sizes), op_info(op).aten_name, ": output with shape ",
               self.sizes(), " doesn't match the broadcast shape ", at::IntArrayRef(meta.sizes));
-  TORCH_CHECK(at::canCast(meta.dtype, self.scalar_type()), op_info(op).aten_name,
-              ": result type ", meta.dtype, " can't be cast to the desired output type ",
-              self.scalar_type());
+  TORCH_CHECK(at::canCast(meta.dtype, self.scalar_type()), op_info(op).aten_name, ": result type ",
+              meta.dtype, " can't be cast to the desired output type ", self.scalar_type());
 }
 
 }  // namespace opweave
