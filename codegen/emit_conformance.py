@@ -100,7 +100,7 @@ INPUT_VALUES = {
 }
 
 # Output rules that pick the shape class even when another output comes first.
-SPECIAL_CLASSES = ("layer_norm_stats",)
+SPECIAL_CLASSES = ("layer_norm_stats", "batch_norm_stats")
 
 LARGE = [33, 1031]   # ~34k elements: odd sizes so vector tails and partial tiles are exercised
 
