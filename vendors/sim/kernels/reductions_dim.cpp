@@ -14,30 +14,6 @@ using namespace simk;
 
 namespace {
 
-template <class A>
-bool is_nan(A v) {
-  if constexpr (std::is_floating_point<A>::value) {
-    return std::isnan(v);
-  } else {
-    return false;
-  }
-}
-
-// outer x len x inner decomposition of a contiguous copy along `dim`.
-struct Lines {
-  int64_t outer = 1, len = 1, inner = 1;
-};
-
-Lines lines_of(const View& v, int dim) {
-  Lines l;
-  for (int d = 0; d < v.ndim; ++d) {
-    if (d < dim) l.outer *= v.sizes[d];
-    if (d == dim) l.len = v.sizes[d];
-    if (d > dim) l.inner *= v.sizes[d];
-  }
-  return l;
-}
-
 // Index of the extreme of x[0], x[s], ..., x[(n-1)s]: the first maximum (or minimum), or the
 // first NaN.
 template <bool Max, class A>

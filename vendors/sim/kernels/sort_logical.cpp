@@ -22,30 +22,6 @@ using namespace simk;
 
 namespace {
 
-template <class A>
-bool nan_of(A v) {
-  if constexpr (std::is_floating_point<A>::value) {
-    return std::isnan(v);
-  } else {
-    return false;
-  }
-}
-
-// outer x len x inner decomposition of a row-major copy along `dim` (0-dim: one line of 1).
-struct Lines {
-  int64_t outer = 1, len = 1, inner = 1;
-};
-
-Lines lines_of(const View& v, int dim) {
-  Lines l;
-  for (int d = 0; d < v.ndim; ++d) {
-    if (d < dim) l.outer *= v.sizes[d];
-    if (d == dim) l.len = v.sizes[d];
-    if (d > dim) l.inner *= v.sizes[d];
-  }
-  return l;
-}
-
 // Sorts the indices of each line along `dim` (stable; NaN largest) and writes the first
 // `keep` of them (values gathered, indices as int64) into values / indices, whose shape is
 // the input's with `dim` resized to `keep`.
@@ -67,8 +43,8 @@ void sort_lines(const View& values, const View& indices, const View& input, int 
         std::iota(order.begin(), order.end(), int64_t{0});
         std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
           const A ka = key[a], kb = key[b];
-          if (descending) return (nan_of(ka) && !nan_of(kb)) || ka > kb;
-          return (!nan_of(ka) && nan_of(kb)) || ka < kb;
+          if (descending) return (is_nan(ka) && !is_nan(kb)) || ka > kb;
+          return (!is_nan(ka) && is_nan(kb)) || ka < kb;
         });
         for (int64_t k = 0; k < keep; ++k) {
           const int64_t dst = o * keep * l.inner + k * l.inner + i;

@@ -7,7 +7,9 @@
 #ifndef SIM_KERNELS_COMMON_SHAPE_OPS_H_
 #define SIM_KERNELS_COMMON_SHAPE_OPS_H_
 
+#include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "dtype.h"
@@ -68,6 +70,31 @@ template <class T>
 void unpack(const View& dst, std::vector<T>& values) {
   if (dst.numel() == 0) return;
   cast_copy(dst, contiguous_view(values.data(), dtype_of<T>, dst.sizes, dst.ndim));
+}
+
+// outer x len x inner decomposition of a row-major copy along `dim` (0-dim: one line of 1).
+struct Lines {
+  int64_t outer = 1, len = 1, inner = 1;
+};
+
+inline Lines lines_of(const View& v, int dim) {
+  Lines l;
+  for (int d = 0; d < v.ndim; ++d) {
+    if (d < dim) l.outer *= v.sizes[d];
+    if (d == dim) l.len = v.sizes[d];
+    if (d > dim) l.inner *= v.sizes[d];
+  }
+  return l;
+}
+
+// NaN test that is simply false for integral and bool element types.
+template <class A>
+bool is_nan(A v) {
+  if constexpr (std::is_floating_point<A>::value) {
+    return std::isnan(v);
+  } else {
+    return false;
+  }
 }
 
 }  // namespace simk
