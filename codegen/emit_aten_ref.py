@@ -58,6 +58,7 @@ class RefPlan:
     prepare: list[str] = field(default_factory=list)
     call: str = ""
     copies: list[str] = field(default_factory=list)   # functional: results into DIOPI outputs
+    commits: list[str] = field(default_factory=list)  # out=: temporaries into DIOPI outputs
 
 
 def _base_type(t):
@@ -141,6 +142,13 @@ def _default(a) -> str:
     return cpp.default_expr(a.default, a.type)
 
 
+def _output(arg: DiopiArg, plan: RefPlan) -> str:
+    """An ATen out= argument: written through aten_ref::Output (see aten_ref.h)."""
+    plan.prepare.append(f"aten_ref::Output {arg.name}_o({arg.name});")
+    plan.commits.append(f"{arg.name}_o.commit();")
+    return f"{arg.name}_o.tensor()"
+
+
 def _from_output(name: str, fn: DiopiFunction, wrapped: dict, prepare: list[str]) -> str:
     outs = [a for a in fn.args if a.direction == "out" and a.kind == "tensor"]
     ins = [a for a in fn.args if a.direction == "in" and a.kind == "tensor" and not a.optional]
@@ -203,6 +211,9 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding) -> RefPlan:
     for a in b.schema.arguments.flat_all:
         if a.name in by_aten:
             arg = by_aten[a.name]
+            if arg.kind == "tensor" and a.name in {o.name for o in b.schema.arguments.out}:
+                values.append(_output(arg, plan))
+                continue
             if arg.name not in wrapped:
                 wrapped[arg.name] = _from_diopi(arg, a.type, b.structured, plan.prepare)
             values.append(wrapped[arg.name])
@@ -221,11 +232,7 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding) -> RefPlan:
     if out_sibling is not None:
         # Write straight into the outputs the wrapper allocated: no result copy.
         for i in range(len(b.schema.returns)):
-            arg = returns[i]
-            if arg.name not in wrapped:
-                plan.prepare.append(f"at::Tensor {arg.name}_t = aten_ref::wrap({arg.name});")
-                wrapped[arg.name] = f"{arg.name}_t"
-            values.append(wrapped[arg.name])
+            values.append(_output(returns[i], plan))
         plan.op_name = f"aten::{out_sibling.name}"
         plan.call = f"{_redispatch(out_sibling, values)};"
         return plan

@@ -41,11 +41,13 @@ extern "C" diopiError_t diopiSub(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  const diopiScalar_t* alpha) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::sub_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, aten_ref::scalar(alpha),
-                                  out_t);
+                                  out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -57,6 +59,7 @@ extern "C" diopiError_t diopiSubInp(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t other, const diopiScalar_t* alpha) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     at::_ops::sub__Tensor::redispatch(aten_ref::kCpuKeys, input_t, other_t,
@@ -73,6 +76,7 @@ extern "C" diopiError_t diopiSubScalar(diopiContextHandle_t ctx, diopiTensorHand
                                        const diopiScalar_t* alpha) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::sub_Scalar::redispatch(
         aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::scalar(alpha));
@@ -88,6 +92,7 @@ extern "C" diopiError_t diopiSubInpScalar(diopiContextHandle_t ctx, diopiTensorH
                                           const diopiScalar_t* other, const diopiScalar_t* alpha) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::sub__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
                                       aten_ref::scalar(alpha));
@@ -103,11 +108,13 @@ extern "C" diopiError_t diopiLerpScalar(diopiContextHandle_t ctx, diopiTensorHan
                                         diopiConstTensorHandle_t end, const diopiScalar_t* weight) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor end_t = aten_ref::wrap(end);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::lerp_Scalar_out::redispatch(aten_ref::kCpuKeys, input_t, end_t,
-                                          aten_ref::scalar(weight), out_t);
+                                          aten_ref::scalar(weight), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -121,11 +128,14 @@ extern "C" diopiError_t diopiLerpTensor(diopiContextHandle_t ctx, diopiTensorHan
                                         diopiConstTensorHandle_t weight) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor end_t = aten_ref::wrap(end);
     at::Tensor weight_t = aten_ref::wrap(weight);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::lerp_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, end_t, weight_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::lerp_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, end_t, weight_t,
+                                          out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -139,12 +149,14 @@ extern "C" diopiError_t diopiAddcmul(diopiContextHandle_t ctx, diopiTensorHandle
                                      diopiConstTensorHandle_t tensor2, const diopiScalar_t* value) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor tensor1_t = aten_ref::wrap(tensor1);
     at::Tensor tensor2_t = aten_ref::wrap(tensor2);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::addcmul_out::redispatch(aten_ref::kCpuKeys, input_t, tensor1_t, tensor2_t,
-                                      aten_ref::scalar(value), out_t);
+                                      aten_ref::scalar(value), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -158,12 +170,14 @@ extern "C" diopiError_t diopiAddcdiv(diopiContextHandle_t ctx, diopiTensorHandle
                                      diopiConstTensorHandle_t tensor2, const diopiScalar_t* value) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor tensor1_t = aten_ref::wrap(tensor1);
     at::Tensor tensor2_t = aten_ref::wrap(tensor2);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::addcdiv_out::redispatch(aten_ref::kCpuKeys, input_t, tensor1_t, tensor2_t,
-                                      aten_ref::scalar(value), out_t);
+                                      aten_ref::scalar(value), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -175,9 +189,11 @@ extern "C" diopiError_t diopiSqrt(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::sqrt_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::sqrt_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -188,6 +204,7 @@ extern "C" diopiError_t diopiSqrt(diopiContextHandle_t ctx, diopiTensorHandle_t 
 extern "C" diopiError_t diopiSqrtInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::sqrt_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -201,9 +218,11 @@ extern "C" diopiError_t diopiErf(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::erf_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::erf_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -214,6 +233,7 @@ extern "C" diopiError_t diopiErf(diopiContextHandle_t ctx, diopiTensorHandle_t o
 extern "C" diopiError_t diopiErfInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::erf_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -227,6 +247,7 @@ extern "C" diopiError_t diopiRelu(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::relu::redispatch(aten_ref::kCpuKeys, input_t);
     aten_ref::copy_result(out, result);
@@ -240,6 +261,7 @@ extern "C" diopiError_t diopiRelu(diopiContextHandle_t ctx, diopiTensorHandle_t 
 extern "C" diopiError_t diopiReluInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::relu_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -253,10 +275,12 @@ extern "C" diopiError_t diopiGe(diopiContextHandle_t ctx, diopiTensorHandle_t ou
                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::ge_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::ge_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -268,10 +292,12 @@ extern "C" diopiError_t diopiGeScalar(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiConstTensorHandle_t input, const diopiScalar_t* other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::ge_Scalar_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
-                                        out_t);
+                                        out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -283,6 +309,7 @@ extern "C" diopiError_t diopiGeInp(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     at::_ops::ge__Tensor::redispatch(aten_ref::kCpuKeys, input_t, other_t);
@@ -297,6 +324,7 @@ extern "C" diopiError_t diopiGeInpScalar(diopiContextHandle_t ctx, diopiTensorHa
                                          const diopiScalar_t* other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::ge__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other));
     return diopiSuccess;
@@ -310,11 +338,14 @@ extern "C" diopiError_t diopiMean(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t input, diopiSize_t dim) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::mean_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::optional_ints(dim),
                                    aten_ref::keepdim_of(out_t, input_t), out_t.scalar_type(),
-                                   out_t);
+                                   out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -326,10 +357,12 @@ extern "C" diopiError_t diopiMm(diopiContextHandle_t ctx, diopiTensorHandle_t ou
                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t mat2) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mat2_t = aten_ref::wrap(mat2);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::mm_out::redispatch(aten_ref::kCpuKeys, input_t, mat2_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::mm_out::redispatch(aten_ref::kCpuKeys, input_t, mat2_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -343,11 +376,14 @@ extern "C" diopiError_t diopiScatter(diopiContextHandle_t ctx, diopiTensorHandle
                                      const char* reduce) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
     at::Tensor src_t = aten_ref::wrap(src);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::scatter_src_out::redispatch(aten_ref::kCpuKeys, input_t, dim, index_t, src_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::scatter_src_out::redispatch(aten_ref::kCpuKeys, input_t, dim, index_t, src_t,
+                                          out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -360,6 +396,7 @@ extern "C" diopiError_t diopiScatterInp(diopiContextHandle_t ctx, diopiTensorHan
                                         diopiConstTensorHandle_t index, const char* reduce) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
     at::Tensor src_t = aten_ref::wrap(src);
@@ -377,11 +414,13 @@ extern "C" diopiError_t diopiScatterScalar(diopiContextHandle_t ctx, diopiTensor
                                            diopiConstTensorHandle_t index, const char* reduce) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::scatter_value_out::redispatch(aten_ref::kCpuKeys, input_t, dim, index_t,
-                                            aten_ref::scalar(value), out_t);
+                                            aten_ref::scalar(value), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -394,6 +433,7 @@ extern "C" diopiError_t diopiScatterInpScalar(diopiContextHandle_t ctx, diopiTen
                                               diopiConstTensorHandle_t index, const char* reduce) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
     at::_ops::scatter__value::redispatch(aten_ref::kCpuKeys, input_t, dim, index_t,
@@ -411,6 +451,7 @@ extern "C" diopiError_t diopiMaskedFill(diopiContextHandle_t ctx, diopiTensorHan
                                         diopiConstTensorHandle_t value) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mask_t = aten_ref::wrap(mask);
     at::Tensor value_t = aten_ref::wrap(value);
@@ -429,6 +470,7 @@ extern "C" diopiError_t diopiMaskedFillInp(diopiContextHandle_t ctx, diopiTensor
                                            diopiConstTensorHandle_t value) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mask_t = aten_ref::wrap(mask);
     at::Tensor value_t = aten_ref::wrap(value);
@@ -446,6 +488,7 @@ extern "C" diopiError_t diopiMaskedFillScalar(diopiContextHandle_t ctx, diopiTen
                                               const diopiScalar_t* value) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mask_t = aten_ref::wrap(mask);
     const auto result = at::_ops::masked_fill_Scalar::redispatch(aten_ref::kCpuKeys, input_t,
@@ -464,6 +507,7 @@ extern "C" diopiError_t diopiMaskedFillInpScalar(diopiContextHandle_t ctx,
                                                  const diopiScalar_t* value) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mask_t = aten_ref::wrap(mask);
     at::_ops::masked_fill__Scalar::redispatch(aten_ref::kCpuKeys, input_t, mask_t,
@@ -479,9 +523,11 @@ extern "C" diopiError_t diopiTriu(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t input, int64_t diagonal) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::triu_out::redispatch(aten_ref::kCpuKeys, input_t, diagonal, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::triu_out::redispatch(aten_ref::kCpuKeys, input_t, diagonal, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -493,6 +539,7 @@ extern "C" diopiError_t diopiTriuInp(diopiContextHandle_t ctx, diopiTensorHandle
                                      int64_t diagonal) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::triu_::redispatch(aten_ref::kCpuKeys, input_t, diagonal);
     return diopiSuccess;
@@ -506,9 +553,11 @@ extern "C" diopiError_t diopiTril(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t input, int64_t diagonal) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::tril_out::redispatch(aten_ref::kCpuKeys, input_t, diagonal, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::tril_out::redispatch(aten_ref::kCpuKeys, input_t, diagonal, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -521,9 +570,12 @@ extern "C" diopiError_t diopiCat(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  int64_t dim) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     std::vector<at::Tensor> tensors_t = aten_ref::wrap_list(tensors, num_inputs);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::cat_out::redispatch(aten_ref::kCpuKeys, at::ITensorListRef(tensors_t), dim, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::cat_out::redispatch(aten_ref::kCpuKeys, at::ITensorListRef(tensors_t), dim,
+                                  out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -536,11 +588,16 @@ extern "C" diopiError_t diopiMin(diopiContextHandle_t ctx, diopiTensorHandle_t m
                                  int64_t dim) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor min_t = aten_ref::wrap(min);
-    at::Tensor min_indices_t = aten_ref::wrap(min_indices);
+    aten_ref::Output min_o(min);
+    aten_ref::Output min_indices_o(min_indices);
     at::_ops::min_dim_min::redispatch(aten_ref::kCpuKeys, input_t, dim,
-                                      aten_ref::keepdim_of(min_t, input_t), min_t, min_indices_t);
+                                      aten_ref::keepdim_of(min_t, input_t), min_o.tensor(),
+                                      min_indices_o.tensor());
+    min_o.commit();
+    min_indices_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -552,6 +609,7 @@ extern "C" diopiError_t diopiMinAll(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::min::redispatch(aten_ref::kCpuKeys, input_t);
     aten_ref::copy_result(min, result);
@@ -567,9 +625,12 @@ extern "C" diopiError_t diopiArange(diopiContextHandle_t ctx, diopiTensorHandle_
                                     const diopiScalar_t* step) {
   (void)ctx;
   try {
-    at::Tensor out_t = aten_ref::wrap(out);
+    const aten_ref::BelowAutograd below_autograd;
+    aten_ref::Output out_o(out);
     at::_ops::arange_start_out::redispatch(aten_ref::kCpuKeys, aten_ref::scalar(start),
-                                           aten_ref::scalar(end), aten_ref::scalar(step), out_t);
+                                           aten_ref::scalar(end), aten_ref::scalar(step),
+                                           out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -581,6 +642,7 @@ extern "C" diopiError_t diopiFill(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   const diopiScalar_t* value) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::fill__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(value));
     return diopiSuccess;
@@ -594,6 +656,7 @@ extern "C" diopiError_t diopiNormalInp(diopiContextHandle_t ctx, diopiTensorHand
                                        double mean, double std, diopiGeneratorHandle_t generator) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor inout_t = aten_ref::wrap(inout);
     aten_ref::SeededCpuGenerator generator_g(generator);
     at::_ops::normal_::redispatch(aten_ref::kCpuKeys, inout_t, mean, std, generator_g.get());
@@ -609,11 +672,13 @@ extern "C" diopiError_t diopiNormalTensorScalar(diopiContextHandle_t ctx, diopiT
                                                 diopiGeneratorHandle_t generator) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor mean_t = aten_ref::wrap(mean);
     aten_ref::SeededCpuGenerator generator_g(generator);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::normal_Tensor_float_out::redispatch(aten_ref::kCpuKeys, mean_t, std,
-                                                  generator_g.get(), out_t);
+                                                  generator_g.get(), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -626,11 +691,13 @@ extern "C" diopiError_t diopiNormalScalarTensor(diopiContextHandle_t ctx, diopiT
                                                 diopiGeneratorHandle_t generator) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor std_t = aten_ref::wrap(std);
     aten_ref::SeededCpuGenerator generator_g(generator);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::normal_float_Tensor_out::redispatch(aten_ref::kCpuKeys, mean, std_t,
-                                                  generator_g.get(), out_t);
+                                                  generator_g.get(), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -644,12 +711,14 @@ extern "C" diopiError_t diopiNormalTensor(diopiContextHandle_t ctx, diopiTensorH
                                           diopiGeneratorHandle_t generator) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor mean_t = aten_ref::wrap(mean);
     at::Tensor std_t = aten_ref::wrap(std);
     aten_ref::SeededCpuGenerator generator_g(generator);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::normal_Tensor_Tensor_out::redispatch(aten_ref::kCpuKeys, mean_t, std_t,
-                                                   generator_g.get(), out_t);
+                                                   generator_g.get(), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -661,9 +730,12 @@ extern "C" diopiError_t diopiRandperm(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiGeneratorHandle_t generator) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     aten_ref::SeededCpuGenerator generator_g(generator);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::randperm_generator_out::redispatch(aten_ref::kCpuKeys, n, generator_g.get(), out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::randperm_generator_out::redispatch(aten_ref::kCpuKeys, n, generator_g.get(),
+                                                 out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -676,11 +748,14 @@ extern "C" diopiError_t diopiTopk(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   int64_t k, int64_t dim, bool largest, bool sorted) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor values_t = aten_ref::wrap(values);
-    at::Tensor indices_t = aten_ref::wrap(indices);
+    aten_ref::Output values_o(values);
+    aten_ref::Output indices_o(indices);
     at::_ops::topk_values::redispatch(aten_ref::kCpuKeys, input_t, k, dim, largest, sorted,
-                                      values_t, indices_t);
+                                      values_o.tensor(), indices_o.tensor());
+    values_o.commit();
+    indices_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -692,10 +767,13 @@ extern "C" diopiError_t diopiAny(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  diopiConstTensorHandle_t input, const int64_t* dim) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::any_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::required(dim, "dim"),
-                                  aten_ref::keepdim_of(out_t, input_t), out_t);
+                                  aten_ref::keepdim_of(out_t, input_t), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -707,6 +785,7 @@ extern "C" diopiError_t diopiIsNan(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::isnan::redispatch(aten_ref::kCpuKeys, input_t);
     aten_ref::copy_result(out, result);
@@ -722,11 +801,14 @@ extern "C" diopiError_t diopiNorm(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiSize_t dim) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::norm_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::optional_scalar(p),
                                    aten_ref::ints(dim), aten_ref::keepdim_of(out_t, input_t),
-                                   out_t);
+                                   out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -738,6 +820,7 @@ extern "C" diopiError_t diopiRepeat(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t input, diopiSize_t repeats_size) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::repeat::redispatch(
         aten_ref::kCpuKeys, input_t, c10::fromIntArrayRef(aten_ref::ints(repeats_size)));

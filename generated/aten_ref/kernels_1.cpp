@@ -43,10 +43,12 @@ extern "C" diopiError_t diopiMul(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::mul_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::mul_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -58,6 +60,7 @@ extern "C" diopiError_t diopiMulInp(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     at::_ops::mul__Tensor::redispatch(aten_ref::kCpuKeys, input_t, other_t);
@@ -72,6 +75,7 @@ extern "C" diopiError_t diopiMulScalar(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiConstTensorHandle_t input, const diopiScalar_t* other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result =
         at::_ops::mul_Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other));
@@ -87,6 +91,7 @@ extern "C" diopiError_t diopiMulInpScalar(diopiContextHandle_t ctx, diopiTensorH
                                           const diopiScalar_t* other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::mul__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other));
     return diopiSuccess;
@@ -101,11 +106,13 @@ extern "C" diopiError_t diopiDiv(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  diopiRoundMode_t rounding_mode) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::div_out_mode::redispatch(aten_ref::kCpuKeys, input_t, other_t,
-                                       aten_ref::round_mode(rounding_mode), out_t);
+                                       aten_ref::round_mode(rounding_mode), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -118,6 +125,7 @@ extern "C" diopiError_t diopiDivInp(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiRoundMode_t rounding_mode) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     at::_ops::div__Tensor_mode::redispatch(aten_ref::kCpuKeys, input_t, other_t,
@@ -134,6 +142,7 @@ extern "C" diopiError_t diopiDivScalar(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiRoundMode_t rounding_mode) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::div_Scalar_mode::redispatch(
         aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::round_mode(rounding_mode));
@@ -150,6 +159,7 @@ extern "C" diopiError_t diopiDivInpScalar(diopiContextHandle_t ctx, diopiTensorH
                                           diopiRoundMode_t rounding_mode) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::div__Scalar_mode::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
                                            aten_ref::round_mode(rounding_mode));
@@ -164,10 +174,12 @@ extern "C" diopiError_t diopiPow(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  diopiConstTensorHandle_t input, const diopiScalar_t* exponent) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::pow_Tensor_Scalar_out::redispatch(aten_ref::kCpuKeys, input_t,
-                                                aten_ref::scalar(exponent), out_t);
+                                                aten_ref::scalar(exponent), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -180,10 +192,13 @@ extern "C" diopiError_t diopiPowTensor(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiConstTensorHandle_t exponent) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor exponent_t = aten_ref::wrap(exponent);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::pow_Tensor_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, exponent_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::pow_Tensor_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, exponent_t,
+                                                out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -196,10 +211,12 @@ extern "C" diopiError_t diopiMinimum(diopiContextHandle_t ctx, diopiTensorHandle
                                      diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::minimum_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::minimum_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -211,9 +228,11 @@ extern "C" diopiError_t diopiNeg(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::neg_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::neg_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -224,6 +243,7 @@ extern "C" diopiError_t diopiNeg(diopiContextHandle_t ctx, diopiTensorHandle_t o
 extern "C" diopiError_t diopiNegInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::neg_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -237,9 +257,11 @@ extern "C" diopiError_t diopiLog(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::log_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::log_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -250,6 +272,7 @@ extern "C" diopiError_t diopiLog(diopiContextHandle_t ctx, diopiTensorHandle_t o
 extern "C" diopiError_t diopiLogInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::log_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -263,9 +286,11 @@ extern "C" diopiError_t diopiCos(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::cos_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::cos_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -276,6 +301,7 @@ extern "C" diopiError_t diopiCos(diopiContextHandle_t ctx, diopiTensorHandle_t o
 extern "C" diopiError_t diopiCosInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::cos_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -289,9 +315,11 @@ extern "C" diopiError_t diopiReciprocal(diopiContextHandle_t ctx, diopiTensorHan
                                         diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::reciprocal_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::reciprocal_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -302,6 +330,7 @@ extern "C" diopiError_t diopiReciprocal(diopiContextHandle_t ctx, diopiTensorHan
 extern "C" diopiError_t diopiReciprocalInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::reciprocal_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -315,9 +344,11 @@ extern "C" diopiError_t diopiSilu(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::silu_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::silu_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -328,6 +359,7 @@ extern "C" diopiError_t diopiSilu(diopiContextHandle_t ctx, diopiTensorHandle_t 
 extern "C" diopiError_t diopiSiluInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::silu_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -342,11 +374,13 @@ extern "C" diopiError_t diopiSiluBackward(diopiContextHandle_t ctx, diopiTensorH
                                           diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor grad_input_t = aten_ref::wrap(grad_input);
+    aten_ref::Output grad_input_o(grad_input);
     at::_ops::silu_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, input_t,
-                                                   grad_input_t);
+                                                   grad_input_o.tensor());
+    grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -358,10 +392,12 @@ extern "C" diopiError_t diopiGelu(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t input, const char* approximate) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::gelu_out::redispatch(aten_ref::kCpuKeys, input_t, c10::string_view(approximate),
-                                   out_t);
+                                   out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -374,11 +410,14 @@ extern "C" diopiError_t diopiGeluBackward(diopiContextHandle_t ctx, diopiTensorH
                                           diopiConstTensorHandle_t input, const char* approximate) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor grad_input_t = aten_ref::wrap(grad_input);
+    aten_ref::Output grad_input_o(grad_input);
     at::_ops::gelu_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, input_t,
-                                                   c10::string_view(approximate), grad_input_t);
+                                                   c10::string_view(approximate),
+                                                   grad_input_o.tensor());
+    grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -390,10 +429,12 @@ extern "C" diopiError_t diopiLt(diopiContextHandle_t ctx, diopiTensorHandle_t ou
                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::lt_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::lt_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -405,10 +446,12 @@ extern "C" diopiError_t diopiLtScalar(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiConstTensorHandle_t input, const diopiScalar_t* other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::lt_Scalar_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
-                                        out_t);
+                                        out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -420,6 +463,7 @@ extern "C" diopiError_t diopiLtInp(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     at::_ops::lt__Tensor::redispatch(aten_ref::kCpuKeys, input_t, other_t);
@@ -434,6 +478,7 @@ extern "C" diopiError_t diopiLtInpScalar(diopiContextHandle_t ctx, diopiTensorHa
                                          const diopiScalar_t* other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::lt__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other));
     return diopiSuccess;
@@ -447,10 +492,12 @@ extern "C" diopiError_t diopiNe(diopiContextHandle_t ctx, diopiTensorHandle_t ou
                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::ne_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::ne_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -462,10 +509,12 @@ extern "C" diopiError_t diopiNeScalar(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiConstTensorHandle_t input, const diopiScalar_t* other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::ne_Scalar_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
-                                        out_t);
+                                        out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -477,6 +526,7 @@ extern "C" diopiError_t diopiNeInp(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     at::_ops::ne__Tensor::redispatch(aten_ref::kCpuKeys, input_t, other_t);
@@ -491,6 +541,7 @@ extern "C" diopiError_t diopiNeInpScalar(diopiContextHandle_t ctx, diopiTensorHa
                                          const diopiScalar_t* other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::ne__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other));
     return diopiSuccess;
@@ -504,11 +555,14 @@ extern "C" diopiError_t diopiSum(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  diopiConstTensorHandle_t input, diopiSize_t dim) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::sum_IntList_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::optional_ints(dim),
                                           aten_ref::keepdim_of(out_t, input_t), out_t.scalar_type(),
-                                          out_t);
+                                          out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -520,9 +574,11 @@ extern "C" diopiError_t diopiLogSoftmax(diopiContextHandle_t ctx, diopiTensorHan
                                         diopiConstTensorHandle_t input, int64_t dim) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::_log_softmax_out::redispatch(aten_ref::kCpuKeys, input_t, dim, false, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::_log_softmax_out::redispatch(aten_ref::kCpuKeys, input_t, dim, false, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -536,11 +592,15 @@ extern "C" diopiError_t diopiLogSoftmaxBackward(diopiContextHandle_t ctx,
                                                 diopiConstTensorHandle_t output, int64_t dim) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor output_t = aten_ref::wrap(output);
     at::Tensor grad_input_t = aten_ref::wrap(grad_input);
-    at::_ops::_log_softmax_backward_data_out::redispatch(
-        aten_ref::kCpuKeys, grad_output_t, output_t, dim, grad_input_t.scalar_type(), grad_input_t);
+    aten_ref::Output grad_input_o(grad_input);
+    at::_ops::_log_softmax_backward_data_out::redispatch(aten_ref::kCpuKeys, grad_output_t,
+                                                         output_t, dim, grad_input_t.scalar_type(),
+                                                         grad_input_o.tensor());
+    grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -553,10 +613,13 @@ extern "C" diopiError_t diopiIndexSelect(diopiContextHandle_t ctx, diopiTensorHa
                                          diopiConstTensorHandle_t index) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::index_select_out::redispatch(aten_ref::kCpuKeys, input_t, dim, index_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::index_select_out::redispatch(aten_ref::kCpuKeys, input_t, dim, index_t,
+                                           out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -571,6 +634,7 @@ extern "C" diopiError_t diopiIndexSelectBackward(diopiContextHandle_t ctx,
                                                  diopiConstTensorHandle_t index) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_t = aten_ref::wrap(grad);
     at::Tensor index_t = aten_ref::wrap(index);
     const auto result = at::_ops::index_select_backward::redispatch(
@@ -588,10 +652,13 @@ extern "C" diopiError_t diopiGather(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t index) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::gather_out::redispatch(aten_ref::kCpuKeys, input_t, dim, index_t, false, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::gather_out::redispatch(aten_ref::kCpuKeys, input_t, dim, index_t, false,
+                                     out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -606,6 +673,7 @@ extern "C" diopiError_t diopiGatherBackward(diopiContextHandle_t ctx,
                                             diopiConstTensorHandle_t index) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
@@ -624,11 +692,16 @@ extern "C" diopiError_t diopiMax(diopiContextHandle_t ctx, diopiTensorHandle_t m
                                  int64_t dim) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor max_t = aten_ref::wrap(max);
-    at::Tensor max_indices_t = aten_ref::wrap(max_indices);
+    aten_ref::Output max_o(max);
+    aten_ref::Output max_indices_o(max_indices);
     at::_ops::max_dim_max::redispatch(aten_ref::kCpuKeys, input_t, dim,
-                                      aten_ref::keepdim_of(max_t, input_t), max_t, max_indices_t);
+                                      aten_ref::keepdim_of(max_t, input_t), max_o.tensor(),
+                                      max_indices_o.tensor());
+    max_o.commit();
+    max_indices_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -640,6 +713,7 @@ extern "C" diopiError_t diopiMaxAll(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::max::redispatch(aten_ref::kCpuKeys, input_t);
     aten_ref::copy_result(max, result);
@@ -654,9 +728,13 @@ extern "C" diopiError_t diopiCumsum(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t input, int64_t dim) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::cumsum_out::redispatch(aten_ref::kCpuKeys, input_t, dim, out_t.scalar_type(), out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::cumsum_out::redispatch(aten_ref::kCpuKeys, input_t, dim, out_t.scalar_type(),
+                                     out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -669,6 +747,7 @@ extern "C" diopiError_t diopiAdaptiveAvgPool2d(diopiContextHandle_t ctx, diopiTe
                                                diopiSize_t output_size) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::_adaptive_avg_pool2d::redispatch(
         aten_ref::kCpuKeys, input_t, c10::fromIntArrayRef(aten_ref::ints(output_size)));
@@ -686,6 +765,7 @@ extern "C" diopiError_t diopiAdaptiveAvgPool2dBackward(diopiContextHandle_t ctx,
                                                        diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::_adaptive_avg_pool2d_backward::redispatch(aten_ref::kCpuKeys,
@@ -703,6 +783,7 @@ extern "C" diopiError_t diopiDropout(diopiContextHandle_t ctx, diopiTensorHandle
                                      double p, bool train, diopiGeneratorHandle_t generator) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::native_dropout::redispatch(aten_ref::kCpuKeys, input_t, p, true);
     aten_ref::copy_result(out, std::get<0>(result));
@@ -718,10 +799,13 @@ extern "C" diopiError_t diopiAll(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  diopiConstTensorHandle_t input, const int64_t* dim) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::all_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::required(dim, "dim"),
-                                  aten_ref::keepdim_of(out_t, input_t), out_t);
+                                  aten_ref::keepdim_of(out_t, input_t), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -733,6 +817,7 @@ extern "C" diopiError_t diopiFlip(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t input, diopiSize_t dims) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result =
         at::_ops::flip::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::ints(dims));

@@ -50,10 +50,12 @@ extern "C" diopiError_t diopiMaximum(diopiContextHandle_t ctx, diopiTensorHandle
                                      diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::maximum_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::maximum_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -65,9 +67,11 @@ extern "C" diopiError_t diopiRsqrt(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::rsqrt_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::rsqrt_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -78,6 +82,7 @@ extern "C" diopiError_t diopiRsqrt(diopiContextHandle_t ctx, diopiTensorHandle_t
 extern "C" diopiError_t diopiRsqrtInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::rsqrt_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -91,9 +96,11 @@ extern "C" diopiError_t diopiAbs(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::abs_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::abs_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -104,6 +111,7 @@ extern "C" diopiError_t diopiAbs(diopiContextHandle_t ctx, diopiTensorHandle_t o
 extern "C" diopiError_t diopiAbsInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::abs_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -117,9 +125,11 @@ extern "C" diopiError_t diopiSin(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::sin_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::sin_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -130,6 +140,7 @@ extern "C" diopiError_t diopiSin(diopiContextHandle_t ctx, diopiTensorHandle_t o
 extern "C" diopiError_t diopiSinInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::sin_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -143,9 +154,11 @@ extern "C" diopiError_t diopiFloor(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::floor_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::floor_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -156,6 +169,7 @@ extern "C" diopiError_t diopiFloor(diopiContextHandle_t ctx, diopiTensorHandle_t
 extern "C" diopiError_t diopiFloorInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::floor_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -169,9 +183,11 @@ extern "C" diopiError_t diopiLog2(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::log2_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::log2_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -182,6 +198,7 @@ extern "C" diopiError_t diopiLog2(diopiContextHandle_t ctx, diopiTensorHandle_t 
 extern "C" diopiError_t diopiLog2Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::log2_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -195,9 +212,11 @@ extern "C" diopiError_t diopiSign(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::sign_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::sign_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -210,10 +229,12 @@ extern "C" diopiError_t diopiClampScalar(diopiContextHandle_t ctx, diopiTensorHa
                                          const diopiScalar_t* max) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::clamp_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::optional_scalar(min),
-                                    aten_ref::optional_scalar(max), out_t);
+                                    aten_ref::optional_scalar(max), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -225,6 +246,7 @@ extern "C" diopiError_t diopiClampInpScalar(diopiContextHandle_t ctx, diopiTenso
                                             const diopiScalar_t* min, const diopiScalar_t* max) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::clamp_::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::optional_scalar(min),
                                  aten_ref::optional_scalar(max));
@@ -240,9 +262,12 @@ extern "C" diopiError_t diopiClampMinScalar(diopiContextHandle_t ctx, diopiTenso
                                             const diopiScalar_t* min) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::clamp_min_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(min), out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::clamp_min_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(min),
+                                        out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -254,6 +279,7 @@ extern "C" diopiError_t diopiClampMinInpScalar(diopiContextHandle_t ctx, diopiTe
                                                const diopiScalar_t* min) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::clamp_min_::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(min));
     return diopiSuccess;
@@ -268,9 +294,12 @@ extern "C" diopiError_t diopiClampMaxScalar(diopiContextHandle_t ctx, diopiTenso
                                             const diopiScalar_t* max) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::clamp_max_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(max), out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::clamp_max_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(max),
+                                        out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -282,6 +311,7 @@ extern "C" diopiError_t diopiClampMaxInpScalar(diopiContextHandle_t ctx, diopiTe
                                                const diopiScalar_t* max) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::clamp_max_::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(max));
     return diopiSuccess;
@@ -296,10 +326,12 @@ extern "C" diopiError_t diopiThreshold(diopiContextHandle_t ctx, diopiTensorHand
                                        const diopiScalar_t* threshold, const diopiScalar_t* value) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::threshold_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(threshold),
-                                        aten_ref::scalar(value), out_t);
+                                        aten_ref::scalar(value), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -314,11 +346,14 @@ extern "C" diopiError_t diopiThresholdBackward(diopiContextHandle_t ctx,
                                                const diopiScalar_t* threshold) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor grad_input_t = aten_ref::wrap(grad_input);
+    aten_ref::Output grad_input_o(grad_input);
     at::_ops::threshold_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, input_t,
-                                                        aten_ref::scalar(threshold), grad_input_t);
+                                                        aten_ref::scalar(threshold),
+                                                        grad_input_o.tensor());
+    grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -331,10 +366,12 @@ extern "C" diopiError_t diopiLeakyRelu(diopiContextHandle_t ctx, diopiTensorHand
                                        const diopiScalar_t* negative_slope) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::leaky_relu_out::redispatch(aten_ref::kCpuKeys, input_t,
-                                         aten_ref::scalar(negative_slope), out_t);
+                                         aten_ref::scalar(negative_slope), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -346,6 +383,7 @@ extern "C" diopiError_t diopiLeakyReluInp(diopiContextHandle_t ctx, diopiTensorH
                                           const diopiScalar_t* negative_slope) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::leaky_relu_::redispatch(aten_ref::kCpuKeys, input_t,
                                       aten_ref::scalar(negative_slope));
@@ -361,12 +399,14 @@ extern "C" diopiError_t diopiLeakyReluBackward(
     diopiConstTensorHandle_t input, const diopiScalar_t* negative_slope, bool input_is_result) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor grad_input_t = aten_ref::wrap(grad_input);
+    aten_ref::Output grad_input_o(grad_input);
     at::_ops::leaky_relu_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, input_t,
                                                          aten_ref::scalar(negative_slope),
-                                                         input_is_result, grad_input_t);
+                                                         input_is_result, grad_input_o.tensor());
+    grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -378,10 +418,12 @@ extern "C" diopiError_t diopiGt(diopiContextHandle_t ctx, diopiTensorHandle_t ou
                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::gt_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::gt_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -393,10 +435,12 @@ extern "C" diopiError_t diopiGtScalar(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiConstTensorHandle_t input, const diopiScalar_t* other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::gt_Scalar_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
-                                        out_t);
+                                        out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -408,6 +452,7 @@ extern "C" diopiError_t diopiGtInp(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     at::_ops::gt__Tensor::redispatch(aten_ref::kCpuKeys, input_t, other_t);
@@ -422,6 +467,7 @@ extern "C" diopiError_t diopiGtInpScalar(diopiContextHandle_t ctx, diopiTensorHa
                                          const diopiScalar_t* other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::gt__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other));
     return diopiSuccess;
@@ -436,11 +482,14 @@ extern "C" diopiError_t diopiWhere(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor condition_t = aten_ref::wrap(condition);
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::where_self_out::redispatch(aten_ref::kCpuKeys, condition_t, input_t, other_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::where_self_out::redispatch(aten_ref::kCpuKeys, condition_t, input_t, other_t,
+                                         out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -452,9 +501,11 @@ extern "C" diopiError_t diopiSoftmax(diopiContextHandle_t ctx, diopiTensorHandle
                                      diopiConstTensorHandle_t input, int64_t dim) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::_softmax_out::redispatch(aten_ref::kCpuKeys, input_t, dim, false, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::_softmax_out::redispatch(aten_ref::kCpuKeys, input_t, dim, false, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -468,11 +519,15 @@ extern "C" diopiError_t diopiSoftmaxBackward(diopiContextHandle_t ctx,
                                              diopiConstTensorHandle_t output, int64_t dim) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor output_t = aten_ref::wrap(output);
     at::Tensor grad_input_t = aten_ref::wrap(grad_input);
+    aten_ref::Output grad_input_o(grad_input);
     at::_ops::_softmax_backward_data_out::redispatch(aten_ref::kCpuKeys, grad_output_t, output_t,
-                                                     dim, grad_input_t.scalar_type(), grad_input_t);
+                                                     dim, grad_input_t.scalar_type(),
+                                                     grad_input_o.tensor());
+    grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -486,6 +541,7 @@ extern "C" diopiError_t diopiEmbedding(diopiContextHandle_t ctx, diopiTensorHand
                                        bool scale_grad_byfreq, bool sparse) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor weight_t = aten_ref::wrap(weight);
     at::Tensor indices_t = aten_ref::wrap(indices);
     const auto result = at::_ops::embedding::redispatch(aten_ref::kCpuKeys, weight_t, indices_t,
@@ -505,6 +561,7 @@ extern "C" diopiError_t diopiEmbeddingBackward(diopiContextHandle_t ctx, diopiTe
                                                bool scale_grad_byfreq, bool sparse) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_t = aten_ref::wrap(grad);
     at::Tensor indices_t = aten_ref::wrap(indices);
     const auto result = at::_ops::embedding_dense_backward::redispatch(
@@ -523,9 +580,12 @@ extern "C" diopiError_t diopiStack(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    int64_t dim) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     std::vector<at::Tensor> tensors_t = aten_ref::wrap_list(tensors, numTensors);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::stack_out::redispatch(aten_ref::kCpuKeys, at::TensorList(tensors_t), dim, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::stack_out::redispatch(aten_ref::kCpuKeys, at::TensorList(tensors_t), dim,
+                                    out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -538,10 +598,12 @@ extern "C" diopiError_t diopiArgmax(diopiContextHandle_t ctx, diopiTensorHandle_
                                     bool keepdim) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::argmax_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::optional_value(dim),
-                                     keepdim, out_t);
+                                     keepdim, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -558,6 +620,7 @@ extern "C" diopiError_t diopiLayerNorm(diopiContextHandle_t ctx, diopiTensorHand
                                        double eps) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     c10::optional<at::Tensor> weight_t = aten_ref::wrap_optional(weight);
     c10::optional<at::Tensor> bias_t = aten_ref::wrap_optional(bias);
@@ -581,6 +644,7 @@ extern "C" diopiError_t diopiLayerNormBackward(
     diopiConstTensorHandle_t mean, diopiConstTensorHandle_t rstd, diopiSize_t normalized_shape) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mean_t = aten_ref::wrap(mean);
@@ -609,12 +673,16 @@ extern "C" diopiError_t diopiMaxPool2dWithIndices(diopiContextHandle_t ctx, diop
                                                   bool ceil_mode) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::Tensor indices_t = aten_ref::wrap(indices);
+    aten_ref::Output out_o(out);
+    aten_ref::Output indices_o(indices);
     at::_ops::max_pool2d_with_indices_out::redispatch(
         aten_ref::kCpuKeys, input_t, aten_ref::ints(kernel_size), aten_ref::ints(stride),
-        aten_ref::ints(padding), aten_ref::ints(dilation), ceil_mode, out_t, indices_t);
+        aten_ref::ints(padding), aten_ref::ints(dilation), ceil_mode, out_o.tensor(),
+        indices_o.tensor());
+    out_o.commit();
+    indices_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -628,14 +696,16 @@ extern "C" diopiError_t diopiMaxPool2dBackward(
     diopiSize_t padding, diopiSize_t dilation, bool ceil_mode, diopiConstTensorHandle_t indices) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor indices_t = aten_ref::wrap(indices);
-    at::Tensor grad_input_t = aten_ref::wrap(grad_input);
+    aten_ref::Output grad_input_o(grad_input);
     at::_ops::max_pool2d_with_indices_backward_grad_input::redispatch(
         aten_ref::kCpuKeys, grad_output_t, input_t, aten_ref::ints(kernel_size),
         aten_ref::ints(stride), aten_ref::ints(padding), aten_ref::ints(dilation), ceil_mode,
-        indices_t, grad_input_t);
+        indices_t, grad_input_o.tensor());
+    grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -648,10 +718,12 @@ extern "C" diopiError_t diopiHardtanh(diopiContextHandle_t ctx, diopiTensorHandl
                                       const diopiScalar_t* max_val) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::hardtanh_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(min_val),
-                                       aten_ref::scalar(max_val), out_t);
+                                       aten_ref::scalar(max_val), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -664,6 +736,7 @@ extern "C" diopiError_t diopiHardtanhInp(diopiContextHandle_t ctx, diopiTensorHa
                                          const diopiScalar_t* max_val) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::hardtanh_::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(min_val),
                                     aten_ref::scalar(max_val));
@@ -679,12 +752,14 @@ extern "C" diopiError_t diopiHardtanhBackward(
     diopiConstTensorHandle_t input, const diopiScalar_t* min_val, const diopiScalar_t* max_val) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor grad_input_t = aten_ref::wrap(grad_input);
-    at::_ops::hardtanh_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, input_t,
-                                                       aten_ref::scalar(min_val),
-                                                       aten_ref::scalar(max_val), grad_input_t);
+    aten_ref::Output grad_input_o(grad_input);
+    at::_ops::hardtanh_backward_grad_input::redispatch(
+        aten_ref::kCpuKeys, grad_output_t, input_t, aten_ref::scalar(min_val),
+        aten_ref::scalar(max_val), grad_input_o.tensor());
+    grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -697,9 +772,11 @@ extern "C" diopiError_t diopiLinspace(diopiContextHandle_t ctx, diopiTensorHandl
                                       int64_t steps) {
   (void)ctx;
   try {
-    at::Tensor out_t = aten_ref::wrap(out);
+    const aten_ref::BelowAutograd below_autograd;
+    aten_ref::Output out_o(out);
     at::_ops::linspace_out::redispatch(aten_ref::kCpuKeys, aten_ref::scalar(start),
-                                       aten_ref::scalar(end), steps, out_t);
+                                       aten_ref::scalar(end), steps, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -710,6 +787,7 @@ extern "C" diopiError_t diopiLinspace(diopiContextHandle_t ctx, diopiTensorHandl
 extern "C" diopiError_t diopiZeroInp(diopiContextHandle_t ctx, diopiTensorHandle_t self) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor self_t = aten_ref::wrap(self);
     at::_ops::zero_::redispatch(aten_ref::kCpuKeys, self_t);
     return diopiSuccess;
@@ -724,10 +802,13 @@ extern "C" diopiError_t diopiBernoulli(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiGeneratorHandle_t generator) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::SeededCpuGenerator generator_g(generator);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::bernoulli_out::redispatch(aten_ref::kCpuKeys, input_t, generator_g.get(), out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::bernoulli_out::redispatch(aten_ref::kCpuKeys, input_t, generator_g.get(),
+                                        out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -739,6 +820,7 @@ extern "C" diopiError_t diopiBernoulliScalar(diopiContextHandle_t ctx, diopiTens
                                              double p, diopiGeneratorHandle_t generator) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor out_t = aten_ref::wrap(out);
     aten_ref::SeededCpuGenerator generator_g(generator);
     at::_ops::bernoulli__float::redispatch(aten_ref::kCpuKeys, out_t, p, generator_g.get());
@@ -754,12 +836,15 @@ extern "C" diopiError_t diopiSort(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   int64_t dim, bool descending, const bool* pStable) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor values_t = aten_ref::wrap(values);
-    at::Tensor indices_t = aten_ref::wrap(indices);
+    aten_ref::Output values_o(values);
+    aten_ref::Output indices_o(indices);
     at::_ops::sort_values_stable::redispatch(aten_ref::kCpuKeys, input_t,
                                              aten_ref::optional_value(pStable), dim, descending,
-                                             values_t, indices_t);
+                                             values_o.tensor(), indices_o.tensor());
+    values_o.commit();
+    indices_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -772,10 +857,12 @@ extern "C" diopiError_t diopiLogicalOr(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::logical_or_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::logical_or_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -787,6 +874,7 @@ extern "C" diopiError_t diopiLogicalOrInp(diopiContextHandle_t ctx, diopiTensorH
                                           diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     at::_ops::logical_or_::redispatch(aten_ref::kCpuKeys, input_t, other_t);
@@ -802,6 +890,7 @@ extern "C" diopiError_t diopiRoll(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiSize_t dims) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::roll::redispatch(aten_ref::kCpuKeys, input_t,
                                                    aten_ref::ints(shifts), aten_ref::ints(dims));

@@ -40,11 +40,13 @@ extern "C" diopiError_t diopiAdd(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  const diopiScalar_t* alpha) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::add_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, aten_ref::scalar(alpha),
-                                  out_t);
+                                  out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -56,6 +58,7 @@ extern "C" diopiError_t diopiAddInp(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t other, const diopiScalar_t* alpha) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     at::_ops::add__Tensor::redispatch(aten_ref::kCpuKeys, input_t, other_t,
@@ -72,6 +75,7 @@ extern "C" diopiError_t diopiAddScalar(diopiContextHandle_t ctx, diopiTensorHand
                                        const diopiScalar_t* alpha) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::add_Scalar::redispatch(
         aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::scalar(alpha));
@@ -87,6 +91,7 @@ extern "C" diopiError_t diopiAddInpScalar(diopiContextHandle_t ctx, diopiTensorH
                                           const diopiScalar_t* other, const diopiScalar_t* alpha) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::add__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
                                       aten_ref::scalar(alpha));
@@ -101,9 +106,11 @@ extern "C" diopiError_t diopiExp(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::exp_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::exp_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -114,6 +121,7 @@ extern "C" diopiError_t diopiExp(diopiContextHandle_t ctx, diopiTensorHandle_t o
 extern "C" diopiError_t diopiExpInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::exp_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -127,9 +135,11 @@ extern "C" diopiError_t diopiCeil(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::ceil_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::ceil_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -140,6 +150,7 @@ extern "C" diopiError_t diopiCeil(diopiContextHandle_t ctx, diopiTensorHandle_t 
 extern "C" diopiError_t diopiCeilInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::ceil_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -153,9 +164,11 @@ extern "C" diopiError_t diopiLog10(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::log10_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::log10_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -166,6 +179,7 @@ extern "C" diopiError_t diopiLog10(diopiContextHandle_t ctx, diopiTensorHandle_t
 extern "C" diopiError_t diopiLog10Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::log10_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -179,9 +193,11 @@ extern "C" diopiError_t diopiSigmoid(diopiContextHandle_t ctx, diopiTensorHandle
                                      diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::sigmoid_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::sigmoid_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -192,6 +208,7 @@ extern "C" diopiError_t diopiSigmoid(diopiContextHandle_t ctx, diopiTensorHandle
 extern "C" diopiError_t diopiSigmoidInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::sigmoid_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -207,11 +224,13 @@ extern "C" diopiError_t diopiSigmoidBackward(diopiContextHandle_t ctx,
                                              diopiConstTensorHandle_t output) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor output_t = aten_ref::wrap(output);
-    at::Tensor grad_input_t = aten_ref::wrap(grad_input);
+    aten_ref::Output grad_input_o(grad_input);
     at::_ops::sigmoid_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, output_t,
-                                                      grad_input_t);
+                                                      grad_input_o.tensor());
+    grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -223,9 +242,11 @@ extern "C" diopiError_t diopiTanh(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::tanh_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::tanh_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -236,6 +257,7 @@ extern "C" diopiError_t diopiTanh(diopiContextHandle_t ctx, diopiTensorHandle_t 
 extern "C" diopiError_t diopiTanhInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::tanh_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -250,11 +272,13 @@ extern "C" diopiError_t diopiTanhBackward(diopiContextHandle_t ctx, diopiTensorH
                                           diopiConstTensorHandle_t output) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor output_t = aten_ref::wrap(output);
-    at::Tensor grad_input_t = aten_ref::wrap(grad_input);
+    aten_ref::Output grad_input_o(grad_input);
     at::_ops::tanh_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, output_t,
-                                                   grad_input_t);
+                                                   grad_input_o.tensor());
+    grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -266,10 +290,12 @@ extern "C" diopiError_t diopiEq(diopiContextHandle_t ctx, diopiTensorHandle_t ou
                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::eq_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::eq_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -281,10 +307,12 @@ extern "C" diopiError_t diopiEqScalar(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiConstTensorHandle_t input, const diopiScalar_t* other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::eq_Scalar_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
-                                        out_t);
+                                        out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -296,6 +324,7 @@ extern "C" diopiError_t diopiEqInp(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     at::_ops::eq__Tensor::redispatch(aten_ref::kCpuKeys, input_t, other_t);
@@ -310,6 +339,7 @@ extern "C" diopiError_t diopiEqInpScalar(diopiContextHandle_t ctx, diopiTensorHa
                                          const diopiScalar_t* other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::eq__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other));
     return diopiSuccess;
@@ -323,10 +353,12 @@ extern "C" diopiError_t diopiLe(diopiContextHandle_t ctx, diopiTensorHandle_t ou
                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::le_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::le_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -338,10 +370,12 @@ extern "C" diopiError_t diopiLeScalar(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiConstTensorHandle_t input, const diopiScalar_t* other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::le_Scalar_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
-                                        out_t);
+                                        out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -353,6 +387,7 @@ extern "C" diopiError_t diopiLeInp(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     at::_ops::le__Tensor::redispatch(aten_ref::kCpuKeys, input_t, other_t);
@@ -367,6 +402,7 @@ extern "C" diopiError_t diopiLeInpScalar(diopiContextHandle_t ctx, diopiTensorHa
                                          const diopiScalar_t* other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::le__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other));
     return diopiSuccess;
@@ -380,10 +416,12 @@ extern "C" diopiError_t diopiBmm(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  diopiConstTensorHandle_t input, diopiConstTensorHandle_t mat2) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mat2_t = aten_ref::wrap(mat2);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::bmm_out::redispatch(aten_ref::kCpuKeys, input_t, mat2_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::bmm_out::redispatch(aten_ref::kCpuKeys, input_t, mat2_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -397,12 +435,15 @@ extern "C" diopiError_t diopiAddmm(diopiContextHandle_t ctx, diopiTensorHandle_t
                                    const diopiScalar_t* alpha) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mat1_t = aten_ref::wrap(mat1);
     at::Tensor mat2_t = aten_ref::wrap(mat2);
-    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::addmm_out::redispatch(aten_ref::kCpuKeys, input_t, mat1_t, mat2_t,
-                                    aten_ref::scalar(beta), aten_ref::scalar(alpha), out_t);
+                                    aten_ref::scalar(beta), aten_ref::scalar(alpha),
+                                    out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -418,6 +459,7 @@ extern "C" diopiError_t diopiBatchNorm(
     double momentum, double eps) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     c10::optional<at::Tensor> weight_t = aten_ref::wrap_optional(weight);
     c10::optional<at::Tensor> bias_t = aten_ref::wrap_optional(bias);
@@ -445,6 +487,7 @@ extern "C" diopiError_t diopiBatchNormBackward(
     double eps) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
     c10::optional<at::Tensor> weight_t = aten_ref::wrap_optional(weight);
@@ -472,12 +515,14 @@ extern "C" diopiError_t diopiAvgPool2d(diopiContextHandle_t ctx, diopiTensorHand
                                        bool count_include_pad, const int64_t* divisor_override) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::avg_pool2d_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::ints(kernel_size),
-                                         aten_ref::ints(stride), aten_ref::ints(padding), ceil_mode,
-                                         count_include_pad,
-                                         aten_ref::optional_value(divisor_override), out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::avg_pool2d_out::redispatch(
+        aten_ref::kCpuKeys, input_t, aten_ref::ints(kernel_size), aten_ref::ints(stride),
+        aten_ref::ints(padding), ceil_mode, count_include_pad,
+        aten_ref::optional_value(divisor_override), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -491,13 +536,15 @@ extern "C" diopiError_t diopiAvgPool2dBackward(
     diopiSize_t padding, bool ceil_mode, bool count_include_pad, const int64_t* divisor_override) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor grad_input_t = aten_ref::wrap(grad_input);
+    aten_ref::Output grad_input_o(grad_input);
     at::_ops::avg_pool2d_backward_grad_input::redispatch(
         aten_ref::kCpuKeys, grad_output_t, input_t, aten_ref::ints(kernel_size),
         aten_ref::ints(stride), aten_ref::ints(padding), ceil_mode, count_include_pad,
-        aten_ref::optional_value(divisor_override), grad_input_t);
+        aten_ref::optional_value(divisor_override), grad_input_o.tensor());
+    grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -509,9 +556,11 @@ extern "C" diopiError_t diopiHardswish(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::hardswish_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::hardswish_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -522,6 +571,7 @@ extern "C" diopiError_t diopiHardswish(diopiContextHandle_t ctx, diopiTensorHand
 extern "C" diopiError_t diopiHardswishInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::hardswish_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -537,6 +587,7 @@ extern "C" diopiError_t diopiHardswishBackward(diopiContextHandle_t ctx,
                                                diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result =
@@ -553,6 +604,7 @@ extern "C" diopiError_t diopiUniformInp(diopiContextHandle_t ctx, diopiTensorHan
                                         double from, double to, diopiGeneratorHandle_t generator) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor inout_t = aten_ref::wrap(inout);
     aten_ref::SeededCpuGenerator generator_g(generator);
     at::_ops::uniform_::redispatch(aten_ref::kCpuKeys, inout_t, from, to, generator_g.get());
@@ -568,10 +620,12 @@ extern "C" diopiError_t diopiLogicalAnd(diopiContextHandle_t ctx, diopiTensorHan
                                         diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::logical_and_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::logical_and_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -583,6 +637,7 @@ extern "C" diopiError_t diopiLogicalAndInp(diopiContextHandle_t ctx, diopiTensor
                                            diopiConstTensorHandle_t other) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     at::_ops::logical_and_::redispatch(aten_ref::kCpuKeys, input_t, other_t);
@@ -597,9 +652,11 @@ extern "C" diopiError_t diopiLogicalNot(diopiContextHandle_t ctx, diopiTensorHan
                                         diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    at::_ops::logical_not_out::redispatch(aten_ref::kCpuKeys, input_t, out_t);
+    aten_ref::Output out_o(out);
+    at::_ops::logical_not_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -610,6 +667,7 @@ extern "C" diopiError_t diopiLogicalNot(diopiContextHandle_t ctx, diopiTensorHan
 extern "C" diopiError_t diopiLogicalNotInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::logical_not_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
@@ -623,11 +681,14 @@ extern "C" diopiError_t diopiProd(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t input, const int64_t* dim) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
     at::_ops::prod_int_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::required(dim, "dim"),
                                        aten_ref::keepdim_of(out_t, input_t), out_t.scalar_type(),
-                                       out_t);
+                                       out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -639,6 +700,7 @@ extern "C" diopiError_t diopiNonzero(diopiContextHandle_t ctx, diopiTensorHandle
                                      diopiConstTensorHandle_t input) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::nonzero::redispatch(aten_ref::kCpuKeys, input_t);
     aten_ref::return_allocated(ctx, out, result);
@@ -654,6 +716,7 @@ extern "C" diopiError_t diopiMaskedSelect(diopiContextHandle_t ctx, diopiTensorH
                                           diopiConstTensorHandle_t mask) {
   (void)ctx;
   try {
+    const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mask_t = aten_ref::wrap(mask);
     const auto result = at::_ops::masked_select::redispatch(aten_ref::kCpuKeys, input_t, mask_t);

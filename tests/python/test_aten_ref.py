@@ -108,3 +108,25 @@ def test_kernel_errors_become_python_exceptions(run_python):
             print(json.dumps({"raised": str(e)}))""")
     assert "diopiGather failed" in result["raised"], result
     assert "aten_ref: index 7 is out of bounds" in result["raised"], result
+
+
+def test_dtypes_atens_cpu_lacks_fall_back_and_strided_outputs_are_written(run_python):
+    # float16 exp has no ATen 1.13 CPU kernel: the vendor declines the dtype and the op runs
+    # through the CPU fallback (upcast); softmax's CPU out= kernel assumes a contiguous output,
+    # so a strided one goes through a temporary.
+    result = _run_json(run_python, """
+        import json, torch, opweave
+        d = opweave.device(0)
+        x = torch.randn(4, 6)
+        opweave.fallback_stats(reset=True)
+        half = torch.exp(x.half().to(d)).cpu()
+        fallbacks = opweave.fallback_stats()
+        out = torch.zeros(4, 12, device=d)
+        torch.ops.aten._softmax.out(x.to(d), 1, False, out=out[:, ::2])
+        print(json.dumps({
+            "half_ok": bool(torch.allclose(half.float(), x.exp(), rtol=1e-2, atol=1e-3)),
+            "half_fell_back": list(fallbacks),
+            "strided_ok": bool(torch.allclose(out[:, ::2].cpu(), torch.softmax(x, 1), atol=1e-6)),
+            "gaps_untouched": bool((out[:, 1::2].cpu() == 0).all())}))""")
+    assert result["half_ok"] and result["half_fell_back"] == ["aten::exp.out"], result
+    assert result["strided_ok"] and result["gaps_untouched"], result

@@ -9,6 +9,7 @@
 
 #include <ATen/core/Generator.h>
 #include <ATen/core/IListRef.h>
+#include <ATen/core/LegacyTypeDispatch.h>
 #include <ATen/core/Tensor.h>
 #include <c10/core/DispatchKeySet.h>
 #include <c10/core/Scalar.h>
@@ -25,6 +26,11 @@
 namespace aten_ref {
 
 inline const c10::DispatchKeySet kCpuKeys{c10::DispatchKey::CPU};
+
+// A DIOPI kernel may be called from anywhere (the conformance runner calls the C ABI
+// directly): CPU kernels that assert they run below autograd (mkldnn's gelu) must see it
+// excluded, as they do under the wrapper.
+using BelowAutograd = at::AutoDispatchBelowADInplaceOrView;
 
 at::Tensor wrap(diopiConstTensorHandle_t h);
 c10::optional<at::Tensor> wrap_optional(diopiConstTensorHandle_t h);  // null -> nullopt
@@ -74,6 +80,19 @@ class SeededCpuGenerator {
 
  private:
   c10::optional<at::Generator> generator_;
+};
+
+// An out= argument: the device view itself when it is contiguous, else a contiguous CPU
+// temporary that commit() copies into the view (some ATen 1.13 CPU out= kernels, softmax's
+// among them, write as if their output were contiguous).
+class Output {
+ public:
+  explicit Output(diopiTensorHandle_t h);
+  at::Tensor& tensor() { return work_; }
+  void commit();
+
+ private:
+  at::Tensor view_, work_;
 };
 
 // A functional overload's result into the DIOPI output the caller allocated (skipped when the

@@ -21,6 +21,7 @@ using aten_ref::wrap;
 template <class F>
 diopiError_t guarded(F&& body) noexcept {
   try {
+    const aten_ref::BelowAutograd below_autograd;
     body();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -59,10 +60,11 @@ extern "C" diopiError_t diopiNLLLossBackward(diopiContextHandle_t, diopiTensorHa
     const auto weight_t = aten_ref::wrap_optional(weight);
     const auto forward = at::_ops::nll_loss_forward::redispatch(
         kCpuKeys, self, labels, weight_t, static_cast<int64_t>(reduction), ignore_index);
-    at::Tensor result = wrap(grad_input);
-    at::_ops::nll_loss_backward_grad_input::redispatch(kCpuKeys, wrap(grad_output), self, labels,
-                                                       weight_t, static_cast<int64_t>(reduction),
-                                                       ignore_index, std::get<1>(forward), result);
+    aten_ref::Output result(grad_input);
+    at::_ops::nll_loss_backward_grad_input::redispatch(
+        kCpuKeys, wrap(grad_output), self, labels, weight_t, static_cast<int64_t>(reduction),
+        ignore_index, std::get<1>(forward), result.tensor());
+    result.commit();
   });
 }
 

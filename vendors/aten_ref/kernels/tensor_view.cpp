@@ -1,5 +1,6 @@
 // DIOPI arguments as ATen values (see aten_ref.h).
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/ops/empty.h>
 #include <ATen/ops/from_blob.h>
 #include <c10/util/Exception.h>
 
@@ -154,6 +155,14 @@ SeededCpuGenerator::SeededCpuGenerator(diopiGeneratorHandle_t device_generator) 
   generator_ = at::make_generator<at::CPUGeneratorImpl>(z ^ (z >> 31));
 }
 
+Output::Output(diopiTensorHandle_t h) : view_(wrap(h)) {
+  work_ = view_.is_contiguous() ? view_ : at::empty(view_.sizes(), view_.options());
+}
+
+void Output::commit() {
+  if (!work_.is_same(view_)) view_.copy_(work_);
+}
+
 void copy_result(diopiTensorHandle_t out, const at::Tensor& result) {
   if (out == nullptr) return;
   wrap(out).copy_(result);
@@ -174,6 +183,9 @@ diopiError_t fail(const std::exception& e) noexcept {
   const std::string message =
       std::string("aten_ref: ") + (error != nullptr ? error->what_without_backtrace() : e.what());
   opweave_set_last_error(message.c_str());
+  // ATen has no CPU kernel for this dtype (float16 in 1.13, mostly): the wrapper then runs the
+  // op through the CPU fallback, which upcasts, instead of failing the call.
+  if (message.find("not implemented for '") != std::string::npos) return diopiDtypeNotSupported;
   return diopiErrorOccurred;
 }
 

@@ -12,7 +12,8 @@ directly through the resolved slot table (native.py), the device is synchronised
 
 Statuses: pass, fail, skip (expectations, missing golden data, a case the reference
 rejects), not_implemented (the vendor does not export the function, returns
-diopiNoImplement, or declines with diopiForceFallbackToCPU).
+diopiNoImplement, declines with diopiForceFallbackToCPU or, for the case's dtype, with
+diopiDtypeNotSupported: each of these runs on CPU through the wrapper's fallback).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .reference import DTYPES
 
 STATUSES = ("pass", "fail", "skip", "not_implemented")
 DIOPI_NO_IMPLEMENT = 13
+DIOPI_DTYPE_NOT_SUPPORTED = 1000
 DIOPI_FORCE_FALLBACK = 14
 SLOT_MISSING = -1
 _BITS = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
@@ -344,11 +346,14 @@ class Runner:
             tokens.append(f"t{len(order)}")
             order.append(p.view)
         status = int(self.ops.call(fn.name, self.device_index, order, " ".join(tokens)))
-        if status in (SLOT_MISSING, DIOPI_NO_IMPLEMENT, DIOPI_FORCE_FALLBACK):
+        if status in (SLOT_MISSING, DIOPI_NO_IMPLEMENT, DIOPI_FORCE_FALLBACK,
+                      DIOPI_DTYPE_NOT_SUPPORTED):
             res.status = "not_implemented"
             res.reason = {SLOT_MISSING: "not exported by the vendor library",
                           DIOPI_NO_IMPLEMENT: "returns diopiNoImplement",
-                          DIOPI_FORCE_FALLBACK: "declines (diopiForceFallbackToCPU)"}[status]
+                          DIOPI_FORCE_FALLBACK: "declines (diopiForceFallbackToCPU)",
+                          DIOPI_DTYPE_NOT_SUPPORTED:
+                              f"declines the dtype: {self.ops.last_error()}"[:300]}[status]
             return
         if status != 0:
             res.status = "fail"
