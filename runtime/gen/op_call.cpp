@@ -1,6 +1,7 @@
 // Slow paths of the generated wrappers: errors, fallback, and the dump records.
 #include "opweave/op_call.h"
 
+#include <ATen/Dispatch.h>
 #include <c10/util/Exception.h>
 
 #include <cstdio>
@@ -10,6 +11,7 @@
 
 #include "diopi/prototypes.h"
 #include "opweave/fallback.h"
+#include "opweave/output_rules.h"
 
 namespace opweave {
 
@@ -18,7 +20,17 @@ void throw_device_mismatch(int op, const at::Tensor& t, c10::Device expected) {
               ", but found one on ", t.device());
 }
 
-void OpGuard::stage(const at::Tensor& t) { staged_.emplace_back(&t, t.to(device_)); }
+// A CPU 0-dim tensor (a Python number ATen wrapped) becomes a device scalar filled on the
+// stream: no host-to-device copy whose host buffer must outlive it, and no dispatcher trip
+// through to() / empty_strided / copy_.
+void OpGuard::stage(const at::Tensor& t) {
+  c10::Scalar value;
+  AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND3(at::kHalf, at::kBFloat16, at::kBool, t.scalar_type(),
+                                         "opweave_stage", [&] { value = *t.data_ptr<scalar_t>(); });
+  at::Tensor on_device = allocate(OutMeta{{}, t.scalar_type()}, device_);
+  on_device.fill_(value);
+  staged_.emplace_back(&t, std::move(on_device));
+}
 
 const at::Tensor& OpGuard::staged(const at::Tensor& t) const {
   for (const auto& entry : staged_) {
