@@ -15,14 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from torchgen import local
 from torchgen.api import cpp
-from torchgen.api.types import DispatcherSignature
-from torchgen.model import BaseTy, BaseType, ListType, OptionalType, SchemaKind
+from torchgen.model import OptionalType, SchemaKind
 
 from .aten_index import default_index
 from .c_decl import c_decl
-from .emit_aten import shard_of
+from .emit_aten import _is_symint, shard_of
 from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction
 from .output_set import OutputSet
 from .render import render
@@ -59,16 +57,6 @@ class RefPlan:
     call: str = ""
     copies: list[str] = field(default_factory=list)   # functional: results into DIOPI outputs
     commits: list[str] = field(default_factory=list)  # out=: temporaries into DIOPI outputs
-
-
-def _base_type(t):
-    return t.elem if isinstance(t, OptionalType) else t
-
-
-def _is_symint(t) -> bool:
-    while isinstance(t, (OptionalType, ListType)):
-        t = t.elem
-    return isinstance(t, BaseType) and t.name == BaseTy.SymInt
 
 
 def _tensor_value(arg: DiopiArg, aten_type, prepare: list[str]) -> str:
@@ -202,9 +190,6 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding) -> RefPlan:
         elif arg.direction != "in":
             raise NotMechanical(f"output '{arg_name}' is not an ATen output")
     guards = dict(b.guards)
-    with local.parametrize(use_const_ref_for_mutable_tensors=False,
-                           use_ilistref_for_tensor_lists=b.structured):
-        DispatcherSignature.from_schema(b.schema, symint=True)  # the signature must exist
     plan = RefPlan(diopi=fn.name, op_name=b.op_name, header=f"ATen/ops/{base_name}_ops.h")
     values = []
     wrapped = {}   # DIOPI argument -> its C++ value, each converted once
