@@ -23,8 +23,8 @@ import torch.nn.functional as F
 import opweave
 from opweave.demo import cnn, gpt, mlp
 
-ROUNDS = int(os.environ.get("OPWEAVE_BENCH_ROUNDS", "7"))
-STEPS = int(os.environ.get("OPWEAVE_BENCH_STEPS", "5"))
+ROUNDS = int(os.environ.get("OPWEAVE_BENCH_ROUNDS", "9"))
+STEPS = int(os.environ.get("OPWEAVE_BENCH_STEPS", "20"))
 
 
 def _mlp():
