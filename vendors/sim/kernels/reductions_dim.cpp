@@ -32,18 +32,6 @@ int64_t extreme_index(const A* x, int64_t n, int64_t s) {
   return index;
 }
 
-// Checks that out has the input's shape without `dim` (or with it as 1: keepdim).
-void check_reduced(const View& out, const View& input, int dim, const char* what) {
-  View keep = input, drop;
-  if (input.ndim > 0) keep.sizes[dim] = 1;
-  for (int d = 0; d < input.ndim; ++d)
-    if (d != dim) drop.sizes[drop.ndim++] = input.sizes[d];
-  SIMK_CHECK(same_shape(out, keep) || same_shape(out, drop),
-             "%s has shape %s; reducing input %s along dim %d gives %s (or %s with keepdim)", what,
-             out.shape_str().c_str(), input.shape_str().c_str(), dim, drop.shape_str().c_str(),
-             keep.shape_str().c_str());
-}
-
 template <bool Max>
 void reduce_dim(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t values_h,
                 diopiTensorHandle_t indices_h, diopiConstTensorHandle_t input_h, int64_t dim_arg) {

@@ -64,18 +64,6 @@ void check_selected(const View& out, const View& input, int dim, int64_t keep, c
              want.shape_str().c_str());
 }
 
-// Checks that out has the input's shape without `dim` (or with it as 1: keepdim).
-void check_reduced(const View& out, const View& input, int dim, const char* what) {
-  View keep = input, drop;
-  if (input.ndim > 0) keep.sizes[dim] = 1;
-  for (int d = 0; d < input.ndim; ++d)
-    if (d != dim) drop.sizes[drop.ndim++] = input.sizes[d];
-  SIMK_CHECK(same_shape(out, keep) || same_shape(out, drop),
-             "%s has shape %s; reducing input %s along dim %d gives %s (or %s with keepdim)", what,
-             out.shape_str().c_str(), input.shape_str().c_str(), dim, drop.shape_str().c_str(),
-             keep.shape_str().c_str());
-}
-
 // any / all along `dim` (or over everything when dim is null).
 template <bool Any>
 void any_all(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
