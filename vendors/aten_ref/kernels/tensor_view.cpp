@@ -7,71 +7,23 @@
 #include <string>
 
 #include "aten_ref.h"
+#include "opweave/diopi_convert.h"  // the runtime's dtype tables (libopweave, linked anyway)
 
 extern "C" void opweave_set_last_error(const char* msg);  // implemented by the runtime
 
 namespace aten_ref {
 
 at::ScalarType dtype(diopiDtype_t t) {
-  switch (t) {
-    case diopi_dtype_int8:
-      return at::kChar;
-    case diopi_dtype_uint8:
-      return at::kByte;
-    case diopi_dtype_int16:
-      return at::kShort;
-    case diopi_dtype_int32:
-      return at::kInt;
-    case diopi_dtype_int64:
-      return at::kLong;
-    case diopi_dtype_float16:
-      return at::kHalf;
-    case diopi_dtype_bfloat16:
-      return at::kBFloat16;
-    case diopi_dtype_float32:
-      return at::kFloat;
-    case diopi_dtype_float64:
-      return at::kDouble;
-    case diopi_dtype_bool:
-      return at::kBool;
-    case diopi_dtype_complex64:
-      return at::kComplexFloat;
-    case diopi_dtype_complex128:
-      return at::kComplexDouble;
-    default:
-      TORCH_CHECK(false, "aten_ref: DIOPI dtype ", static_cast<int>(t), " has no ATen type");
-  }
+  const at::ScalarType type = opweave::aten_dtype(t);
+  TORCH_CHECK(type != at::ScalarType::Undefined, "aten_ref: DIOPI dtype ", static_cast<int>(t),
+              " has no ATen type");
+  return type;
 }
 
 diopiDtype_t diopi_dtype(at::ScalarType t) {
-  switch (t) {
-    case at::kChar:
-      return diopi_dtype_int8;
-    case at::kByte:
-      return diopi_dtype_uint8;
-    case at::kShort:
-      return diopi_dtype_int16;
-    case at::kInt:
-      return diopi_dtype_int32;
-    case at::kLong:
-      return diopi_dtype_int64;
-    case at::kHalf:
-      return diopi_dtype_float16;
-    case at::kBFloat16:
-      return diopi_dtype_bfloat16;
-    case at::kFloat:
-      return diopi_dtype_float32;
-    case at::kDouble:
-      return diopi_dtype_float64;
-    case at::kBool:
-      return diopi_dtype_bool;
-    case at::kComplexFloat:
-      return diopi_dtype_complex64;
-    case at::kComplexDouble:
-      return diopi_dtype_complex128;
-    default:
-      TORCH_CHECK(false, "aten_ref: ATen dtype ", t, " has no DIOPI type");
-  }
+  const diopiDtype_t type = opweave::diopi_dtype(t);
+  TORCH_CHECK(type != diopi_dtype_unsupported, "aten_ref: ATen dtype ", t, " has no DIOPI type");
+  return type;
 }
 
 c10::optional<at::ScalarType> optional_dtype(const diopiDtype_t* t) {
