@@ -109,6 +109,11 @@ def c_param(arg: Argument, *, written: bool) -> CParam:
     if isinstance(t, ListType) and isinstance(t.elem, BaseType) and t.elem.name == BaseTy.Tensor:
         ctype = "diopiTensorHandle_t*" if written else "diopiConstTensorHandle_t*"
         return CParam(ctype, "tensor_list", False)
+    if (isinstance(t, ListType) and isinstance(t.elem, OptionalType)
+            and isinstance(t.elem.elem, BaseType) and t.elem.elem.name == BaseTy.Tensor
+            and not written):
+        # `Tensor?[]` (advanced indexing): an array whose absent entries are NULL
+        return CParam("diopiConstTensorHandle_t*", "tensor_list", True)
     raise UnsupportedType(f"ATen type '{t}' of argument '{arg.name}' has no DIOPI mapping")
 
 

@@ -78,6 +78,9 @@ def _convert(arg: DiopiArg, expr: str, aten_type, var: str, prepare: list[str]) 
         if k == "int":
             return f"{expr}.expect_int()"
         raise NotImplementedError(f"SymInt argument {arg.name} as DIOPI {k}")
+    if k == "tensor_list" and arg.optional:   # Tensor?[]: CPU index tensors move to the device
+        prepare.append(f"const opweave::OptionalHandleList {var}({expr}, guard.device());")
+        return f"{var}.data(), {var}.size()"
     if k == "tensor_list":
         prepare.append(f"const opweave::HandleList {var}({expr});")
         return f"{var}.data(), {var}.size()"
@@ -183,6 +186,8 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
             plan.device_tensors.append(a.name)
         elif isinstance(t, ListType) and isinstance(t.elem, BaseType) and t.elem.name == BaseTy.Tensor:
             plan.device_tensors.append(a.name)   # every element on the op's device
+        elif isinstance(t, ListType) and isinstance(t.elem, OptionalType):
+            plan.device_tensors.append(a.name)   # Tensor?[]: on the device or the CPU
     if b.derived:
         base = b.base
         plan.base_cname = base.schema.name.unambiguous_name()

@@ -75,6 +75,11 @@ def _from_diopi(arg: DiopiArg, aten_type, structured: bool, prepare: list[str]) 
     symint = _is_symint(aten_type)
     if k == "tensor":
         return _tensor_value(arg, aten_type, prepare)
+    if k == "tensor_list" and arg.optional:   # Tensor?[]: NULL entries are absent
+        var = f"{name}_t"
+        prepare.append(f"c10::List<c10::optional<at::Tensor>> {var} = "
+                       f"aten_ref::wrap_optional_list({name}, {arg.count_name or name + '_size'});")
+        return var
     if k == "tensor_list":
         var = f"{name}_t"
         prepare.append(f"std::vector<at::Tensor> {var} = "

@@ -276,6 +276,12 @@ def plan_function(fam: OpFamily, fn: DiopiFunction) -> FnPlan:
     if probe:
         ref["probe"] = probe
     guards = {k: v for k, v in b.guards}
+    for k, v in guards.items():
+        # an unused argument with a default (_index_put_impl_'s unsafe): the reference takes
+        # the default rather than the forward call's value
+        has_default, default = parse_default(p.aten_args[k].default)
+        if v == "unused" and has_default:
+            guards[k] = default
     if guards:
         ref["fixed"] = guards
     if any(a.kind == "generator" for a in fn.args):
@@ -402,6 +408,26 @@ def _broadcast(*shapes):
             return None
         out.append(dims.pop() if dims else 1)
     return out
+
+
+def _indexed_shape(shape, entries):
+    """The shape of input[entries] for ADVANCED_INDEX entries, a mask standing for [1] per dim it
+    covers (values of that shape broadcast to whatever count the mask selects)."""
+    dims, index_shapes, pos = [], [], 0
+    for e in entries:
+        if e is None:
+            pos += 1
+            continue
+        covers = len(e[1]) if e[0] == "mask" else 1
+        index_shapes.append([1] if e[0] == "mask" else e[1])
+        dims.extend(range(pos, pos + covers))
+        pos += covers
+    b = _broadcast(*index_shapes)
+    adjacent = dims == list(range(dims[0], dims[0] + len(dims)))
+    kept = [d for d in range(len(shape)) if d not in dims]
+    at = dims[0] if adjacent else 0
+    before = [shape[d] for d in kept if d < at]
+    return before + b + [shape[d] for d in kept if d >= at]
 
 
 def _tensor(shape, dtype, layout="contiguous", values="normal"):
@@ -564,7 +590,9 @@ class CaseBuilder:
 
     def _build(self) -> list[dict]:
         rule = self.p.rule
-        if rule == "convert":
+        if any(a.kind == "tensor_list" and a.optional for a in self.p.inputs):
+            self.advanced_index()
+        elif rule == "convert":
             self.convert()
         elif rule in ("broadcast", "compare", "select") and len(self.p.rule_tensors) >= 2:
             self.broadcast()
@@ -786,6 +814,55 @@ class CaseBuilder:
                 attrs["dim"] = dim
                 attrs = {a.name: attrs[a.name] for a in p.attrs}
                 self.add(tag, inputs, attrs)
+
+    # input[indices] and input[indices] (+)= values: (tag, input shape, layout, index entries).
+    # An entry is None (the whole dim), ("int", shape, values) or ("mask", shape); "unique"
+    # values name each position once, so a put without accumulate has one answer.
+    ADVANCED_INDEX = [
+        ("base", [5, 4], "contiguous", [("int", [3], "unique_index5")]),
+        ("two", [5, 6], "contiguous",
+         [("int", [2, 1], "unique_index5"), ("int", [3], "unique_index6")]),
+        ("null_first", [4, 5, 3], "contiguous", [None, ("int", [2], "unique_index5")]),
+        ("separated", [4, 5, 3], "contiguous",
+         [("int", [2], "unique_index4"), None, ("int", [2], "unique_index3")]),
+        ("negative", [5, 4], "contiguous", [("int", [2, 2], "unique_signed_index5")]),
+        ("mask", [4, 5], "contiguous", [("mask", [4, 5])]),
+        ("mask_rows", [4, 5, 2], "contiguous", [("mask", [4])]),
+        ("mask_after_null", [3, 4, 5], "contiguous", [None, ("mask", [4, 5])]),
+        ("empty", [5, 4], "contiguous", [("int", [0], "index5")]),
+        ("large", LARGE, "contiguous", [None, ("int", [700], "unique_index1031")]),
+        ("transposed", [6, 5], "transposed", [("int", [3], "unique_index5")]),
+        ("sliced", [4, 5], "sliced", [None, ("int", [2], "unique_index5")]),
+    ]
+
+    def advanced_index(self) -> None:
+        p = self.p
+        (lst,) = [a for a in p.inputs if a.kind == "tensor_list"]
+        src = next(a for a in p.inputs if a.name == "input")
+        values = next((a for a in p.inputs if a.name == "values"), None)
+        int_dtype = next(d for d in lst.dtypes if d != "bool")
+        for tag, shape, layout, entries in self.ADVANCED_INDEX:
+            items = [None if e is None else
+                     _tensor(e[1], "bool", "contiguous", "bool") if e[0] == "mask" else
+                     _tensor(e[1], int_dtype, "contiguous", e[2]) for e in entries]
+            inputs = {src.name: self.input_spec(src, shape, layout), lst.name: {"list": items}}
+            if values is None:
+                self.add(tag, {a.name: inputs[a.name] for a in p.inputs}, {})
+                continue
+            # values broadcast to the indexed shape; a mask's shape is data-dependent, so its
+            # cases take a single value per row
+            probe = _indexed_shape(shape, entries)
+            for accumulate in (False, True):
+                inputs[values.name] = self.input_spec(values, probe, "contiguous")
+                attrs = {"accumulate": accumulate}
+                self.add(tag, {a.name: inputs[a.name] for a in p.inputs},
+                         {a.name: attrs[a.name] for a in p.attrs})
+        if values is not None:   # repeated positions add up
+            inputs = {src.name: self.input_spec(src, [5, 3], "contiguous"),
+                      lst.name: {"list": [_tensor([8], int_dtype, "contiguous", "index3")]},
+                      values.name: self.input_spec(values, [8, 3], "contiguous")}
+            self.add("repeated_accumulate", {a.name: inputs[a.name] for a in p.inputs},
+                     {a.name: {"accumulate": True}[a.name] for a in p.attrs})
 
     def concat(self, rule: str) -> None:
         p = self.p

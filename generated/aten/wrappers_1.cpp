@@ -1471,6 +1471,40 @@ const int kOp_native_dropout = opweave::register_op(&kInfo_native_dropout);
   return native_dropout_impl(kOp_native_dropout, input, p, train);
 }
 
+// ---- aten::index.Tensor -> diopiIndex
+const opweave::OpInfo kInfo_index_Tensor{"aten::index.Tensor",
+                                         "diopiIndex",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_index_Tensor = opweave::register_op(&kInfo_index_Tensor);
+
+at::Tensor index_Tensor_impl(int op, const at::Tensor& self,
+                             const c10::List<c10::optional<at::Tensor>>& indices) {
+  opweave::OpGuard guard(op, self, indices);
+  diopiTensorHandle_t result0_h = nullptr;
+  const opweave::OptionalHandleList indices_d(indices, guard.device());
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIndex)>(op)(
+      guard.ctx(), &result0_h, opweave::const_handle(guard.on_device(self)), indices_d.data(),
+      indices_d.size());
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::index_Tensor>(op, status, self, indices);
+  }
+  at::Tensor result0 = opweave::allocated_output(result0_h);
+  return result0;
+}
+
+at::Tensor wrap_index_Tensor(const at::Tensor& self,
+                             const c10::List<c10::optional<at::Tensor>>& indices) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_index_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::index_Tensor>(kOp_index_Tensor, &index_Tensor_impl,
+                                                              self, indices);
+  }
+#endif
+  return index_Tensor_impl(kOp_index_Tensor, self, indices);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -1524,6 +1558,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("cumsum", TORCH_FN(wrap_cumsum));
   m.impl("cumsum_", TORCH_FN(wrap_cumsum_));
   m.impl("native_dropout", TORCH_FN(wrap_native_dropout));
+  m.impl("index.Tensor", TORCH_FN(wrap_index_Tensor));
 }
 
 TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {

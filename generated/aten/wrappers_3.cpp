@@ -895,6 +895,80 @@ at::Tensor wrap_nonzero(const at::Tensor& self) {
   return nonzero_impl(kOp_nonzero, self);
 }
 
+// ---- aten::index_put -> diopiIndexPut
+const opweave::OpInfo kInfo_index_put{"aten::index_put",
+                                      "diopiIndexPut",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_index_put = opweave::register_op(&kInfo_index_put);
+
+at::Tensor index_put_impl(int op, const at::Tensor& self,
+                          const c10::List<c10::optional<at::Tensor>>& indices,
+                          const at::Tensor& values, bool accumulate) {
+  opweave::OpGuard guard(op, self, indices, values);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(self), guard.device());
+  const opweave::OptionalHandleList indices_d(indices, guard.device());
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIndexPut)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(values)), indices_d.data(), indices_d.size(),
+      accumulate);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::index_put>(op, status, self, indices, values,
+                                                       accumulate);
+  }
+  return result0;
+}
+
+at::Tensor wrap_index_put(const at::Tensor& self,
+                          const c10::List<c10::optional<at::Tensor>>& indices,
+                          const at::Tensor& values, bool accumulate) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_index_put) != 0)) {
+    return opweave::instrumented_call<at::_ops::index_put>(kOp_index_put, &index_put_impl, self,
+                                                           indices, values, accumulate);
+  }
+#endif
+  return index_put_impl(kOp_index_put, self, indices, values, accumulate);
+}
+
+// ---- aten::_index_put_impl_ -> diopiIndexPutInp
+const opweave::OpInfo kInfo__index_put_impl_{"aten::_index_put_impl_",
+                                             "diopiIndexPutInp",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp__index_put_impl_ = opweave::register_op(&kInfo__index_put_impl_);
+
+at::Tensor& _index_put_impl__impl(int op, at::Tensor& self,
+                                  const c10::List<c10::optional<at::Tensor>>& indices,
+                                  const at::Tensor& values, bool accumulate, bool unsafe) {
+  (void)unsafe;  // not an input of diopiIndexPutInp
+  opweave::OpGuard guard(op, self, indices, values);
+  opweave::check_inplace(op, self, opweave::rules::like(self));
+  const opweave::OptionalHandleList indices_d(indices, guard.device());
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIndexPutInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(values)),
+      indices_d.data(), indices_d.size(), accumulate);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::_index_put_impl_>(op, status, self, indices, values,
+                                                              accumulate, unsafe);
+  }
+  return self;
+}
+
+at::Tensor& wrap__index_put_impl_(at::Tensor& self,
+                                  const c10::List<c10::optional<at::Tensor>>& indices,
+                                  const at::Tensor& values, bool accumulate, bool unsafe) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp__index_put_impl_) != 0)) {
+    return opweave::instrumented_call<at::_ops::_index_put_impl_>(
+        kOp__index_put_impl_, &_index_put_impl__impl, self, indices, values, accumulate, unsafe);
+  }
+#endif
+  return _index_put_impl__impl(kOp__index_put_impl_, self, indices, values, accumulate, unsafe);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -930,4 +1004,6 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("logical_not", TORCH_FN(wrap_logical_not));
   m.impl("logical_not_", TORCH_FN(wrap_logical_not_));
   m.impl("nonzero", TORCH_FN(wrap_nonzero));
+  m.impl("index_put", TORCH_FN(wrap_index_put));
+  m.impl("_index_put_impl_", TORCH_FN(wrap__index_put_impl_));
 }

@@ -20,6 +20,7 @@
 #include <ATen/ops/gather_ops.h>
 #include <ATen/ops/gelu_backward_ops.h>
 #include <ATen/ops/gelu_ops.h>
+#include <ATen/ops/index_ops.h>
 #include <ATen/ops/index_select_backward_ops.h>
 #include <ATen/ops/index_select_ops.h>
 #include <ATen/ops/log_ops.h>
@@ -822,6 +823,23 @@ extern "C" diopiError_t diopiFlip(diopiContextHandle_t ctx, diopiTensorHandle_t 
     const auto result =
         at::_ops::flip::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::ints(dims));
     aten_ref::copy_result(out, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::index.Tensor
+extern "C" diopiError_t diopiIndex(diopiContextHandle_t ctx, diopiTensorHandle_t* out,
+                                   diopiConstTensorHandle_t input,
+                                   diopiConstTensorHandle_t* indices, int64_t nums) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    c10::List<c10::optional<at::Tensor>> indices_t = aten_ref::wrap_optional_list(indices, nums);
+    const auto result = at::_ops::index_Tensor::redispatch(aten_ref::kCpuKeys, input_t, indices_t);
+    aten_ref::return_allocated(ctx, out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

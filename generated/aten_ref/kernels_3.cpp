@@ -7,6 +7,7 @@
 
 // ATen/core/Tensor.h first: the per-operator headers assume it.
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/_index_put_impl_ops.h>
 #include <ATen/ops/add_ops.h>
 #include <ATen/ops/addmm_ops.h>
 #include <ATen/ops/avg_pool2d_backward_ops.h>
@@ -17,6 +18,7 @@
 #include <ATen/ops/exp_ops.h>
 #include <ATen/ops/hardswish_backward_ops.h>
 #include <ATen/ops/hardswish_ops.h>
+#include <ATen/ops/index_put_ops.h>
 #include <ATen/ops/le_ops.h>
 #include <ATen/ops/log10_ops.h>
 #include <ATen/ops/logical_and_ops.h>
@@ -721,6 +723,48 @@ extern "C" diopiError_t diopiMaskedSelect(diopiContextHandle_t ctx, diopiTensorH
     at::Tensor mask_t = aten_ref::wrap(mask);
     const auto result = at::_ops::masked_select::redispatch(aten_ref::kCpuKeys, input_t, mask_t);
     aten_ref::return_allocated(ctx, out, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::index_put
+extern "C" diopiError_t diopiIndexPut(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                      diopiConstTensorHandle_t input,
+                                      diopiConstTensorHandle_t values,
+                                      diopiConstTensorHandle_t* indices, int64_t indices_counts,
+                                      bool accumulate) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    c10::List<c10::optional<at::Tensor>> indices_t =
+        aten_ref::wrap_optional_list(indices, indices_counts);
+    at::Tensor values_t = aten_ref::wrap(values);
+    const auto result = at::_ops::index_put::redispatch(aten_ref::kCpuKeys, input_t, indices_t,
+                                                        values_t, accumulate);
+    aten_ref::copy_result(out, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::_index_put_impl_
+extern "C" diopiError_t diopiIndexPutInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                         diopiConstTensorHandle_t values,
+                                         diopiConstTensorHandle_t* indices, int64_t indices_counts,
+                                         bool accumulate) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    c10::List<c10::optional<at::Tensor>> indices_t =
+        aten_ref::wrap_optional_list(indices, indices_counts);
+    at::Tensor values_t = aten_ref::wrap(values);
+    at::_ops::_index_put_impl_::redispatch(aten_ref::kCpuKeys, input_t, indices_t, values_t,
+                                           accumulate, false);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

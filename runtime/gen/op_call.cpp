@@ -115,6 +115,23 @@ void json_tensor(std::ostringstream& os, const at::Tensor& t, int level) {
   os << '}';
 }
 
+// Tensor[] and Tensor?[] (cat, index): an array of tensors, null for an absent entry.
+void json_item(std::ostringstream& os, const at::Tensor& t, int level) {
+  json_tensor(os, t, level);
+}
+void json_item(std::ostringstream& os, const c10::optional<at::Tensor>& t, int level) {
+  t.has_value() ? json_tensor(os, *t, level) : void(os << "null");
+}
+template <class Items>
+void json_tensors(std::ostringstream& os, const Items& items, int level) {
+  os << '[';
+  for (size_t k = 0; k < items.size(); ++k) {
+    if (k) os << ',';
+    json_item(os, items[k], level);
+  }
+  os << ']';
+}
+
 }  // namespace
 
 void dump_call(int op, const torch::jit::Stack& args) {
@@ -132,6 +149,10 @@ void dump_call(int op, const torch::jit::Stack& args) {
       const c10::IValue& v = args[i];
       if (v.isTensor()) {
         json_tensor(os, v.toTensor(), level);
+      } else if (v.isTensorList()) {
+        json_tensors(os, v.toTensorVector(), level);
+      } else if (v.isOptionalTensorList()) {
+        json_tensors(os, v.toOptionalTensorVector(), level);
       } else if (v.isNone()) {
         os << "null";
       } else {

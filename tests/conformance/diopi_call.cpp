@@ -88,7 +88,13 @@ class Args {
     while (pos < t.text.size()) {
       size_t end = t.text.find(',', pos);
       if (end == std::string::npos) end = t.text.size();
-      const int64_t k = std::strtoll(t.text.substr(pos, end - pos).c_str(), nullptr, 10);
+      const std::string item = t.text.substr(pos, end - pos);
+      if (item == "n") {  // an absent Tensor?[] entry
+        v.push_back(nullptr);
+        pos = end + 1;
+        continue;
+      }
+      const int64_t k = std::strtoll(item.c_str(), nullptr, 10);
       TORCH_CHECK(k >= 0 && k < static_cast<int64_t>(tensors_.size()) && tensors_[k].defined(),
                   "conformance: list argument ", i, " names missing tensor ", k);
       v.push_back(opweave::handle(tensors_[k]));

@@ -315,6 +315,10 @@ SELECT = {
     "prod_all": (lambda x: x.prod(), XT),
     "prod_all_int32_to_int64": (lambda x: x.prod(), INT45.int() + 1),
     "isnan": (lambda x: torch.isnan(x), NANX),
+    # DIOPI has no isinf: ATen's composite (abs(x) == inf) runs on the device's kernels
+    "isinf": (lambda x: torch.isinf(x), torch.tensor([1.0, float("inf"), -float("inf"), float("nan")])),
+    "isinf_half": (lambda x: torch.isinf(x), torch.tensor([1.0, float("inf"), -7.0]).half()),
+    "isinf_int": (lambda x: torch.isinf(x), INT45),
     "logical_and": (lambda a, b: torch.logical_and(a, b), BOOL57, BOOL7),
     "logical_and_float": (lambda a, b: torch.logical_and(a, b), XT.round(), INT45.float().t()[:, :4].t().repeat(2, 2)[:5, :7]),
     "logical_or_": (lambda a, b: a.clone().logical_or_(b), BOOL57, BOOL7),

@@ -3,6 +3,7 @@
 // dump, autocompare, profiler names). Only OpGuard and the flag test run on the fast path.
 #pragma once
 
+#include <ATen/core/List.h>
 #include <ATen/core/Tensor.h>
 #include <ATen/core/boxing/KernelFunction.h>
 #include <ATen/core/dispatch/Dispatcher.h>
@@ -72,6 +73,13 @@ class OpGuard {
   }
   static c10::Device pick(at::TensorList l) { return pick_list(l); }
   static c10::Device pick(const at::ITensorListRef& l) { return pick_list(l); }
+  static c10::Device pick(const c10::List<c10::optional<at::Tensor>>& l) {
+    for (size_t i = 0; i < l.size(); ++i) {
+      const c10::Device d = pick(l.get(i));
+      if (d.type() == c10::DeviceType::PrivateUse1) return d;
+    }
+    return c10::Device(c10::DeviceType::CPU);
+  }
   void check(int op, const at::Tensor& t) {
     if (!t.defined() || t.device() == device_) return;
     if (t.device().is_cpu() && t.dim() == 0) {
@@ -91,6 +99,16 @@ class OpGuard {
   }
   void check(int op, at::TensorList l) { check_list(op, l); }
   void check(int op, const at::ITensorListRef& l) { check_list(op, l); }
+  // Tensor?[] (advanced indexing): as ATen allows for CUDA, index tensors may also live on the
+  // CPU; OptionalHandleList copies those to the device.
+  void check(int op, const c10::List<c10::optional<at::Tensor>>& l) {
+    for (size_t i = 0; i < l.size(); ++i) {
+      const c10::optional<at::Tensor> t = l.get(i);
+      if (t.has_value() && t->defined() && t->device() != device_ && !t->device().is_cpu()) {
+        throw_device_mismatch(op, *t, device_);
+      }
+    }
+  }
   void stage(const at::Tensor& t);
   const at::Tensor& staged(const at::Tensor& t) const;
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <ATen/core/IListRef.h>
+#include <ATen/core/List.h>
 #include <ATen/core/Tensor.h>
 #include <c10/core/GradMode.h>
 #include <c10/core/Scalar.h>
@@ -79,7 +80,8 @@ inline diopiRoundMode_t to_round_mode(const c10::optional<c10::string_view>& mod
   if (!mode.has_value()) return RoundModeNone;
   if (*mode == "trunc") return RoundModeTrunc;
   if (*mode == "floor") return RoundModeFloor;
-  TORCH_CHECK(false, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '",
+  TORCH_CHECK(false,
+              "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '",
               std::string(*mode), "'");
 }
 
@@ -102,6 +104,34 @@ class HandleList {
 
  private:
   mutable c10::SmallVector<diopiConstTensorHandle_t, 8> handles_;
+};
+
+// Tensor?[] (advanced indexing) -> a DIOPI handle array whose absent entries are NULL. A handle
+// is the address of an at::Tensor and c10::List holds no at::Tensor objects, so the tensors are
+// held here (CPU index tensors copied to `device`) for the duration of the call.
+class OptionalHandleList {
+ public:
+  OptionalHandleList(const c10::List<c10::optional<at::Tensor>>& tensors, c10::Device device) {
+    held_.reserve(tensors.size());  // no reallocation below: handles point into held_
+    handles_.reserve(tensors.size());
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      const c10::optional<at::Tensor> t = tensors.get(i);
+      if (!t.has_value() || !t->defined()) {
+        handles_.push_back(nullptr);
+        continue;
+      }
+      held_.push_back(t->device() == device ? *t : t->to(device));
+      handles_.push_back(const_handle(held_.back()));
+    }
+  }
+  OptionalHandleList(const OptionalHandleList&) = delete;
+  OptionalHandleList& operator=(const OptionalHandleList&) = delete;
+  diopiConstTensorHandle_t* data() const { return handles_.data(); }
+  int64_t size() const { return static_cast<int64_t>(handles_.size()); }
+
+ private:
+  c10::SmallVector<at::Tensor, 4> held_;
+  mutable c10::SmallVector<diopiConstTensorHandle_t, 4> handles_;
 };
 
 inline diopiConstTensorHandle_t optional_handle(const c10::optional<at::Tensor>& t) {

@@ -10,6 +10,7 @@
 #include <ATen/core/Generator.h>
 #include <ATen/core/IListRef.h>
 #include <ATen/core/LegacyTypeDispatch.h>
+#include <ATen/core/List.h>
 #include <ATen/core/Tensor.h>
 #include <c10/core/DispatchKeySet.h>
 #include <c10/core/Scalar.h>
@@ -36,6 +37,9 @@ at::Tensor wrap(diopiConstTensorHandle_t h);
 c10::optional<at::Tensor> wrap_optional(diopiConstTensorHandle_t h);  // null -> nullopt
 std::vector<at::Tensor> wrap_list(const diopiConstTensorHandle_t* hs, int64_t n);
 std::vector<at::Tensor> wrap_list(const diopiTensorHandle_t* hs, int64_t n);
+// Tensor?[] (advanced indexing): NULL entries become nullopt.
+c10::List<c10::optional<at::Tensor>> wrap_optional_list(const diopiConstTensorHandle_t* hs,
+                                                        int64_t n);
 
 at::ScalarType dtype(diopiDtype_t t);
 diopiDtype_t diopi_dtype(at::ScalarType t);

@@ -62,6 +62,14 @@ std::vector<at::Tensor> wrap_list(const diopiTensorHandle_t* hs, int64_t n) {
   return wrap_list(reinterpret_cast<const diopiConstTensorHandle_t*>(hs), n);
 }
 
+c10::List<c10::optional<at::Tensor>> wrap_optional_list(const diopiConstTensorHandle_t* hs,
+                                                        int64_t n) {
+  c10::List<c10::optional<at::Tensor>> out;
+  out.reserve(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) out.push_back(wrap_optional(hs[i]));
+  return out;
+}
+
 at::Scalar scalar(const diopiScalar_t* s) {
   TORCH_CHECK(s != nullptr, "aten_ref: a required scalar argument is null");
   switch (s->stype) {

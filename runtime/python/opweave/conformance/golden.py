@@ -56,7 +56,8 @@ def generate_case(cat, case) -> str:
         for name, t in inputs.items():
             if isinstance(t, list):          # a tensor list: in.<name>.0, in.<name>.1, ...
                 for i, item in enumerate(t):
-                    tensors[f"in.{name}.{i}"] = item
+                    if item is not None:     # an absent Tensor?[] entry has no data
+                        tensors[f"in.{name}.{i}"] = item
             elif t is not None:
                 tensors["in." + name] = t
         for name, t in expected.items():

@@ -9,6 +9,8 @@ way the generated wrapper shapes them.
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 DTYPES = {
@@ -24,8 +26,8 @@ class ReferenceError_(Exception):
 
 def make_input(spec: dict, gen: torch.Generator):
     """A tensor (or, for {"list": [...]}, a list of tensors) as the case describes it."""
-    if "list" in spec:
-        return [make_input(s, gen) for s in spec["list"]]
+    if "list" in spec:   # a None item: an absent entry of a Tensor?[] (advanced indexing)
+        return [make_input(s, gen) if s is not None else None for s in spec["list"]]
     shape = spec["shape"]
     dtype = DTYPES[spec["dtype"]]
     values = spec.get("values", "normal")
@@ -40,6 +42,15 @@ def make_input(spec: dict, gen: torch.Generator):
         length = shape[dim]
         order = torch.rand(shape, generator=gen, dtype=torch.float64).argsort(dim=dim)
         return (order - length // 2).to(dtype)
+    if values.startswith("unique_signed_index"):   # distinct positions, some counted from the end
+        n = int(values[len("unique_signed_index"):])
+        k = math.prod(shape)
+        picked = torch.randperm(n, generator=gen)[:k]
+        picked = picked - n * torch.randint(0, 2, (k,), generator=gen)
+        return picked.reshape(shape).to(dtype)
+    if values.startswith("unique_index"):   # distinct positions: a put without accumulate
+        n = int(values[len("unique_index"):])
+        return torch.randperm(n, generator=gen)[:math.prod(shape)].reshape(shape).to(dtype)
     if values.startswith("index"):
         n = max(int(values[len("index"):]), 1)
         return torch.randint(0, n, shape, generator=gen).to(dtype)

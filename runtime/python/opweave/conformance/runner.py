@@ -311,6 +311,9 @@ class Runner:
                 items = (spec["inputs"].get(name) or {}).get("list", [])
                 handles = []
                 for i, item in enumerate(items):
+                    if item is None:   # an absent Tensor?[] entry: a NULL handle
+                        handles.append("n")
+                        continue
                     p = place(f"{name}.{i}", tensors[f"in.{name}.{i}"],
                               item.get("layout", "contiguous"), self.device)
                     placed[p.name] = p
