@@ -56,6 +56,7 @@ MATRIX_ARGS = {"diagonal"}
 BACKWARD_ATTRS = {
     "input_sizes": ("shape", "input"),      # index_select_backward's self_sizes
     "num_weights": ("dim0", "weight"),      # embedding_dense_backward
+    "bias_sizes": ("bias_channels", "weight"),   # convolution backward
 }
 # Values of named Scalar arguments: (floating, integral) lists; a schema default goes first.
 SCALAR_VALUES = {
@@ -98,6 +99,27 @@ INPUT_VALUES = {
     "diopiNormalScalarTensor": "positive",   # standard deviations
     "diopiNormalTensor": "positive",
 }
+
+# Overloads with no CPU kernel (the `_overrideable` hooks a backend implements): the reference
+# runs the ATen op they stand for. `args` maps further DIOPI arguments to the substitute's
+# arguments; `fixed` gives the substitute's arguments the catalogue ignores.
+REFERENCE_SUBSTITUTES = {
+    "convolution_overrideable": {
+        "overload": "convolution",
+        "positional": ["input", "weight", "bias", "stride", "padding", "dilation", "transposed",
+                       "output_padding", "groups"],
+        "fixed": {"output_padding": [0, 0]},
+    },
+    "convolution_backward_overrideable": {
+        "overload": "convolution_backward",
+        "positional": ["grad_output", "input", "weight", "bias_sizes", "stride", "padding",
+                       "dilation", "transposed", "output_padding", "groups", "output_mask"],
+        "args": {"bias_sizes": "bias_sizes"},
+        "fixed": {"output_padding": [0, 0]},
+    },
+}
+# Backward functions whose forward is not named <backward minus "Backward">.
+FORWARD_OF = {"diopiMaxPool2dBackward": "diopiMaxPool2dWithIndices"}
 
 # Output rules that pick the shape class even when another output comes first.
 SPECIAL_CLASSES = ("layer_norm_stats", "batch_norm_stats")
@@ -240,11 +262,14 @@ def plan_function(fam: OpFamily, fn: DiopiFunction) -> FnPlan:
         p.inputs = [a for a in p.inputs if a.name != out_name]
         return p
     p.aten_args = {a.name: a for a in b.schema.arguments.flat_all}
+    substitute = REFERENCE_SUBSTITUTES.get(str(b.schema.name.name), {})
     for arg_name, src in b.sources:
         if src.kind == "arg":
             p.diopi_to_aten[arg_name] = src.aten_name
         elif src.kind == "value":
             value = getattr(src, "value", None)
+            if arg_name in substitute.get("args", {}):
+                continue   # an attribute of the case, passed to the substitute reference
             if not isinstance(value, (bool, int, float, type(None))):
                 raise p.err(f"argument '{arg_name}' is computed by a helper ({value}); the "
                             "runner cannot supply it yet")
@@ -275,7 +300,12 @@ def plan_function(fam: OpFamily, fn: DiopiFunction) -> FnPlan:
     probe = _functional_probe(fn, b)
     if probe:
         ref["probe"] = probe
+    if substitute:
+        ref["overload"] = substitute["overload"]
+        ref["positional"] = list(substitute["positional"])
+        ref["args"].update(substitute.get("args", {}))
     guards = {k: v for k, v in b.guards}
+    guards.update(substitute.get("fixed", {}))
     for k, v in guards.items():
         # an unused argument with a default (_index_put_impl_'s unsafe): the reference takes
         # the default rather than the forward call's value
@@ -624,6 +654,14 @@ class CaseBuilder:
             self.repeat()
         elif rule == "layer_norm_stats":
             self.layer_norm()
+        elif rule == "conv":
+            self.conv()
+        elif rule == "pool2d":
+            self.pool2d()
+        elif rule == "adaptive_pool2d":
+            self.adaptive_pool2d()
+        elif rule == "batch_norm_stats":
+            self.batch_norm()
         elif rule in ("like", "like_float", "like_bool", "like_int64", "bool_scalar", "allocated", "cast",
                       "broadcast", "compare", "scalar", "cumsum", "select"):
             self.elementwise(skip_empty=(rule == "scalar"))
@@ -864,6 +902,99 @@ class CaseBuilder:
             self.add("repeated_accumulate", {a.name: inputs[a.name] for a in p.inputs},
                      {a.name: {"accumulate": True}[a.name] for a in p.attrs})
 
+    def _attrs(self, **given) -> dict:
+        """Every attribute in DIOPI order: `given`, else its first test value."""
+        return {a.name: given[a.name] if a.name in given else attr_values(self.p, a, self.dtype)[0]
+                for a in self.p.attrs}
+
+    def _add_nchw(self, tag: str, tensors: dict, layout: str, attrs: dict) -> None:
+        """tensors: DIOPI input name -> shape (None: absent); the first is the activation and
+        takes `layout`, the others are parameters (contiguous)."""
+        p = self.p
+        inputs, first = {}, True
+        for a in p.inputs:
+            shape = tensors.get(a.name)
+            inputs[a.name] = None if shape is None else self.input_spec(
+                a, shape, layout if first else "contiguous",
+                "positive" if a.name == "running_var" else None)
+            first = False
+        self.add(tag, inputs, self._attrs(**attrs))
+
+    # (tag, input, weight, bias?, stride, padding, dilation, groups, layout)
+    CONV = [
+        ("base", [2, 3, 8, 9], [4, 3, 3, 3], True, [1, 1], [1, 1], [1, 1], 1, "contiguous"),
+        ("stride2", [2, 3, 9, 8], [5, 3, 3, 2], True, [2, 2], [0, 1], [1, 1], 1, "contiguous"),
+        ("dilation", [1, 2, 9, 9], [3, 2, 3, 3], True, [1, 2], [2, 2], [2, 2], 1, "contiguous"),
+        ("groups", [2, 4, 6, 7], [6, 2, 3, 3], True, [1, 1], [1, 1], [1, 1], 2, "contiguous"),
+        ("depthwise", [1, 4, 6, 6], [4, 1, 3, 3], False, [1, 1], [1, 1], [1, 1], 4, "contiguous"),
+        ("no_bias_1x1", [2, 5, 4, 4], [3, 5, 1, 1], False, [1, 1], [0, 0], [1, 1], 1,
+         "contiguous"),
+        ("large", [2, 8, 33, 35], [16, 8, 3, 3], True, [1, 1], [1, 1], [1, 1], 1, "contiguous"),
+        ("transposed", [2, 3, 7, 6], [4, 3, 3, 3], True, [1, 1], [1, 1], [1, 1], 1, "transposed"),
+        ("sliced", [2, 3, 7, 6], [4, 3, 2, 2], True, [2, 1], [0, 0], [1, 1], 1, "sliced"),
+    ]
+
+    def conv(self) -> None:
+        for tag, x, w, bias, stride, padding, dilation, groups, layout in self.CONV:
+            self._add_nchw(tag, {"input": x, "weight": w, "bias": [w[0]] if bias else None},
+                           layout, {"stride": stride, "padding": padding,
+                                    "dilation": dilation, "groups": groups})
+
+    # (tag, input, kernel, stride, padding, dilation, ceil_mode, layout): padding <= kernel / 2
+    POOL = [
+        ("base", [2, 3, 8, 9], [3, 3], [2, 2], [1, 1], [1, 1], False, "contiguous"),
+        ("default_stride", [1, 2, 8, 8], [2, 2], [], [0, 0], [1, 1], False, "contiguous"),
+        ("ceil", [1, 2, 7, 7], [2, 2], [2, 2], [0, 0], [1, 1], True, "contiguous"),
+        ("rect", [2, 2, 9, 7], [3, 2], [2, 1], [1, 0], [1, 1], False, "contiguous"),
+        ("dilation", [1, 3, 9, 9], [2, 2], [1, 1], [0, 0], [2, 2], False, "contiguous"),
+        ("no_batch", [3, 6, 6], [2, 2], [2, 2], [0, 0], [1, 1], False, "contiguous"),
+        ("large", [2, 4, 33, 35], [3, 3], [2, 2], [1, 1], [1, 1], True, "contiguous"),
+        ("transposed", [2, 3, 6, 7], [2, 2], [2, 2], [1, 1], [1, 1], False, "transposed"),
+        ("sliced", [2, 3, 6, 7], [3, 3], [1, 1], [1, 1], [1, 1], False, "sliced"),
+    ]
+
+    def pool2d(self) -> None:
+        names = {a.name for a in self.p.attrs}
+        for tag, x, kernel, stride, padding, dilation, ceil, layout in self.POOL:
+            if "dilation" not in names and dilation != [1, 1]:
+                continue
+            attrs = {"kernel_size": kernel, "stride": stride, "padding": padding,
+                     "dilation": dilation, "ceil_mode": ceil}
+            self._add_nchw(tag, {"input": x}, layout, attrs)
+            if tag == "base" and "count_include_pad" in names:   # avg pooling's divisors
+                self._add_nchw("exclude_pad", {"input": x}, layout,
+                               {**attrs, "count_include_pad": False})
+                self._add_nchw("divisor", {"input": x}, layout, {**attrs, "divisor_override": 5})
+
+    def adaptive_pool2d(self) -> None:
+        table = [("base", [2, 3, 7, 9], [3, 4]), ("global", [2, 4, 5, 5], [1, 1]),
+                 ("identity", [1, 2, 4, 4], [4, 4]), ("upsample", [1, 2, 3, 4], [5, 6]),
+                 ("no_batch", [3, 8, 8], [2, 2]), ("large", [2, 4, 33, 35], [7, 7])]
+        for tag, x, size in table:
+            self._add_nchw(tag, {"input": x}, "contiguous", {"output_size": size})
+        self._add_nchw("transposed", {"input": [2, 3, 7, 9]}, "transposed", {"output_size": [2, 3]})
+
+    # (tag, input, affine, running stats, training, layout)
+    BATCH_NORM = [
+        ("base", [4, 3, 5, 5], True, True, True, "contiguous"),
+        ("eval", [4, 3, 5, 5], True, True, False, "contiguous"),
+        ("no_affine", [4, 3, 5, 5], False, True, True, "contiguous"),
+        ("no_running", [4, 3, 5, 5], True, False, True, "contiguous"),
+        ("flat", [6, 4], True, True, True, "contiguous"),
+        ("seq", [2, 3, 7], True, True, False, "contiguous"),
+        ("large", [8, 16, 17, 19], True, True, True, "contiguous"),
+        ("transposed", [4, 3, 5, 6], True, True, True, "transposed"),
+    ]
+
+    def batch_norm(self) -> None:
+        for tag, x, affine, running, training, layout in self.BATCH_NORM:
+            c = [x[1]]
+            tensors = {"input": x, "weight": c if affine else None, "bias": c if affine else None,
+                       "running_mean": c if running else None,
+                       "running_var": c if running else None}
+            self._add_nchw(tag, tensors, layout,
+                           {"training": training, "momentum": 0.1, "eps": 1e-5})
+
     def concat(self, rule: str) -> None:
         p = self.p
         (lst,) = [a for a in p.inputs if a.kind == "tensor_list"]
@@ -1059,6 +1190,10 @@ def backward_cases(p: FnPlan, fwd: FnPlan, fwd_cases: list[dict]) -> list[dict]:
                 attrs[a.name] = fc["attrs"][a.name]
             elif a.name in BACKWARD_ATTRS:
                 what, of = BACKWARD_ATTRS[a.name]
+                if what == "bias_channels":   # [out channels] when the forward had a bias
+                    has_bias = fc["inputs"].get("bias") is not None
+                    attrs[a.name] = [fc["inputs"][of]["shape"][0]] if has_bias else None
+                    continue
                 shape = fc["inputs"][of]["shape"]
                 attrs[a.name] = list(shape) if what == "shape" else shape[0]
             else:
@@ -1074,7 +1209,11 @@ def backward_cases(p: FnPlan, fwd: FnPlan, fwd_cases: list[dict]) -> list[dict]:
                 rule = p.rules.get(name)
                 arg = rule.args[0] if rule is not None and rule.rule == "like" else None
                 diopi = next((d for d, at in p.diopi_to_aten.items() if at == arg), None)
-                mask.append(not (diopi in inputs and inputs[diopi] is None))
+                # grad_bias of a forward without bias is not wanted either
+                of = name[len("grad_"):] if name.startswith("grad_") else ""
+                absent = (diopi in inputs and inputs[diopi] is None) or (
+                    of in fc["inputs"] and fc["inputs"][of] is None)
+                mask.append(not absent)
             given[mask_arg] = mask
         aten = builder.aten_only(**given)
         forward = {"fn": fwd.fn.name, "inputs": fc["inputs"], "attrs": fc["attrs"]}
@@ -1094,7 +1233,8 @@ def function_cases(fam: OpFamily, plans: dict[str, FnPlan], p: FnPlan,
                    memo: dict[str, list[dict]]) -> list[dict]:
     if p.fn.name in memo:
         return memo[p.fn.name]
-    fwd_name = p.fn.name[:-len("Backward")] if p.fn.name.endswith("Backward") else None
+    fwd_name = FORWARD_OF.get(p.fn.name) or (
+        p.fn.name[:-len("Backward")] if p.fn.name.endswith("Backward") else None)
     if fwd_name and fwd_name not in plans and any(f.name == fwd_name for f in fam.functions):
         raise p.err(f"its forward {fwd_name} has no cases")
     if fwd_name and fwd_name in plans:

@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from codegen import emit_conformance
+from codegen.emit_conformance import FORWARD_OF
 from codegen.output_set import OutputSet
 from codegen.pipeline import load_catalogue
 from codegen.render import environment
@@ -35,9 +36,9 @@ def functions(docs):
             for f in doc["functions"]}
 
 
-# CNN families whose output rules have no conformance shape class yet: they get no cases and
-# say why (the report shows them); any other family without cases is a regression.
-AWAITING_SHAPE_CLASSES = {"convolution", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm"}
+# Families whose output rules have no conformance shape class yet: they get no cases and say
+# why (the report shows them); any other family without cases is a regression. None today.
+AWAITING_SHAPE_CLASSES: set[str] = set()
 
 
 def test_every_catalogue_function_has_cases_in_every_dtype_it_supports(generated):
@@ -102,15 +103,28 @@ def test_backward_cases_are_derived_from_the_forward_cases(generated):
         if derived:
             derived_from_forward.append(name)
         for c in derived:
-            assert c["forward"]["fn"] == name[:-len("Backward")]
+            assert c["forward"]["fn"] == FORWARD_OF.get(name, name[:-len("Backward")])
             grad = c["inputs"].get("grad_output")  # some backwards name it grad / grad_out
             if grad is not None and "out" in json.dumps(grad):
                 assert grad["like"] == "out"
-    assert {"diopiSigmoidBackward", "diopiSoftmaxBackward", "diopiNLLLossBackward"} <= set(
-        derived_from_forward)
+    assert {"diopiSigmoidBackward", "diopiSoftmaxBackward", "diopiNLLLossBackward",
+            "diopiConvolution2dBackward", "diopiBatchNormBackward", "diopiMaxPool2dBackward",
+            "diopiAvgPool2dBackward", "diopiAdaptiveAvgPool2dBackward"} <= set(derived_from_forward)
     _doc, nll = fns["diopiNLLLossBackward"]
     assert {c["attrs"]["reduction"] for c in nll["cases"]} == {0, 1, 2}
     assert fns["diopiNLLLossBackward"][1]["reference"]["fixed"] == {"total_weight": "unused"}
+
+
+def test_cnn_backward_cases_ask_only_for_gradients_the_forward_has(generated):
+    """Convolution backward: bias_sizes and grad_bias follow whether the forward had a bias,
+    and the reference is ATen's convolution_backward (the overrideable hook has no CPU kernel)."""
+    _cat, _out, docs = generated
+    _doc, entry = functions(docs)["diopiConvolution2dBackward"]
+    assert entry["reference"]["overload"] == "convolution_backward"
+    for c in entry["cases"]:
+        has_bias = c["forward"]["inputs"]["bias"] is not None
+        assert (c["attrs"]["bias_sizes"] is not None) == has_bias
+        assert c["aten"]["output_mask"] == [True, True, has_bias]
 
 
 def test_case_ids_hash_the_content_and_do_not_depend_on_position(generated, tmp_path):
