@@ -27,7 +27,7 @@ OP_KEYS = {"name": True, "doc": True, "dtypes": True, "functions": True, "tolera
            "autocompare": False}
 FN_KEYS = {"diopi": True, "aten": False, "args": False, "outputs": False, "ignore": False,
            "computed": False, "dtypes": False, "doc": False, "derive": False, "runtime": False,
-           "output_mask": False}
+           "output_mask": False, "extension": False}
 ARG_KEYS = {"name": True, "from": False, "type": False, "doc": False, "count": False,
             "value": False}
 
@@ -249,6 +249,10 @@ class _Builder:
         self.seen_diopi[name] = f.line_of("diopi")
         nerr = len(self.errors)
         doc = self.check_text(f["doc"], f.line_of("doc"), name, "doc") if "doc" in f else ""
+        # A function DIOPI does not have (argmin): kept under DIOPI's naming, and marked in the
+        # header so a vendor knows no other DIOPI implementation will provide it.
+        extension = (self.check_text(f["extension"], f.line_of("extension"), name, "extension")
+                     if "extension" in f else "")
         runtime_use = ""
         if "runtime" in f:
             runtime_use = self.check_text(f["runtime"], f.line_of("runtime"), name, "runtime")
@@ -312,7 +316,7 @@ class _Builder:
         if len(self.errors) > nerr:
             return None
         return DiopiFunction(name, family, doc, tuple(args), tuple(bindings), runtime_use,
-                             f.line_of("diopi"))
+                             f.line_of("diopi"), extension)
 
     def parse_schemas(self, f: LineDict, name: str):
         aten = f.get("aten")

@@ -15,7 +15,7 @@ from torchgen.model import Argument, BaseTy, BaseType, ListType, OptionalType, T
 @dataclass(frozen=True)
 class CParam:
     ctype: str       # C type in the DIOPI prototype
-    kind: str        # tensor | tensor_list | scalar | size | int | int_opt | bool | float | str | dtype | generator | enum
+    kind: str        # tensor | tensor_list | scalar | scalar_double | size | int | int_opt | bool | float | str | dtype | generator | enum
     optional: bool   # NULL / empty allowed
 
 
@@ -121,6 +121,9 @@ def enum_override(base: CParam, enum_name: str) -> CParam:
     if enum_name == "const int64_t*" and base.kind == "int":
         # DIOPI's optional dim (NULL: every dim) fed from an ATen int that is always given
         return CParam("const int64_t*", "int_opt", True)
+    if enum_name == "double" and base.kind == "scalar" and not base.optional:
+        # DIOPI's double where ATen has a Scalar (diopiBaddbmm's beta and alpha)
+        return CParam("double", "scalar_double", False)
     allowed = ENUM_OVERRIDES.get(enum_name)
     if allowed is None:
         raise UnsupportedType(f"unknown DIOPI enum '{enum_name}' (known: {', '.join(ENUM_OVERRIDES)})")

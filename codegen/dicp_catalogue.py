@@ -80,7 +80,8 @@ VIEWS = {
 
 # DIOPI parameter kind (codegen.ctypes_map) -> attribute type it binds to.
 DIOPI_KIND_ATTR = {"scalar": "scalar", "int": "int", "int_opt": "int", "size": "ints",
-                   "float": "float", "float_opt": "float", "bool": "bool", "str": "str",
+                   "float": "float", "float_opt": "float", "scalar_double": "float",
+                   "bool": "bool", "str": "str",
                    "dtype": "dtype", "dtype_opt": "dtype"}
 DIOPI_ENUM_ATTR = {"diopiReduction_t": "reduction", "diopiRoundMode_t": "round_mode"}
 # Graph-level kernels (`kernel:`): C type and argument kind of each attribute type, by optionality.

@@ -88,7 +88,7 @@ def _convert(arg: DiopiArg, expr: str, aten_type, var: str, prepare: list[str]) 
         if optional:
             if arg.ctype == "diopiTensorHandle_t":
                 return f"opweave::handle({expr})"
-            return f"opweave::optional_handle({expr})"
+            return f"guard.optional_on_device({expr})"
         if arg.direction != "in":
             return f"opweave::handle({expr})"
         return f"opweave::const_handle(guard.on_device({expr}))"
@@ -98,6 +98,8 @@ def _convert(arg: DiopiArg, expr: str, aten_type, var: str, prepare: list[str]) 
             return f"{var}.get()"
         prepare.append(f"const diopiScalar_t {var} = opweave::to_diopi_scalar({expr});")
         return f"&{var}"
+    if k == "scalar_double":
+        return f"{expr}.toDouble()"
     if k == "size":
         return f"opweave::to_diopi_size({expr})"
     if k in ("int", "bool", "float"):
@@ -184,6 +186,8 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
         t = a.type
         if isinstance(t, BaseType) and t.name == BaseTy.Tensor:
             plan.device_tensors.append(a.name)
+        elif isinstance(t, OptionalType) and isinstance(t.elem, BaseType) and t.elem.name == BaseTy.Tensor:
+            plan.device_tensors.append(a.name)   # when given: on the op's device (or a CPU scalar)
         elif isinstance(t, ListType) and isinstance(t.elem, BaseType) and t.elem.name == BaseTy.Tensor:
             plan.device_tensors.append(a.name)   # every element on the op's device
         elif isinstance(t, ListType) and isinstance(t.elem, OptionalType):

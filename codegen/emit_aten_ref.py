@@ -87,6 +87,8 @@ def _from_diopi(arg: DiopiArg, aten_type, structured: bool, prepare: list[str]) 
         return f"at::ITensorListRef({var})" if structured else f"at::TensorList({var})"
     if k == "scalar":
         return f"aten_ref::optional_scalar({name})" if optional else f"aten_ref::scalar({name})"
+    if k == "scalar_double":
+        return f"at::Scalar({name})"
     if k == "size":
         if optional:
             if symint:

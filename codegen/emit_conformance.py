@@ -335,6 +335,10 @@ def attr_values(p: FnPlan, a: DiopiArg, dtype: str) -> list:
         return [p.constants[a.name]]
     if k == "generator":
         return [None]
+    if k == "scalar_double":   # a Scalar DIOPI passes as double: the floating test values
+        floats, _ints = SCALAR_VALUES.get(name, DEFAULT_SCALAR)
+        values = [v for v in floats if v is not None]
+        return ([default] if has_default else []) + [v for v in values if v != default]
     if k == "scalar":
         if cls == "bool":
             values = [True]
@@ -755,6 +759,8 @@ class CaseBuilder:
                     self.add(tag, ordered, attrs)
                 self._outstrided(ordered, self._first_attrs())
                 for x in others:   # an input broadcast to the product's shape (addmm's bias)
+                    if x.direction == "inout":   # in place: input is the result
+                        continue
                     bias = dict(ordered)
                     bias[x.name] = self.input_spec(x, out_shape[-1:], layout)
                     self.add("bias_bcast", bias, self._first_attrs())
@@ -1271,7 +1277,8 @@ def call_expr(a: DiopiArg, i: int) -> str:
             return f"a.const_tensor_list({i}), a.list_size({i})"
         return f"a.tensor_list({i}), a.list_size({i})"
     simple = {"scalar": "scalar", "size": "size", "int": "int64", "int_opt": "int64_opt",
-              "float": "float64", "float_opt": "float64_opt", "bool": "boolean",
+              "float": "float64", "float_opt": "float64_opt", "scalar_double": "float64",
+              "bool": "boolean",
               "bool_opt": "boolean_opt", "str": "str", "dtype": "dtype",
               "dtype_opt": "dtype_opt", "generator": "generator", "size_ptr": "size_ptr"}
     if k in simple:

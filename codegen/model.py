@@ -88,6 +88,7 @@ class DiopiFunction:
     bindings: tuple[AtenBinding, ...]
     runtime_use: str          # non-empty when called by the runtime rather than an ATen op
     line: int
+    extension: str = ""       # non-empty (why) for a function DIOPI does not define
 
     @property
     def outputs(self) -> tuple[DiopiArg, ...]:

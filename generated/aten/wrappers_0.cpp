@@ -840,12 +840,12 @@ at::Tensor convolution_overrideable_impl(int op, const at::Tensor& input, const 
         output_padding, groups);
   }
   (void)output_padding;  // not an input of diopiConvolution2d
-  opweave::OpGuard guard(op, input, weight);
+  opweave::OpGuard guard(op, input, weight, bias);
   at::Tensor result0 = opweave::allocate(
       opweave::rules::conv(input, weight, stride, padding, dilation), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiConvolution2d)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(input)),
-      opweave::const_handle(guard.on_device(weight)), opweave::optional_handle(bias),
+      opweave::const_handle(guard.on_device(weight)), guard.optional_on_device(bias),
       opweave::to_diopi_size(stride), opweave::to_diopi_size(padding),
       opweave::to_diopi_size(dilation), groups);
   if (C10_UNLIKELY(status != diopiSuccess)) {

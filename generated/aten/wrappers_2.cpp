@@ -425,6 +425,267 @@ at::Tensor& wrap_clamp_max_(at::Tensor& self, const at::Scalar& max) {
   return clamp_max__impl(kOp_clamp_max_, self, max);
 }
 
+// ---- aten::clamp.Tensor_out -> diopiClamp
+const opweave::OpInfo kInfo_clamp_Tensor_out{"aten::clamp.Tensor_out",
+                                             "diopiClamp",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_clamp_Tensor_out = opweave::register_op(&kInfo_clamp_Tensor_out);
+
+at::Tensor& clamp_Tensor_out_impl(int op, const at::Tensor& self,
+                                  const c10::optional<at::Tensor>& min,
+                                  const c10::optional<at::Tensor>& max, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, min, max, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, min, max));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiClamp)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      guard.optional_on_device(min), guard.optional_on_device(max));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::clamp_Tensor_out>(op, status, self, min, max, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_clamp_Tensor_out(const at::Tensor& self, const c10::optional<at::Tensor>& min,
+                                  const c10::optional<at::Tensor>& max, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_clamp_Tensor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::clamp_Tensor_out>(
+        kOp_clamp_Tensor_out, &clamp_Tensor_out_impl, self, min, max, out);
+  }
+#endif
+  return clamp_Tensor_out_impl(kOp_clamp_Tensor_out, self, min, max, out);
+}
+
+// ---- aten::clamp.Tensor -> diopiClamp (derived from clamp_Tensor_out)
+const opweave::OpInfo kInfo_clamp_Tensor{"aten::clamp.Tensor",
+                                         "diopiClamp",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_clamp_Tensor = opweave::register_op(&kInfo_clamp_Tensor);
+
+at::Tensor clamp_Tensor_impl(int op, const at::Tensor& self, const c10::optional<at::Tensor>& min,
+                             const c10::optional<at::Tensor>& max) {
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, min, max),
+                                     opweave::OpGuard::find_device(self, min, max));
+  clamp_Tensor_out_impl(op, self, min, max, out);
+  return out;
+}
+
+at::Tensor wrap_clamp_Tensor(const at::Tensor& self, const c10::optional<at::Tensor>& min,
+                             const c10::optional<at::Tensor>& max) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_clamp_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::clamp_Tensor>(kOp_clamp_Tensor, &clamp_Tensor_impl,
+                                                              self, min, max);
+  }
+#endif
+  return clamp_Tensor_impl(kOp_clamp_Tensor, self, min, max);
+}
+
+// ---- aten::clamp_.Tensor -> diopiClampInp
+const opweave::OpInfo kInfo_clamp__Tensor{"aten::clamp_.Tensor",
+                                          "diopiClampInp",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_clamp__Tensor = opweave::register_op(&kInfo_clamp__Tensor);
+
+at::Tensor& clamp__Tensor_impl(int op, at::Tensor& self, const c10::optional<at::Tensor>& min,
+                               const c10::optional<at::Tensor>& max) {
+  opweave::OpGuard guard(op, self, min, max);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiClampInp)>(op)(
+      guard.ctx(), opweave::handle(self), guard.optional_on_device(min),
+      guard.optional_on_device(max));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::clamp__Tensor>(op, status, self, min, max);
+  }
+  return self;
+}
+
+at::Tensor& wrap_clamp__Tensor(at::Tensor& self, const c10::optional<at::Tensor>& min,
+                               const c10::optional<at::Tensor>& max) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_clamp__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::clamp__Tensor>(kOp_clamp__Tensor,
+                                                               &clamp__Tensor_impl, self, min, max);
+  }
+#endif
+  return clamp__Tensor_impl(kOp_clamp__Tensor, self, min, max);
+}
+
+// ---- aten::clamp_min.Tensor_out -> diopiClampMin
+const opweave::OpInfo kInfo_clamp_min_Tensor_out{"aten::clamp_min.Tensor_out",
+                                                 "diopiClampMin",
+                                                 true,
+                                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_clamp_min_Tensor_out = opweave::register_op(&kInfo_clamp_min_Tensor_out);
+
+at::Tensor& clamp_min_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& min,
+                                      at::Tensor& out) {
+  opweave::OpGuard guard(op, self, min, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, min));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiClampMin)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(min)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::clamp_min_Tensor_out>(op, status, self, min, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_clamp_min_Tensor_out(const at::Tensor& self, const at::Tensor& min,
+                                      at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_clamp_min_Tensor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::clamp_min_Tensor_out>(
+        kOp_clamp_min_Tensor_out, &clamp_min_Tensor_out_impl, self, min, out);
+  }
+#endif
+  return clamp_min_Tensor_out_impl(kOp_clamp_min_Tensor_out, self, min, out);
+}
+
+// ---- aten::clamp_min.Tensor -> diopiClampMin (derived from clamp_min_Tensor_out)
+const opweave::OpInfo kInfo_clamp_min_Tensor{"aten::clamp_min.Tensor",
+                                             "diopiClampMin",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_clamp_min_Tensor = opweave::register_op(&kInfo_clamp_min_Tensor);
+
+at::Tensor clamp_min_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& min) {
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, min),
+                                     opweave::OpGuard::find_device(self, min));
+  clamp_min_Tensor_out_impl(op, self, min, out);
+  return out;
+}
+
+at::Tensor wrap_clamp_min_Tensor(const at::Tensor& self, const at::Tensor& min) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_clamp_min_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::clamp_min_Tensor>(
+        kOp_clamp_min_Tensor, &clamp_min_Tensor_impl, self, min);
+  }
+#endif
+  return clamp_min_Tensor_impl(kOp_clamp_min_Tensor, self, min);
+}
+
+// ---- aten::clamp_min_.Tensor -> diopiClampMinInp
+const opweave::OpInfo kInfo_clamp_min__Tensor{"aten::clamp_min_.Tensor",
+                                              "diopiClampMinInp",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_clamp_min__Tensor = opweave::register_op(&kInfo_clamp_min__Tensor);
+
+at::Tensor& clamp_min__Tensor_impl(int op, at::Tensor& self, const at::Tensor& min) {
+  opweave::OpGuard guard(op, self, min);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiClampMinInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(min)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::clamp_min__Tensor>(op, status, self, min);
+  }
+  return self;
+}
+
+at::Tensor& wrap_clamp_min__Tensor(at::Tensor& self, const at::Tensor& min) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_clamp_min__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::clamp_min__Tensor>(
+        kOp_clamp_min__Tensor, &clamp_min__Tensor_impl, self, min);
+  }
+#endif
+  return clamp_min__Tensor_impl(kOp_clamp_min__Tensor, self, min);
+}
+
+// ---- aten::clamp_max.Tensor_out -> diopiClampMax
+const opweave::OpInfo kInfo_clamp_max_Tensor_out{"aten::clamp_max.Tensor_out",
+                                                 "diopiClampMax",
+                                                 true,
+                                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_clamp_max_Tensor_out = opweave::register_op(&kInfo_clamp_max_Tensor_out);
+
+at::Tensor& clamp_max_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& max,
+                                      at::Tensor& out) {
+  opweave::OpGuard guard(op, self, max, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, max));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiClampMax)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(max)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::clamp_max_Tensor_out>(op, status, self, max, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_clamp_max_Tensor_out(const at::Tensor& self, const at::Tensor& max,
+                                      at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_clamp_max_Tensor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::clamp_max_Tensor_out>(
+        kOp_clamp_max_Tensor_out, &clamp_max_Tensor_out_impl, self, max, out);
+  }
+#endif
+  return clamp_max_Tensor_out_impl(kOp_clamp_max_Tensor_out, self, max, out);
+}
+
+// ---- aten::clamp_max.Tensor -> diopiClampMax (derived from clamp_max_Tensor_out)
+const opweave::OpInfo kInfo_clamp_max_Tensor{"aten::clamp_max.Tensor",
+                                             "diopiClampMax",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_clamp_max_Tensor = opweave::register_op(&kInfo_clamp_max_Tensor);
+
+at::Tensor clamp_max_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& max) {
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, max),
+                                     opweave::OpGuard::find_device(self, max));
+  clamp_max_Tensor_out_impl(op, self, max, out);
+  return out;
+}
+
+at::Tensor wrap_clamp_max_Tensor(const at::Tensor& self, const at::Tensor& max) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_clamp_max_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::clamp_max_Tensor>(
+        kOp_clamp_max_Tensor, &clamp_max_Tensor_impl, self, max);
+  }
+#endif
+  return clamp_max_Tensor_impl(kOp_clamp_max_Tensor, self, max);
+}
+
+// ---- aten::clamp_max_.Tensor -> diopiClampMaxInp
+const opweave::OpInfo kInfo_clamp_max__Tensor{"aten::clamp_max_.Tensor",
+                                              "diopiClampMaxInp",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_clamp_max__Tensor = opweave::register_op(&kInfo_clamp_max__Tensor);
+
+at::Tensor& clamp_max__Tensor_impl(int op, at::Tensor& self, const at::Tensor& max) {
+  opweave::OpGuard guard(op, self, max);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiClampMaxInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(max)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::clamp_max__Tensor>(op, status, self, max);
+  }
+  return self;
+}
+
+at::Tensor& wrap_clamp_max__Tensor(at::Tensor& self, const at::Tensor& max) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_clamp_max__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::clamp_max__Tensor>(
+        kOp_clamp_max__Tensor, &clamp_max__Tensor_impl, self, max);
+  }
+#endif
+  return clamp_max__Tensor_impl(kOp_clamp_max__Tensor, self, max);
+}
+
 // ---- aten::gt.Tensor_out -> diopiGt
 const opweave::OpInfo kInfo_gt_Tensor_out{"aten::gt.Tensor_out",
                                           "diopiGt",
@@ -846,7 +1107,7 @@ const int kOp_native_layer_norm = opweave::register_op(&kInfo_native_layer_norm)
 ::std::tuple<at::Tensor, at::Tensor, at::Tensor> native_layer_norm_impl(
     int op, const at::Tensor& input, c10::SymIntArrayRef normalized_shape,
     const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias, double eps) {
-  opweave::OpGuard guard(op, input);
+  opweave::OpGuard guard(op, input, weight, bias);
   at::Tensor result0 = opweave::allocate(opweave::rules::like(input), guard.device());
   at::Tensor result1 =
       opweave::allocate(opweave::rules::layer_norm_stats(input, normalized_shape), guard.device());
@@ -854,8 +1115,8 @@ const int kOp_native_layer_norm = opweave::register_op(&kInfo_native_layer_norm)
       opweave::allocate(opweave::rules::layer_norm_stats(input, normalized_shape), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiLayerNorm)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::handle(result1), opweave::handle(result2),
-      opweave::const_handle(guard.on_device(input)), opweave::optional_handle(weight),
-      opweave::optional_handle(bias),
+      opweave::const_handle(guard.on_device(input)), guard.optional_on_device(weight),
+      guard.optional_on_device(bias),
       opweave::to_diopi_size(c10::asIntArrayRefSlow(normalized_shape)), eps);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::native_layer_norm>(op, status, input, normalized_shape,
@@ -889,7 +1150,7 @@ const int kOp_native_layer_norm_backward = opweave::register_op(&kInfo_native_la
     c10::SymIntArrayRef normalized_shape, const at::Tensor& mean, const at::Tensor& rstd,
     const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias,
     ::std::array<bool, 3> output_mask) {
-  opweave::OpGuard guard(op, grad_out, input, mean, rstd);
+  opweave::OpGuard guard(op, grad_out, input, mean, rstd, weight, bias);
   at::Tensor result0 = output_mask[0]
                            ? opweave::allocate(opweave::rules::like(input), guard.device())
                            : at::Tensor();
@@ -901,8 +1162,8 @@ const int kOp_native_layer_norm_backward = opweave::register_op(&kInfo_native_la
   const diopiError_t status = opweave::kernel<decltype(&::diopiLayerNormBackward)>(op)(
       guard.ctx(), opweave::handle_or_null(result0), opweave::handle_or_null(result1),
       opweave::handle_or_null(result2), opweave::const_handle(guard.on_device(grad_out)),
-      opweave::const_handle(guard.on_device(input)), opweave::optional_handle(weight),
-      opweave::optional_handle(bias), opweave::const_handle(guard.on_device(mean)),
+      opweave::const_handle(guard.on_device(input)), guard.optional_on_device(weight),
+      guard.optional_on_device(bias), opweave::const_handle(guard.on_device(mean)),
       opweave::const_handle(guard.on_device(rstd)),
       opweave::to_diopi_size(c10::asIntArrayRefSlow(normalized_shape)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1197,6 +1458,15 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("clamp_max.out", TORCH_FN(wrap_clamp_max_out));
   m.impl("clamp_max", TORCH_FN(wrap_clamp_max));
   m.impl("clamp_max_", TORCH_FN(wrap_clamp_max_));
+  m.impl("clamp.Tensor_out", TORCH_FN(wrap_clamp_Tensor_out));
+  m.impl("clamp.Tensor", TORCH_FN(wrap_clamp_Tensor));
+  m.impl("clamp_.Tensor", TORCH_FN(wrap_clamp__Tensor));
+  m.impl("clamp_min.Tensor_out", TORCH_FN(wrap_clamp_min_Tensor_out));
+  m.impl("clamp_min.Tensor", TORCH_FN(wrap_clamp_min_Tensor));
+  m.impl("clamp_min_.Tensor", TORCH_FN(wrap_clamp_min__Tensor));
+  m.impl("clamp_max.Tensor_out", TORCH_FN(wrap_clamp_max_Tensor_out));
+  m.impl("clamp_max.Tensor", TORCH_FN(wrap_clamp_max_Tensor));
+  m.impl("clamp_max_.Tensor", TORCH_FN(wrap_clamp_max__Tensor));
   m.impl("gt.Tensor_out", TORCH_FN(wrap_gt_Tensor_out));
   m.impl("gt.Tensor", TORCH_FN(wrap_gt_Tensor));
   m.impl("gt.Scalar_out", TORCH_FN(wrap_gt_Scalar_out));

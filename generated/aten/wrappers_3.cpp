@@ -589,6 +589,63 @@ at::Tensor wrap_bmm(const at::Tensor& self, const at::Tensor& mat2) {
   return bmm_impl(kOp_bmm, self, mat2);
 }
 
+// ---- aten::argmin.out -> diopiArgmin
+const opweave::OpInfo kInfo_argmin_out{"aten::argmin.out",
+                                       "diopiArgmin",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_argmin_out = opweave::register_op(&kInfo_argmin_out);
+
+at::Tensor& argmin_out_impl(int op, const at::Tensor& self, c10::optional<int64_t> dim,
+                            bool keepdim, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::argreduce(self, dim, keepdim));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiArgmin)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::optional_ptr(dim), keepdim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::argmin_out>(op, status, self, dim, keepdim, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_argmin_out(const at::Tensor& self, c10::optional<int64_t> dim, bool keepdim,
+                            at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_argmin_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::argmin_out>(kOp_argmin_out, &argmin_out_impl, self,
+                                                            dim, keepdim, out);
+  }
+#endif
+  return argmin_out_impl(kOp_argmin_out, self, dim, keepdim, out);
+}
+
+// ---- aten::argmin -> diopiArgmin (derived from argmin_out)
+const opweave::OpInfo kInfo_argmin{"aten::argmin",
+                                   "diopiArgmin",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_argmin = opweave::register_op(&kInfo_argmin);
+
+at::Tensor argmin_impl(int op, const at::Tensor& self, c10::optional<int64_t> dim, bool keepdim) {
+  at::Tensor out = opweave::allocate(opweave::rules::argreduce(self, dim, keepdim),
+                                     opweave::OpGuard::find_device(self));
+  argmin_out_impl(op, self, dim, keepdim, out);
+  return out;
+}
+
+at::Tensor wrap_argmin(const at::Tensor& self, c10::optional<int64_t> dim, bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_argmin) != 0)) {
+    return opweave::instrumented_call<at::_ops::argmin>(kOp_argmin, &argmin_impl, self, dim,
+                                                        keepdim);
+  }
+#endif
+  return argmin_impl(kOp_argmin, self, dim, keepdim);
+}
+
 // ---- aten::hardswish.out -> diopiHardswish
 const opweave::OpInfo kInfo_hardswish_out{"aten::hardswish.out",
                                           "diopiHardswish",
@@ -993,6 +1050,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("le_.Scalar", TORCH_FN(wrap_le__Scalar));
   m.impl("bmm.out", TORCH_FN(wrap_bmm_out));
   m.impl("bmm", TORCH_FN(wrap_bmm));
+  m.impl("argmin.out", TORCH_FN(wrap_argmin_out));
+  m.impl("argmin", TORCH_FN(wrap_argmin));
   m.impl("hardswish.out", TORCH_FN(wrap_hardswish_out));
   m.impl("hardswish", TORCH_FN(wrap_hardswish));
   m.impl("hardswish_", TORCH_FN(wrap_hardswish_));

@@ -532,6 +532,103 @@ at::Tensor wrap_sum_dim_IntList(const at::Tensor& self, at::OptionalIntArrayRef 
   return sum_dim_IntList_impl(kOp_sum_dim_IntList, self, dim, keepdim, dtype);
 }
 
+// ---- aten::baddbmm.out -> diopiBaddbmm
+const opweave::OpInfo kInfo_baddbmm_out{"aten::baddbmm.out",
+                                        "diopiBaddbmm",
+                                        true,
+                                        {0.01f, 0.05f, 0.0001f, 1e-10f},
+                                        {0.01f, 0.05f, 0.0001f, 1e-07f}};
+const int kOp_baddbmm_out = opweave::register_op(&kInfo_baddbmm_out);
+
+at::Tensor& baddbmm_out_impl(int op, const at::Tensor& self, const at::Tensor& batch1,
+                             const at::Tensor& batch2, const at::Scalar& beta,
+                             const at::Scalar& alpha, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, batch1, batch2, out);
+  opweave::resize_out(op, out, opweave::rules::bmm(batch1, batch2));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBaddbmm)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(batch1)),
+      opweave::const_handle(guard.on_device(batch2)), beta.toDouble(), alpha.toDouble());
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::baddbmm_out>(op, status, self, batch1, batch2, beta,
+                                                         alpha, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_baddbmm_out(const at::Tensor& self, const at::Tensor& batch1,
+                             const at::Tensor& batch2, const at::Scalar& beta,
+                             const at::Scalar& alpha, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_baddbmm_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::baddbmm_out>(
+        kOp_baddbmm_out, &baddbmm_out_impl, self, batch1, batch2, beta, alpha, out);
+  }
+#endif
+  return baddbmm_out_impl(kOp_baddbmm_out, self, batch1, batch2, beta, alpha, out);
+}
+
+// ---- aten::baddbmm -> diopiBaddbmm (derived from baddbmm_out)
+const opweave::OpInfo kInfo_baddbmm{"aten::baddbmm",
+                                    "diopiBaddbmm",
+                                    true,
+                                    {0.01f, 0.05f, 0.0001f, 1e-10f},
+                                    {0.01f, 0.05f, 0.0001f, 1e-07f}};
+const int kOp_baddbmm = opweave::register_op(&kInfo_baddbmm);
+
+at::Tensor baddbmm_impl(int op, const at::Tensor& self, const at::Tensor& batch1,
+                        const at::Tensor& batch2, const at::Scalar& beta, const at::Scalar& alpha) {
+  at::Tensor out = opweave::allocate(opweave::rules::bmm(batch1, batch2),
+                                     opweave::OpGuard::find_device(self, batch1, batch2));
+  baddbmm_out_impl(op, self, batch1, batch2, beta, alpha, out);
+  return out;
+}
+
+at::Tensor wrap_baddbmm(const at::Tensor& self, const at::Tensor& batch1, const at::Tensor& batch2,
+                        const at::Scalar& beta, const at::Scalar& alpha) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_baddbmm) != 0)) {
+    return opweave::instrumented_call<at::_ops::baddbmm>(kOp_baddbmm, &baddbmm_impl, self, batch1,
+                                                         batch2, beta, alpha);
+  }
+#endif
+  return baddbmm_impl(kOp_baddbmm, self, batch1, batch2, beta, alpha);
+}
+
+// ---- aten::baddbmm_ -> diopiBaddbmmInp
+const opweave::OpInfo kInfo_baddbmm_{"aten::baddbmm_",
+                                     "diopiBaddbmmInp",
+                                     true,
+                                     {0.01f, 0.05f, 0.0001f, 1e-10f},
+                                     {0.01f, 0.05f, 0.0001f, 1e-07f}};
+const int kOp_baddbmm_ = opweave::register_op(&kInfo_baddbmm_);
+
+at::Tensor& baddbmm__impl(int op, at::Tensor& self, const at::Tensor& batch1,
+                          const at::Tensor& batch2, const at::Scalar& beta,
+                          const at::Scalar& alpha) {
+  opweave::OpGuard guard(op, self, batch1, batch2);
+  opweave::check_inplace(op, self, opweave::rules::bmm(batch1, batch2));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBaddbmmInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(batch1)),
+      opweave::const_handle(guard.on_device(batch2)), beta.toDouble(), alpha.toDouble());
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::baddbmm_>(op, status, self, batch1, batch2, beta,
+                                                      alpha);
+  }
+  return self;
+}
+
+at::Tensor& wrap_baddbmm_(at::Tensor& self, const at::Tensor& batch1, const at::Tensor& batch2,
+                          const at::Scalar& beta, const at::Scalar& alpha) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_baddbmm_) != 0)) {
+    return opweave::instrumented_call<at::_ops::baddbmm_>(kOp_baddbmm_, &baddbmm__impl, self,
+                                                          batch1, batch2, beta, alpha);
+  }
+#endif
+  return baddbmm__impl(kOp_baddbmm_, self, batch1, batch2, beta, alpha);
+}
+
 // ---- aten::_log_softmax.out -> diopiLogSoftmax
 const opweave::OpInfo kInfo__log_softmax_out{"aten::_log_softmax.out",
                                              "diopiLogSoftmax",
@@ -1000,6 +1097,9 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("gelu_backward", TORCH_FN(wrap_gelu_backward));
   m.impl("sum.IntList_out", TORCH_FN(wrap_sum_IntList_out));
   m.impl("sum.dim_IntList", TORCH_FN(wrap_sum_dim_IntList));
+  m.impl("baddbmm.out", TORCH_FN(wrap_baddbmm_out));
+  m.impl("baddbmm", TORCH_FN(wrap_baddbmm));
+  m.impl("baddbmm_", TORCH_FN(wrap_baddbmm_));
   m.impl("_log_softmax.out", TORCH_FN(wrap__log_softmax_out));
   m.impl("_log_softmax", TORCH_FN(wrap__log_softmax));
   m.impl("_log_softmax_backward_data.out", TORCH_FN(wrap__log_softmax_backward_data_out));

@@ -593,12 +593,12 @@ const int kOp_nll_loss_forward_output = opweave::register_op(&kInfo_nll_loss_for
     int op, const at::Tensor& self, const at::Tensor& target,
     const c10::optional<at::Tensor>& weight, int64_t reduction, int64_t ignore_index,
     at::Tensor& output, at::Tensor& total_weight) {
-  opweave::OpGuard guard(op, self, target, output, total_weight);
+  opweave::OpGuard guard(op, self, target, weight, output, total_weight);
   opweave::resize_out(op, output, opweave::rules::nll_loss(self, target, reduction));
   opweave::resize_out(op, total_weight, opweave::rules::scalar(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiNLLLoss)>(op)(
       guard.ctx(), opweave::handle(output), opweave::const_handle(guard.on_device(self)),
-      opweave::const_handle(guard.on_device(target)), opweave::optional_handle(weight),
+      opweave::const_handle(guard.on_device(target)), guard.optional_on_device(weight),
       static_cast<diopiReduction_t>(reduction), ignore_index);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::nll_loss_forward_output>(
@@ -637,9 +637,9 @@ const int kOp_nll_loss_forward = opweave::register_op(&kInfo_nll_loss_forward);
                                                            int64_t reduction,
                                                            int64_t ignore_index) {
   at::Tensor output = opweave::allocate(opweave::rules::nll_loss(self, target, reduction),
-                                        opweave::OpGuard::find_device(self, target));
-  at::Tensor total_weight =
-      opweave::allocate(opweave::rules::scalar(self), opweave::OpGuard::find_device(self, target));
+                                        opweave::OpGuard::find_device(self, target, weight));
+  at::Tensor total_weight = opweave::allocate(opweave::rules::scalar(self),
+                                              opweave::OpGuard::find_device(self, target, weight));
   nll_loss_forward_output_impl(op, self, target, weight, reduction, ignore_index, output,
                                total_weight);
   return ::std::tuple<at::Tensor, at::Tensor>(output, total_weight);
@@ -676,12 +676,12 @@ at::Tensor& nll_loss_backward_grad_input_impl(int op, const at::Tensor& grad_out
                                               const at::Tensor& total_weight,
                                               at::Tensor& grad_input) {
   (void)total_weight;  // not an input of diopiNLLLossBackward
-  opweave::OpGuard guard(op, grad_output, self, target, total_weight, grad_input);
+  opweave::OpGuard guard(op, grad_output, self, target, weight, total_weight, grad_input);
   opweave::resize_out(op, grad_input, opweave::rules::like(self));
   const diopiError_t status = opweave::kernel<decltype(&::diopiNLLLossBackward)>(op)(
       guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(self)), opweave::const_handle(guard.on_device(target)),
-      opweave::optional_handle(weight), static_cast<diopiReduction_t>(reduction), ignore_index);
+      guard.optional_on_device(weight), static_cast<diopiReduction_t>(reduction), ignore_index);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::nll_loss_backward_grad_input>(
         op, status, grad_output, self, target, weight, reduction, ignore_index, total_weight,
@@ -720,9 +720,9 @@ at::Tensor nll_loss_backward_impl(int op, const at::Tensor& grad_output, const a
                                   const at::Tensor& target, const c10::optional<at::Tensor>& weight,
                                   int64_t reduction, int64_t ignore_index,
                                   const at::Tensor& total_weight) {
-  at::Tensor grad_input =
-      opweave::allocate(opweave::rules::like(self),
-                        opweave::OpGuard::find_device(grad_output, self, target, total_weight));
+  at::Tensor grad_input = opweave::allocate(
+      opweave::rules::like(self),
+      opweave::OpGuard::find_device(grad_output, self, target, weight, total_weight));
   nll_loss_backward_grad_input_impl(op, grad_output, self, target, weight, reduction, ignore_index,
                                     total_weight, grad_input);
   return grad_input;
@@ -755,14 +755,14 @@ const int kOp_native_batch_norm = opweave::register_op(&kInfo_native_batch_norm)
     int op, const at::Tensor& input, const c10::optional<at::Tensor>& weight,
     const c10::optional<at::Tensor>& bias, const c10::optional<at::Tensor>& running_mean,
     const c10::optional<at::Tensor>& running_var, bool training, double momentum, double eps) {
-  opweave::OpGuard guard(op, input);
+  opweave::OpGuard guard(op, input, weight, bias, running_mean, running_var);
   at::Tensor result0 = opweave::allocate(opweave::rules::like(input), guard.device());
   at::Tensor result1 = opweave::allocate(opweave::rules::batch_norm_stats(input), guard.device());
   at::Tensor result2 = opweave::allocate(opweave::rules::batch_norm_stats(input), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiBatchNorm)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::handle(result1), opweave::handle(result2),
-      opweave::const_handle(guard.on_device(input)), opweave::optional_handle(weight),
-      opweave::optional_handle(bias), opweave::handle(running_mean), opweave::handle(running_var),
+      opweave::const_handle(guard.on_device(input)), guard.optional_on_device(weight),
+      guard.optional_on_device(bias), opweave::handle(running_mean), opweave::handle(running_var),
       training, momentum, eps);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::native_batch_norm>(
@@ -800,7 +800,8 @@ const int kOp_native_batch_norm_backward = opweave::register_op(&kInfo_native_ba
     const c10::optional<at::Tensor>& running_var, const c10::optional<at::Tensor>& save_mean,
     const c10::optional<at::Tensor>& save_invstd, bool train, double eps,
     ::std::array<bool, 3> output_mask) {
-  opweave::OpGuard guard(op, grad_out, input);
+  opweave::OpGuard guard(op, grad_out, input, weight, running_mean, running_var, save_mean,
+                         save_invstd);
   at::Tensor result0 = output_mask[0]
                            ? opweave::allocate(opweave::rules::like(input), guard.device())
                            : at::Tensor();
@@ -813,9 +814,9 @@ const int kOp_native_batch_norm_backward = opweave::register_op(&kInfo_native_ba
   const diopiError_t status = opweave::kernel<decltype(&::diopiBatchNormBackward)>(op)(
       guard.ctx(), opweave::handle_or_null(result0), opweave::handle_or_null(result1),
       opweave::handle_or_null(result2), opweave::const_handle(guard.on_device(grad_out)),
-      opweave::const_handle(guard.on_device(input)), opweave::optional_handle(weight),
-      opweave::optional_handle(running_mean), opweave::optional_handle(running_var),
-      opweave::optional_handle(save_mean), opweave::optional_handle(save_invstd), train, eps);
+      opweave::const_handle(guard.on_device(input)), guard.optional_on_device(weight),
+      guard.optional_on_device(running_mean), guard.optional_on_device(running_var),
+      guard.optional_on_device(save_mean), guard.optional_on_device(save_invstd), train, eps);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::native_batch_norm_backward>(
         op, status, grad_out, input, weight, running_mean, running_var, save_mean, save_invstd,

@@ -12,6 +12,7 @@
 #include <ATen/ops/_log_softmax_backward_data_ops.h>
 #include <ATen/ops/_log_softmax_ops.h>
 #include <ATen/ops/all_ops.h>
+#include <ATen/ops/baddbmm_ops.h>
 #include <ATen/ops/cos_ops.h>
 #include <ATen/ops/cumsum_ops.h>
 #include <ATen/ops/div_ops.h>
@@ -564,6 +565,46 @@ extern "C" diopiError_t diopiSum(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                           aten_ref::keepdim_of(out_t, input_t), out_t.scalar_type(),
                                           out_o.tensor());
     out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::baddbmm.out
+extern "C" diopiError_t diopiBaddbmm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                     diopiConstTensorHandle_t input,
+                                     diopiConstTensorHandle_t batch1,
+                                     diopiConstTensorHandle_t batch2, double beta, double alpha) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor batch1_t = aten_ref::wrap(batch1);
+    at::Tensor batch2_t = aten_ref::wrap(batch2);
+    aten_ref::Output out_o(out);
+    at::_ops::baddbmm_out::redispatch(aten_ref::kCpuKeys, input_t, batch1_t, batch2_t,
+                                      at::Scalar(beta), at::Scalar(alpha), out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::baddbmm_
+extern "C" diopiError_t diopiBaddbmmInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                        diopiConstTensorHandle_t batch1,
+                                        diopiConstTensorHandle_t batch2, double beta,
+                                        double alpha) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor batch1_t = aten_ref::wrap(batch1);
+    at::Tensor batch2_t = aten_ref::wrap(batch2);
+    at::_ops::baddbmm_::redispatch(aten_ref::kCpuKeys, input_t, batch1_t, batch2_t,
+                                   at::Scalar(beta), at::Scalar(alpha));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -320,6 +320,108 @@ extern "C" diopiError_t diopiClampMaxInpScalar(diopiContextHandle_t ctx, diopiTe
   }
 }
 
+// aten::clamp.Tensor_out
+extern "C" diopiError_t diopiClamp(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                   diopiConstTensorHandle_t input, diopiConstTensorHandle_t min,
+                                   diopiConstTensorHandle_t max) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    c10::optional<at::Tensor> min_t = aten_ref::wrap_optional(min);
+    c10::optional<at::Tensor> max_t = aten_ref::wrap_optional(max);
+    aten_ref::Output out_o(out);
+    at::_ops::clamp_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, min_t, max_t,
+                                           out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::clamp_.Tensor
+extern "C" diopiError_t diopiClampInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                      diopiConstTensorHandle_t min, diopiConstTensorHandle_t max) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    c10::optional<at::Tensor> min_t = aten_ref::wrap_optional(min);
+    c10::optional<at::Tensor> max_t = aten_ref::wrap_optional(max);
+    at::_ops::clamp__Tensor::redispatch(aten_ref::kCpuKeys, input_t, min_t, max_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::clamp_min.Tensor_out
+extern "C" diopiError_t diopiClampMin(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                      diopiConstTensorHandle_t input,
+                                      diopiConstTensorHandle_t min) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor min_t = aten_ref::wrap(min);
+    aten_ref::Output out_o(out);
+    at::_ops::clamp_min_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, min_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::clamp_min_.Tensor
+extern "C" diopiError_t diopiClampMinInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                         diopiConstTensorHandle_t min) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor min_t = aten_ref::wrap(min);
+    at::_ops::clamp_min__Tensor::redispatch(aten_ref::kCpuKeys, input_t, min_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::clamp_max.Tensor_out
+extern "C" diopiError_t diopiClampMax(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                      diopiConstTensorHandle_t input,
+                                      diopiConstTensorHandle_t max) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor max_t = aten_ref::wrap(max);
+    aten_ref::Output out_o(out);
+    at::_ops::clamp_max_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, max_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::clamp_max_.Tensor
+extern "C" diopiError_t diopiClampMaxInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                         diopiConstTensorHandle_t max) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor max_t = aten_ref::wrap(max);
+    at::_ops::clamp_max__Tensor::redispatch(aten_ref::kCpuKeys, input_t, max_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
 // aten::threshold.out
 extern "C" diopiError_t diopiThreshold(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                        diopiConstTensorHandle_t input,

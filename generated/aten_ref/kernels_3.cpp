@@ -10,6 +10,7 @@
 #include <ATen/ops/_index_put_impl_ops.h>
 #include <ATen/ops/add_ops.h>
 #include <ATen/ops/addmm_ops.h>
+#include <ATen/ops/argmin_ops.h>
 #include <ATen/ops/avg_pool2d_backward_ops.h>
 #include <ATen/ops/avg_pool2d_ops.h>
 #include <ATen/ops/bmm_ops.h>
@@ -445,6 +446,24 @@ extern "C" diopiError_t diopiAddmm(diopiContextHandle_t ctx, diopiTensorHandle_t
     at::_ops::addmm_out::redispatch(aten_ref::kCpuKeys, input_t, mat1_t, mat2_t,
                                     aten_ref::scalar(beta), aten_ref::scalar(alpha),
                                     out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::argmin.out
+extern "C" diopiError_t diopiArgmin(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                    diopiConstTensorHandle_t input, const int64_t* dim,
+                                    bool keepdim) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    at::_ops::argmin_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::optional_value(dim),
+                                     keepdim, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {

@@ -40,6 +40,15 @@ OutMeta broadcast(const at::Tensor& a, const at::Tensor& b, const at::Tensor& c)
   return make(at::infer_size_dimvector(ab, c.sizes()), dtype);
 }
 
+OutMeta broadcast(const at::Tensor& a, const c10::optional<at::Tensor>& b,
+                  const c10::optional<at::Tensor>& c) {
+  const bool has_b = b.has_value() && b->defined(), has_c = c.has_value() && c->defined();
+  if (has_b && has_c) return broadcast(a, *b, *c);
+  if (has_b) return broadcast(a, *b);
+  if (has_c) return broadcast(a, *c);
+  return like(a);
+}
+
 OutMeta compare(const at::Tensor& a, const at::Tensor& b) {
   return make(at::infer_size_dimvector(a.sizes(), b.sizes()), at::kBool);
 }

@@ -181,7 +181,7 @@ void run_on_cpu(const c10::OperatorHandle& op, torch::jit::Stack* stack, const s
     stack->resize(begin);
     stack->insert(stack->end(), host_args.begin(), host_args.end());
     try {
-      op.redispatchBoxed(c10::DispatchKeySet(c10::DispatchKey::CPU), stack);
+      redispatch_on_cpu(op, name, stack);
       break;
     } catch (const c10::Error& e) {
       if (upcast || !low.has_value() || !missing_low_precision_kernel(e)) throw;

@@ -3,8 +3,12 @@
 #define OPWEAVE_SRC_INTERNAL_H_
 
 #include <ATen/core/Tensor.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/core/stack.h>
 #include <c10/core/StorageImpl.h>
 #include <c10/core/TensorImpl.h>
+
+#include <string>
 
 namespace opweave {
 
@@ -20,6 +24,11 @@ void copy_into(const at::Tensor& dst, const at::Tensor& src, bool non_blocking);
 // tensor_ops.cpp: resize_ semantics for device tensors (storage grows, never shrinks).
 void resize_device_tensor(c10::TensorImpl* self, c10::IntArrayRef size,
                           c10::optional<c10::IntArrayRef> stride);
+
+// cpu_substitutes.cpp: runs `op` with the CPU dispatch key, as the ATen op it stands for when
+// ATen gives it no CPU kernel (convolution_overrideable and its backward).
+void redispatch_on_cpu(const c10::OperatorHandle& op, const std::string& name,
+                       torch::jit::Stack* stack);
 
 }  // namespace opweave
 

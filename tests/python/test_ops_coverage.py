@@ -226,18 +226,36 @@ def test_batch_norm_matches_cpu_and_updates_running_stats(training):
     _same(bn.running_var, bnd.running_var, atol=1e-6)
 
 
-def test_conv1d_runs_as_conv2d_and_conv3d_is_declined():
+def test_conv1d_runs_as_conv2d_and_conv3d_falls_back_to_cpu():
     # ATen views 1-D convolutions as 2-D ones before choosing a backend. 3-D ones reach the 2-D
-    # kernel, which declines them (diopiNoImplement); ATen's CPU convolution_overrideable is
-    # only a stub, so the CPU fallback reports that rather than a wrong result.
+    # kernel, which declines them (diopiNoImplement); the CPU fallback then runs them as
+    # aten::convolution (ATen's CPU convolution_overrideable is only a stub) and says so.
     gen = _gen(15)
     x, w = torch.randn(2, 3, 9, generator=gen), torch.randn(4, 3, 3, generator=gen)
     opweave.fallback_stats(reset=True)
     _same(F.conv1d(x, w, padding=1), F.conv1d(x.to(D), w.to(D), padding=1), atol=1e-5)
     assert opweave.fallback_stats() == {}
     x, w = torch.randn(1, 2, 4, 5, 6, generator=gen), torch.randn(3, 2, 2, 2, 2, generator=gen)
-    with pytest.raises(NotImplementedError, match="convolution_overrideable"):
-        F.conv3d(x.to(D), w.to(D))
+    _same(F.conv3d(x, w), F.conv3d(x.to(D), w.to(D)), atol=1e-5)
+    assert "aten::convolution_overrideable" in opweave.fallback_stats()
+
+
+@pytest.mark.parametrize("groups", [1, 2])
+def test_transposed_convolution_and_its_gradients_fall_back_to_cpu(groups):
+    # DIOPI's convolution is not transposed: the wrapper routes transposed=True to the CPU,
+    # where the overrideable hooks run as aten::convolution / convolution_backward.
+    gen = _gen(16)
+    x = torch.randn(2, 4, 4, 5, generator=gen)
+    w = torch.randn(4, 6 // groups, 3, 3, generator=gen)
+    b = torch.randn(6, generator=gen)
+    results = []
+    for dev in ("cpu", D):
+        xs = [t.clone().to(dev).requires_grad_() for t in (x, w, b)]
+        y = F.conv_transpose2d(*xs, stride=2, padding=1, output_padding=1, groups=groups)
+        y.square().sum().backward()
+        results.append([y.detach()] + [t.grad for t in xs])
+    for c, d in zip(*results):
+        _same(c, d, atol=1e-4)
 
 
 # ---------------------------------------------------------------- more element-wise ops, scatter
@@ -319,6 +337,20 @@ SELECT = {
     "isinf": (lambda x: torch.isinf(x), torch.tensor([1.0, float("inf"), -float("inf"), float("nan")])),
     "isinf_half": (lambda x: torch.isinf(x), torch.tensor([1.0, float("inf"), -7.0]).half()),
     "isinf_int": (lambda x: torch.isinf(x), INT45),
+    "argmin_dim": (lambda x: x.argmin(1), XT),
+    "argmin_keepdim_first_of_ties": (lambda x: x.argmin(0, keepdim=True), INT45),
+    "argmin_flat": (lambda x: x.argmin(), NANX),
+    "clamp_tensor_bounds": (lambda x, lo, hi: x.clamp(lo, hi), XT, -X[:, :1].abs(), X[0].abs()),
+    "clamp_tensor_min_only_nan": (lambda x, lo: torch.clamp(x, min=lo), NANX, X[:, 0:1] * 0),
+    "clamp_tensor_max_inplace": (lambda x, hi: x.clone().clamp_(max=hi), XT, X[1]),
+    "clamp_min_tensor_int_float": (lambda x, lo: torch.clamp_min(x, lo), INT45, torch.full((5,), 0.5)),
+    "clamp_max_tensor_": (lambda x, hi: x.clone().clamp_max_(hi), XT, X[2]),
+    "baddbmm": (lambda c, a, b: torch.baddbmm(c, a, b, beta=0.5, alpha=2), torch.randn(2, 3, 5, generator=g),
+                torch.randn(2, 3, 4, generator=g), torch.randn(2, 5, 4, generator=g).transpose(1, 2)),
+    "baddbmm_bcast_input": (lambda c, a, b: torch.baddbmm(c, a, b), torch.randn(5, generator=g),
+                            torch.randn(2, 3, 4, generator=g), torch.randn(2, 4, 5, generator=g)),
+    "baddbmm_": (lambda c, a, b: c.clone().baddbmm_(a, b, alpha=-1), torch.randn(2, 3, 5, generator=g),
+                 torch.randn(2, 3, 4, generator=g), torch.randn(2, 4, 5, generator=g)),
     "logical_and": (lambda a, b: torch.logical_and(a, b), BOOL57, BOOL7),
     "logical_and_float": (lambda a, b: torch.logical_and(a, b), XT.round(), INT45.float().t()[:, :4].t().repeat(2, 2)[:5, :7]),
     "logical_or_": (lambda a, b: a.clone().logical_or_(b), BOOL57, BOOL7),

@@ -17,6 +17,7 @@
 
 #include "diopi/diopirt.h"
 #include "opweave/context.h"
+#include "opweave/diopi_handles.h"
 #include "opweave/fallback.h"
 #include "opweave/op_registry.h"
 
@@ -52,6 +53,10 @@ class OpGuard {
   const at::Tensor& on_device(const at::Tensor& t) {
     if (C10_LIKELY(staged_.empty())) return t;
     return staged(t);
+  }
+  // An optional input (Tensor?): NULL when absent.
+  diopiConstTensorHandle_t optional_on_device(const c10::optional<at::Tensor>& t) {
+    return t.has_value() && t->defined() ? const_handle(on_device(*t)) : nullptr;
   }
 
  private:

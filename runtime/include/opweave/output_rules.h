@@ -20,6 +20,9 @@ OutMeta like(const at::Tensor& a);
 OutMeta broadcast(const at::Tensor& a, const at::Tensor& b);
 OutMeta broadcast(const at::Tensor& a, const at::Scalar& b);
 OutMeta broadcast(const at::Tensor& a, const at::Tensor& b, const at::Tensor& c);
+// clamp's optional tensor bounds: an absent one takes no part
+OutMeta broadcast(const at::Tensor& a, const c10::optional<at::Tensor>& b,
+                  const c10::optional<at::Tensor>& c);
 OutMeta compare(const at::Tensor& a, const at::Tensor& b);
 OutMeta compare(const at::Tensor& a, const at::Scalar& b);
 OutMeta select(const at::Tensor& condition, const at::Tensor& a, const at::Tensor& b);
@@ -81,9 +84,8 @@ OutMeta pool2d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArra
                at::IntArrayRef padding, bool ceil_mode);
 OutMeta pool2d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
                at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode);
-OutMeta pool2d_indices(const at::Tensor& input, at::IntArrayRef kernel_size,
-                       at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
-                       bool ceil_mode);
+OutMeta pool2d_indices(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                       at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode);
 OutMeta adaptive_pool2d(const at::Tensor& input, c10::SymIntArrayRef output_size);
 OutMeta adaptive_pool2d(const at::Tensor& input, at::IntArrayRef output_size);
 

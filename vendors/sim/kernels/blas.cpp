@@ -291,6 +291,27 @@ diopiError_t diopiBmm(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
   });
 }
 
+diopiError_t diopiBaddbmm(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
+                          diopiConstTensorHandle_t input_h, diopiConstTensorHandle_t batch1_h,
+                          diopiConstTensorHandle_t batch2_h, double beta, double alpha) {
+  SIMK_KERNEL(diopiBaddbmm);
+  return guarded(kernel.name, [&] {
+    const View out = output_view(out_h, "out");
+    const View bias = input_view(input_h, "input");
+    const View a = input_view(batch1_h, "batch1"), b = input_view(batch2_h, "batch2");
+    check_matmul(out, a, b, 3);
+    check_dtype(bias, kAllTypes, "input");
+    broadcast_to(bias, out, "input");
+    launch(kernel, ctx, out, [=] { matmul(out, a, b, bias, true, alpha, beta); });
+  });
+}
+
+diopiError_t diopiBaddbmmInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                             diopiConstTensorHandle_t batch1, diopiConstTensorHandle_t batch2,
+                             double beta, double alpha) {
+  return diopiBaddbmm(ctx, input, input, batch1, batch2, beta, alpha);
+}
+
 diopiError_t diopiAddmm(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
                         diopiConstTensorHandle_t input_h, diopiConstTensorHandle_t mat1_h,
                         diopiConstTensorHandle_t mat2_h, const diopiScalar_t* beta_arg,

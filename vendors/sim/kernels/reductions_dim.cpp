@@ -121,47 +121,64 @@ diopiError_t diopiMinAll(diopiContextHandle_t ctx, diopiTensorHandle_t min,
   return guarded(kernel.name, [&] { reduce_all<false>(kernel, ctx, min, input); });
 }
 
-diopiError_t diopiArgmax(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
-                         diopiConstTensorHandle_t input_h, const int64_t* dim, bool keepdim) {
-  SIMK_KERNEL(diopiArgmax);
-  return guarded(kernel.name, [&] {
-    const View out = output_view(out_h, "out");
-    View input = input_view(input_h, "input");
-    check_dtype(input, kFloatingAndInt | kIntegral, "input");
-    check_dtype(out, dtype_bit(diopi_dtype_int64), "out");
-    int d = 0;
-    if (dim != nullptr) {
-      d = wrap_dim(*dim, input.ndim);
-      SIMK_CHECK(input.ndim == 0 || input.sizes[d] > 0, "argmax over an empty dim of input %s",
-                 input.shape_str().c_str());
-      check_reduced(out, input, d, "out");
-    } else {
-      SIMK_CHECK(input.numel() > 0, "argmax of an empty tensor is undefined");
-      SIMK_CHECK(out.numel() == 1, "out must have one element, got %s", out.shape_str().c_str());
-    }
-    (void)keepdim;  // out's shape already says it
-    const bool flat = dim == nullptr;
-    launch(kernel, ctx, out, [=] {
-      dispatch<kFloatingAndInt | kIntegral>(input.dtype, [&](auto tag) {
-        using T = TypeOf<decltype(tag)>;
-        const std::vector<T> x = packed<T>(input);
-        std::vector<acc_t<T>> a(x.size());
-        for (size_t i = 0; i < x.size(); ++i) a[i] = load(x[i]);
-        Lines l;
-        if (flat) {
-          l.len = static_cast<int64_t>(a.size());
-        } else {
-          l = lines_of(input, d);
-        }
-        std::vector<int64_t> where(static_cast<size_t>(l.outer * l.inner));
-        for (int64_t o = 0; o < l.outer; ++o)
-          for (int64_t i = 0; i < l.inner; ++i)
-            where[o * l.inner + i] =
-                extreme_index<true>(a.data() + o * l.len * l.inner + i, l.len, l.inner);
-        unpack(out, where);
-      });
+namespace {
+
+// argmax / argmin: the first extreme along dim, or over every element when dim is null.
+template <bool kMax>
+void arg_extreme(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
+                 diopiConstTensorHandle_t input_h, const int64_t* dim) {
+  const char* what = kMax ? "argmax" : "argmin";
+  const View out = output_view(out_h, "out");
+  View input = input_view(input_h, "input");
+  check_dtype(input, kFloatingAndInt | kIntegral, "input");
+  check_dtype(out, dtype_bit(diopi_dtype_int64), "out");
+  int d = 0;
+  if (dim != nullptr) {
+    d = wrap_dim(*dim, input.ndim);
+    SIMK_CHECK(input.ndim == 0 || input.sizes[d] > 0, "%s over an empty dim of input %s", what,
+               input.shape_str().c_str());
+    check_reduced(out, input, d, "out");  // keepdim is read from out's shape
+  } else {
+    SIMK_CHECK(input.numel() > 0, "%s of an empty tensor is undefined", what);
+    SIMK_CHECK(out.numel() == 1, "out must have one element, got %s", out.shape_str().c_str());
+  }
+  const bool flat = dim == nullptr;
+  launch(kernel, ctx, out, [=] {
+    dispatch<kFloatingAndInt | kIntegral>(input.dtype, [&](auto tag) {
+      using T = TypeOf<decltype(tag)>;
+      const std::vector<T> x = packed<T>(input);
+      std::vector<acc_t<T>> a(x.size());
+      for (size_t i = 0; i < x.size(); ++i) a[i] = load(x[i]);
+      Lines l;
+      if (flat) {
+        l.len = static_cast<int64_t>(a.size());
+      } else {
+        l = lines_of(input, d);
+      }
+      std::vector<int64_t> where(static_cast<size_t>(l.outer * l.inner));
+      for (int64_t o = 0; o < l.outer; ++o)
+        for (int64_t i = 0; i < l.inner; ++i)
+          where[o * l.inner + i] =
+              extreme_index<kMax>(a.data() + o * l.len * l.inner + i, l.len, l.inner);
+      unpack(out, where);
     });
   });
+}
+
+}  // namespace
+
+diopiError_t diopiArgmax(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                         diopiConstTensorHandle_t input, const int64_t* dim, bool keepdim) {
+  SIMK_KERNEL(diopiArgmax);
+  (void)keepdim;
+  return guarded(kernel.name, [&] { arg_extreme<true>(kernel, ctx, out, input, dim); });
+}
+
+diopiError_t diopiArgmin(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                         diopiConstTensorHandle_t input, const int64_t* dim, bool keepdim) {
+  SIMK_KERNEL(diopiArgmin);
+  (void)keepdim;
+  return guarded(kernel.name, [&] { arg_extreme<false>(kernel, ctx, out, input, dim); });
 }
 
 diopiError_t diopiCumsum(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,

@@ -1,5 +1,6 @@
 // More element-wise ops: floor, ceil, erf, log2, log10 (+ in-place), sign, minimum, lerp,
-// leaky_relu (+ in-place, backward), clamp_min / clamp_max (+ in-place). Formulas follow
+// leaky_relu (+ in-place, backward), clamp_min / clamp_max and clamp with tensor bounds
+// (+ in-place). Formulas follow
 // ATen 1.13's CPU kernels; 16-bit floats are computed in float and rounded once.
 #include <diopi/prototypes.h>
 
@@ -32,36 +33,46 @@ void float_unary(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHand
 
 struct Floor {
   template <class A>
-  A operator()(A x) const { return std::floor(x); }
+  A operator()(A x) const {
+    return std::floor(x);
+  }
 };
 struct Ceil {
   template <class A>
-  A operator()(A x) const { return std::ceil(x); }
+  A operator()(A x) const {
+    return std::ceil(x);
+  }
 };
 struct Erf {
   template <class A>
-  A operator()(A x) const { return std::erf(x); }
+  A operator()(A x) const {
+    return std::erf(x);
+  }
 };
 struct Log2 {
   template <class A>
-  A operator()(A x) const { return std::log2(x); }
+  A operator()(A x) const {
+    return std::log2(x);
+  }
 };
 struct Log10 {
   template <class A>
-  A operator()(A x) const { return std::log10(x); }
+  A operator()(A x) const {
+    return std::log10(x);
+  }
 };
 
 }  // namespace
 
-#define SIMK_FLOAT_UNARY(Name, Op)                                                           \
-  diopiError_t diopi##Name(diopiContextHandle_t ctx, diopiTensorHandle_t out,                \
-                           diopiConstTensorHandle_t input) {                                 \
-    SIMK_KERNEL(diopi##Name);                                                                \
-    return guarded(kernel.name, [&] { float_unary(kernel, ctx, out, input, Op{}); });        \
-  }                                                                                          \
-  diopiError_t diopi##Name##Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {       \
-    SIMK_KERNEL(diopi##Name##Inp);                                                           \
-    return guarded(kernel.name, [&] { float_unary(kernel, ctx, input, input, Op{}); });      \
+#define SIMK_FLOAT_UNARY(Name, Op)                                                      \
+  diopiError_t diopi##Name(diopiContextHandle_t ctx, diopiTensorHandle_t out,           \
+                           diopiConstTensorHandle_t input) {                            \
+    SIMK_KERNEL(diopi##Name);                                                           \
+    return guarded(kernel.name, [&] { float_unary(kernel, ctx, out, input, Op{}); });   \
+  }                                                                                     \
+  diopiError_t diopi##Name##Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {  \
+    SIMK_KERNEL(diopi##Name##Inp);                                                      \
+    return guarded(kernel.name, [&] { float_unary(kernel, ctx, input, input, Op{}); }); \
   }
 
 SIMK_FLOAT_UNARY(Floor, Floor)
@@ -246,6 +257,103 @@ diopiError_t diopiClampMaxInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_
                                     const diopiScalar_t* max) {
   SIMK_KERNEL(diopiClampMaxInpScalar);
   return guarded(kernel.name, [&] { clamp_one(kernel, ctx, input, input, max, false); });
+}
+
+// ---------------------------------------------------------------- clamp with tensor bounds
+
+namespace {
+
+// ATen's tensor-bound clamp: NaN in x or in a bound gives NaN; applied as min then max, so
+// min > max gives max.
+template <class A>
+A at_least(A x, A lo) {
+  return is_nan(x) ? x : is_nan(lo) ? lo : (x < lo ? lo : x);
+}
+template <class A>
+A at_most(A x, A hi) {
+  return is_nan(x) ? x : is_nan(hi) ? hi : (hi < x ? hi : x);
+}
+
+void clamp_tensor(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                  diopiConstTensorHandle_t input, diopiConstTensorHandle_t min,
+                  diopiConstTensorHandle_t max) {
+  SIMK_CHECK(min != nullptr || max != nullptr, "at least one of min and max must be given");
+  if (min != nullptr && max != nullptr) {
+    elementwise<kFloatingAndInt>(
+        kernel, ctx, out,
+        [](auto tag) {
+          using A = acc_t<TypeOf<decltype(tag)>>;
+          return [](A x, A lo, A hi) -> A { return at_most(at_least(x, lo), hi); };
+        },
+        In{input, "input"}, In{min, "min"}, In{max, "max"});
+  } else if (min != nullptr) {
+    elementwise<kFloatingAndInt>(
+        kernel, ctx, out,
+        [](auto tag) {
+          using A = acc_t<TypeOf<decltype(tag)>>;
+          return [](A x, A lo) -> A { return at_least(x, lo); };
+        },
+        In{input, "input"}, In{min, "min"});
+  } else {
+    elementwise<kFloatingAndInt>(
+        kernel, ctx, out,
+        [](auto tag) {
+          using A = acc_t<TypeOf<decltype(tag)>>;
+          return [](A x, A hi) -> A { return at_most(x, hi); };
+        },
+        In{input, "input"}, In{max, "max"});
+  }
+}
+
+}  // namespace
+
+diopiError_t diopiClamp(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                        diopiConstTensorHandle_t input, diopiConstTensorHandle_t min,
+                        diopiConstTensorHandle_t max) {
+  SIMK_KERNEL(diopiClamp);
+  return guarded(kernel.name, [&] { clamp_tensor(kernel, ctx, out, input, min, max); });
+}
+
+diopiError_t diopiClampInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                           diopiConstTensorHandle_t min, diopiConstTensorHandle_t max) {
+  SIMK_KERNEL(diopiClampInp);
+  return guarded(kernel.name, [&] { clamp_tensor(kernel, ctx, input, input, min, max); });
+}
+
+diopiError_t diopiClampMin(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                           diopiConstTensorHandle_t input, diopiConstTensorHandle_t min) {
+  SIMK_KERNEL(diopiClampMin);
+  return guarded(kernel.name, [&] {
+    SIMK_CHECK(min != nullptr, "min is NULL");
+    clamp_tensor(kernel, ctx, out, input, min, nullptr);
+  });
+}
+
+diopiError_t diopiClampMinInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                              diopiConstTensorHandle_t min) {
+  SIMK_KERNEL(diopiClampMinInp);
+  return guarded(kernel.name, [&] {
+    SIMK_CHECK(min != nullptr, "min is NULL");
+    clamp_tensor(kernel, ctx, input, input, min, nullptr);
+  });
+}
+
+diopiError_t diopiClampMax(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                           diopiConstTensorHandle_t input, diopiConstTensorHandle_t max) {
+  SIMK_KERNEL(diopiClampMax);
+  return guarded(kernel.name, [&] {
+    SIMK_CHECK(max != nullptr, "max is NULL");
+    clamp_tensor(kernel, ctx, out, input, nullptr, max);
+  });
+}
+
+diopiError_t diopiClampMaxInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                              diopiConstTensorHandle_t max) {
+  SIMK_KERNEL(diopiClampMaxInp);
+  return guarded(kernel.name, [&] {
+    SIMK_CHECK(max != nullptr, "max is NULL");
+    clamp_tensor(kernel, ctx, input, input, nullptr, max);
+  });
 }
 
 // ---------------------------------------------------------------- in-place forms of existing ops

@@ -238,7 +238,7 @@ def _token(sig: dict, value) -> str:
         return f"i{int(value)}"
     if k == "enum":
         return f"e{int(value)}"
-    if k in ("float", "float_opt"):
+    if k in ("float", "float_opt", "scalar_double"):
         return f"f{float(value)!r}"
     if k in ("bool", "bool_opt"):
         return "b1" if value else "b0"
