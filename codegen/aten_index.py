@@ -17,6 +17,7 @@ _STRUCTURED_LINE = re.compile(r"^  (structured: True|structured_delegate: )")
 _DISPATCH_LINE = re.compile(r"^  dispatch:")
 _IMPLICIT_KEY = re.compile(r"^    .*\bCompositeImplicitAutograd\b.*:")
 _DISPATCH_KEYS = re.compile(r"^    ([\w, ]+):")
+_CPU_KERNEL = re.compile(r"^    (?:[\w ]+, *)*CPU(?:, *[\w ]+)*: *(\w+)")
 _UFUNC_LINE = re.compile(r"^  ufunc_inner_loop:")  # ufunc codegen: CPU kernels generated
 # Dispatch keys whose kernel also serves CPU tensors.
 _CPU_SERVING_KEYS = {"CPU", "CompositeExplicitAutograd", "CompositeImplicitAutograd",
@@ -39,6 +40,7 @@ class AtenIndex:
         self._dispatched: set[str] = set()  # have a dispatch: section
         self._implicit_key: set[str] = set()  # name CompositeImplicitAutograd in it
         self._cpu_kernel: set[str] = set()  # a dispatch key that serves CPU tensors
+        self._cpu_kernel_name: dict[str, str] = {}  # the `CPU:` entry's at::native function
         full = None
         with open(self.path, encoding="utf-8") as f:
             for line in f:
@@ -52,6 +54,9 @@ class AtenIndex:
                         self._implicit_key.add(full)
                     if full and _UFUNC_LINE.match(line):
                         self._cpu_kernel.add(full)
+                    cpu = _CPU_KERNEL.match(line) if full else None
+                    if cpu:
+                        self._cpu_kernel_name[full] = cpu.group(1)
                     keys = _DISPATCH_KEYS.match(line) if full else None
                     if keys and _CPU_SERVING_KEYS & {k.strip() for k in keys.group(1).split(",")}:
                         self._cpu_kernel.add(full)
@@ -83,6 +88,11 @@ class AtenIndex:
         """True when CPU tensors reach a real kernel: a CPU or composite dispatch entry, or
         no dispatch section at all (an implicit composite)."""
         return overload_name in self._cpu_kernel or overload_name not in self._dispatched
+
+    def cpu_kernel_name(self, overload_name: str) -> str | None:
+        """The at::native function the `dispatch:` section names for the CPU key (None when
+        the overload has no `CPU:` entry)."""
+        return self._cpu_kernel_name.get(overload_name)
 
     @functools.lru_cache(maxsize=None)
     def parse(self, overload_name: str) -> FunctionSchema:

@@ -17,19 +17,22 @@ from . import ctypes_map
 from .aten_index import AtenIndex
 from .dtypes import CATALOGUE_DTYPES
 from .errors import SpecError, SpecErrors
-from .model import (ArgSource, AtenBinding, Catalogue, DiopiArg, DiopiFunction, OpFamily,
-                    OutputRule, Tolerance)
+from .model import (ArgSource, AtenBinding, Catalogue, DiopiArg, DiopiFunction,
+                    ForeachOverload, OpFamily, OutputRule, Tolerance)
 from .rules import ARG_HELPERS, COMPUTED_HELPERS, OUTPUT_RULES, RuleError, parse_call
 from .yaml_loader import LineDict, LineList
 
-TOP_KEYS = {"version": False, "tolerances": True, "ops": True}
+TOP_KEYS = {"version": False, "tolerances": True, "ops": True, "foreach": False}
 OP_KEYS = {"name": True, "doc": True, "dtypes": True, "functions": True, "tolerance": False,
            "autocompare": False}
 FN_KEYS = {"diopi": True, "aten": False, "args": False, "outputs": False, "ignore": False,
            "computed": False, "dtypes": False, "doc": False, "derive": False, "runtime": False,
            "output_mask": False, "extension": False}
 ARG_KEYS = {"name": True, "from": False, "type": False, "doc": False, "count": False,
-            "value": False}
+            "value": False, "dir": False, "optional": False}
+RUNTIME_DIRS = ("in", "out", "inout")
+# ATen's CPU kernels for `_foreach_*` that only loop over per-tensor ATen ops (device-generic).
+SLOW_KERNEL = re.compile(r"^foreach_tensor_\w+_slow_?$")
 
 FAMILY_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 DIOPI_NAME = re.compile(r"^diopi[A-Z][A-Za-z0-9_]*$")
@@ -71,6 +74,8 @@ class _Builder:
         self.claimed: dict[str, str] = {}   # ATen overload -> DIOPI function claiming it
         self.counts: dict[tuple[str, str], str] = {}  # (function, tensor-list arg) -> count name
         self.values: dict[tuple[str, str], Any] = {}  # (function, arg) -> `value` (literal or helper)
+        # (function, arg) -> (`dir` or None, `optional`) of a runtime-only function's argument
+        self.runtime_opts: dict[tuple[str, str], tuple[Optional[str], bool]] = {}
 
     # -- reporting -----------------------------------------------------------------------
     def err(self, line: Optional[int], op: Optional[str], reason: str) -> None:
@@ -157,9 +162,54 @@ class _Builder:
             fam = self.build_family(entry, defaults)
             if fam is not None:
                 families.append(fam)
+        foreach = self.build_foreach(doc, families)
         if self.errors:
             raise SpecErrors(self.errors)
-        return Catalogue(self.path, tuple(families), torch_version())
+        return Catalogue(self.path, tuple(families), torch_version(), foreach)
+
+    def build_foreach(self, doc: LineDict, families) -> tuple[ForeachOverload, ...]:
+        """The `foreach:` list: ATen `_foreach_*` overloads whose CPU kernel is one of ATen's
+        device-generic slow loops, registered as is for PrivateUse1."""
+        raw = doc.get("foreach")
+        if raw is None:
+            return ()
+        if not isinstance(raw, LineList):
+            self.err(doc.line_of("foreach"), None, "'foreach' must be a list of ATen overload names")
+            return ()
+        routed = {b.overload_name: fn.name for fam in families for fn in fam.functions
+                  for b in fn.bindings}
+        routed.update(self.claimed)
+        out, seen = [], {}
+        for i, name in enumerate(raw):
+            line = raw.line_of(i)
+            if not isinstance(name, str):
+                self.err(line, None, f"'foreach' entries are ATen overload names, got {name!r}")
+                continue
+            if name in seen:
+                self.err(line, name, f"listed twice in 'foreach' (first at line {seen[name]})")
+                continue
+            seen[name] = line
+            if self.index.schema_text(name) is None:
+                close = difflib.get_close_matches(name, list(self.index._by_name), n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                self.err(line, name, f"ATen overload '{name}' does not exist in torch "
+                                     f"{torch_version()}'s native_functions.yaml{hint}")
+                continue
+            if name in routed:
+                self.err(line, name, f"ATen overload '{name}' is already routed to "
+                                     f"{routed[name]}")
+                continue
+            kernel = self.index.cpu_kernel_name(name)
+            if kernel is None:
+                self.err(line, name, "has no 'CPU:' kernel in native_functions.yaml to reuse")
+                continue
+            if not SLOW_KERNEL.match(kernel):
+                self.err(line, name, f"its CPU kernel '{kernel}' is not one of ATen's "
+                                     "device-generic foreach_tensor_*_slow loops")
+                continue
+            header = str(self.index.parse(name).name.name.base)
+            out.append(ForeachOverload(name, kernel, header, line))
+        return tuple(out)
 
     def collect_claims(self, entries: list[LineDict]) -> None:
         """First pass: which ATen overloads are named explicitly (they are never derived).
@@ -282,7 +332,30 @@ class _Builder:
                     self.err(f.line_of("args"), name, f"argument '{arg_name}' of a runtime-only "
                              f"function needs 'type' (one of: {', '.join(ctypes_map.RUNTIME_ARG_TYPES)})")
                     return None
-                params[arg_name] = (param, "out" if param.ctype == "diopiTensorHandle_t" else "in")
+                direction = "out" if param.ctype == "diopiTensorHandle_t" else "in"
+                given_dir, optional = self.runtime_opts.get((name, arg_name), (None, False))
+                if given_dir is not None:
+                    if param.kind != "tensor" or (param.ctype == "diopiConstTensorHandle_t"
+                                                  and given_dir != "in"):
+                        self.err(f.line_of("args"), name, f"'dir: {given_dir}' of argument "
+                                 f"'{arg_name}' needs a tensor handle that may be written "
+                                 "(diopiTensorHandle_t)")
+                        return None
+                    direction = given_dir
+                if optional:
+                    if param.kind != "tensor":
+                        self.err(f.line_of("args"), name, f"'optional' argument '{arg_name}' "
+                                 "must be a tensor handle")
+                        return None
+                    param = ctypes_map.CParam(param.ctype, param.kind, True)
+                params[arg_name] = (param, direction)
+        else:
+            for (fn_name, arg_name) in self.runtime_opts:
+                if fn_name == name:
+                    self.err(f.line_of("args"), name, f"'dir' / 'optional' of argument "
+                             f"'{arg_name}' are for runtime-only functions (an ATen-bound "
+                             "argument takes them from the schema)")
+                    return None
         for idx, (schema, line) in enumerate(schemas):
             b = self.bind(f, name, schema, line, arg_specs, params, primary=(idx == 0))
             if b is None:
@@ -382,6 +455,17 @@ class _Builder:
                         self.err(line, name, f"'count' of argument '{arg}' must be a C identifier")
                         return None
                     self.counts[(name, arg)] = item["count"]
+                if "dir" in item or "optional" in item:
+                    given_dir, optional = item.get("dir"), item.get("optional", False)
+                    if given_dir is not None and given_dir not in RUNTIME_DIRS:
+                        self.err(line, name, f"'dir' of argument '{arg}' must be one of "
+                                             f"{', '.join(RUNTIME_DIRS)}, got {given_dir!r}")
+                        return None
+                    if not isinstance(optional, bool):
+                        self.err(line, name, f"'optional' of argument '{arg}' must be true "
+                                             "or false")
+                        return None
+                    self.runtime_opts[(name, arg)] = (given_dir, optional)
                 if "value" in item:
                     value = item["value"]
                     if not isinstance(value, (bool, int, float, str, type(None))):

@@ -54,6 +54,7 @@ RUNTIME_ARG_TYPES = {
     "int64_t": CParam("int64_t", "int", False),
     "bool": CParam("bool", "bool", False),
     "double": CParam("double", "float", False),
+    "float": CParam("float", "float", False),   # DIOPI's optimizer hyper-parameters (diopiAdam)
     "diopiDtype_t": CParam("diopiDtype_t", "dtype", False),
 }
 

@@ -305,3 +305,6 @@ def emit(cat: Catalogue, env, out: OutputSet) -> None:
         composite = [p for _fam, _fn, plans in entries for p in plans if p.composite_call]
         out.add(f"aten/wrappers_{i}.cpp", render(env, "aten/wrappers.cpp.j2", shard=i,
                                                  entries=entries, composite=composite))
+    headers = sorted({f.header for f in cat.foreach})
+    out.add("aten/foreach.cpp", render(env, "aten/foreach.cpp.j2", overloads=cat.foreach,
+                                       headers=headers))

@@ -92,6 +92,17 @@ RUNTIME_REFERENCES = {
     "diopiCastDtype": ("out", "input"),
 }
 
+# Optimizer kernels the runtime calls once per parameter (runtime/src/fused_adam.cpp): the
+# reference is torch.optim's single-tensor update of that kind on CPU (conformance/reference.py),
+# and their cases take these hyper-parameter values (the product of them, on the base shape).
+OPTIMIZER_REFERENCES = {"diopiAdam": "adam", "diopiAdamW": "adamw"}
+OPTIMIZER_ATTRS = {
+    "lr": [0.01], "beta1": [0.9], "beta2": [0.999], "eps": [1e-8],
+    "weight_decay": [0.1, 0.0], "step": [3, 1], "amsgrad": [False, True],
+}
+# Optimizer state that must be non-negative (running averages of squares).
+OPTIMIZER_POSITIVE = ("exp_avg_sq", "max_exp_avg_sq")
+
 # Values an input must take to be in the reference's domain (ATen checks them), by DIOPI
 # function: the kind of values drawn for every input of its cases.
 INPUT_VALUES = {
@@ -251,6 +262,10 @@ def plan_function(fam: OpFamily, fn: DiopiFunction) -> FnPlan:
             p.outputs.append(a)
         if not a.is_tensor:
             p.attrs.append(a)
+    if b is None and fn.name in OPTIMIZER_REFERENCES:
+        p.rule = "optimizer"
+        p.reference = {"runtime": OPTIMIZER_REFERENCES[fn.name]}
+        return p
     if b is None:
         if fn.name not in RUNTIME_REFERENCES:
             raise p.err("runtime-only function without a reference; add it to "
@@ -333,6 +348,11 @@ def attr_values(p: FnPlan, a: DiopiArg, dtype: str) -> list:
     cls = dtype_class(dtype)
     if a.name in p.constants:
         return [p.constants[a.name]]
+    if p.rule == "optimizer":
+        if a.name not in OPTIMIZER_ATTRS:
+            raise p.err(f"no test values for optimizer argument '{a.name}'; add them to "
+                        "OPTIMIZER_ATTRS in codegen/emit_conformance.py")
+        return list(OPTIMIZER_ATTRS[a.name])
     if k == "generator":
         return [None]
     if k == "scalar_double":   # a Scalar DIOPI passes as double: the floating test values
@@ -628,6 +648,8 @@ class CaseBuilder:
             self.advanced_index()
         elif rule == "convert":
             self.convert()
+        elif rule == "optimizer":
+            self.optimizer()
         elif rule in ("broadcast", "compare", "select") and len(self.p.rule_tensors) >= 2:
             self.broadcast()
         elif rule == "reduce":
@@ -701,6 +723,18 @@ class CaseBuilder:
                 attrs = self._first_attrs()
                 if has_dim and not shape:
                     attrs["dim"] = 0
+                self.add(tag, inputs, attrs)
+
+    def optimizer(self) -> None:
+        """A parameter and its state, all of one shape and layout (every shape class of
+        an element-wise op); the hyper-parameters' product on the base shape."""
+        p = self.p
+        for tag, shape, layout in ELEMENTWISE:
+            inputs = {a.name: self.input_spec(a, shape, layout,
+                                              "positive" if a.name in OPTIMIZER_POSITIVE else None)
+                      for a in p.inputs}
+            combos = attr_combos(p, self.dtype) if tag == "base" else [self._first_attrs()]
+            for attrs in combos:
                 self.add(tag, inputs, attrs)
 
     def broadcast(self) -> None:
@@ -1269,7 +1303,9 @@ def function_cases(fam: OpFamily, plans: dict[str, FnPlan], p: FnPlan,
 def call_expr(a: DiopiArg, i: int) -> str:
     k = a.kind
     if k == "tensor":
-        return f"a.const_tensor({i})" if a.direction == "in" else f"a.tensor({i})"
+        # the handle's C type, not the direction: DIOPI passes some read-only tensors
+        # non-const (diopiAdam's grad)
+        return f"a.const_tensor({i})" if a.ctype == "diopiConstTensorHandle_t" else f"a.tensor({i})"
     if k == "tensor_alloc":
         return f"a.allocated({i})"
     if k == "tensor_list":

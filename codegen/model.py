@@ -111,10 +111,26 @@ class OpFamily:
 
 
 @dataclass(frozen=True)
+class ForeachOverload:
+    """An ATen `_foreach_*` overload registered for PrivateUse1 with ATen's own CPU "slow"
+    kernel: a loop over the per-tensor ATen op, which dispatches to the device's wrappers."""
+
+    overload: str      # _foreach_add_.Scalar
+    kernel: str        # foreach_tensor_add_scalar_kernel_slow_ (in at::native)
+    header: str        # _foreach_add: <ATen/ops/_foreach_add_native.h> declares the kernel
+    line: int
+
+    @property
+    def op_name(self) -> str:
+        return f"aten::{self.overload}"
+
+
+@dataclass(frozen=True)
 class Catalogue:
     source: str
     families: tuple[OpFamily, ...]
     torch_version: str
+    foreach: tuple[ForeachOverload, ...] = ()
 
     @property
     def functions(self) -> tuple[DiopiFunction, ...]:

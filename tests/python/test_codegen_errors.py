@@ -78,6 +78,31 @@ BAD_CASES = [
      '"add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)"',
      "ops.yaml:18: diopiNeg: ATen overload 'add.out' is already routed to diopiAdd (line 10)"),
     ("not_a_mapping", GOOD, "- just\n- a list\n", "ops.yaml:1: the catalogue must be a mapping"),
+    # `foreach:` lists ATen _foreach_* overloads run by ATen's device-generic slow CPU kernels
+    ("foreach_unknown_overload", "ops:\n", "foreach:\n  - _foreach_add_.Scalar\n"
+     "  - _foreach_addd_.Scalar\nops:\n",
+     "ops.yaml:6: _foreach_addd_.Scalar: ATen overload '_foreach_addd_.Scalar' does not exist"),
+    ("foreach_not_a_slow_kernel", "ops:\n", "foreach:\n  - abs.out\nops:\n",
+     "ops.yaml:5: abs.out: its CPU kernel 'abs_out' is not one of ATen's device-generic "
+     "foreach_tensor_*_slow loops"),
+    ("foreach_no_cpu_kernel", "ops:\n", "foreach:\n  - _fused_adam_\nops:\n",
+     "ops.yaml:5: _fused_adam_: has no 'CPU:' kernel in native_functions.yaml"),
+    ("foreach_already_routed", "ops:\n", "foreach:\n  - neg_\nops:\n",
+     "ops.yaml:5: neg_: ATen overload 'neg_' is already routed to diopiNeg"),
+    ("foreach_listed_twice", "ops:\n", "foreach:\n  - _foreach_sqrt\n  - _foreach_sqrt\nops:\n",
+     "ops.yaml:6: _foreach_sqrt: listed twice in 'foreach' (first at line 5)"),
+    ("foreach_not_a_list", "ops:\n", "foreach: _foreach_sqrt\nops:\n",
+     "ops.yaml:4: 'foreach' must be a list of ATen overload names"),
+    # runtime-only arguments: `dir` / `optional`
+    ("runtime_arg_bad_dir", GOOD, GOOD + """  - name: rt
+    doc: Runtime-only.
+    dtypes: [float32]
+    functions:
+      - diopi: diopiRt
+        runtime: the runtime
+        args:
+          - {name: x, type: diopiTensorHandle_t, dir: both}
+""", "ops.yaml:28: diopiRt: 'dir' of argument 'x' must be one of in, out, inout, got 'both'"),
 ]
 
 
@@ -125,3 +150,35 @@ def test_several_errors_reported_in_one_run(tmp_path):
     proc, _ = run_codegen(tmp_path, text)
     assert proc.returncode == 1
     assert "unknown dtype 'float33'" in proc.stderr and "unknown field 'docs'" in proc.stderr
+
+
+def test_foreach_overloads_register_atens_slow_kernels(tmp_path):
+    text = GOOD.replace("ops:\n", "foreach:\n  - _foreach_add_.Scalar\n  - _foreach_sqrt\nops:\n")
+    proc, out = run_codegen(tmp_path, text)
+    assert proc.returncode == 0, proc.stderr
+    cpp = (out / "aten" / "foreach.cpp").read_text()
+    assert "#include <ATen/ops/_foreach_add_native.h>" in cpp
+    assert ('m.impl("_foreach_add_.Scalar", '
+            'TORCH_FN(at::native::foreach_tensor_add_scalar_kernel_slow_));') in cpp
+    assert 'm.impl("_foreach_sqrt", TORCH_FN(at::native::foreach_tensor_sqrt_slow));' in cpp
+
+
+def test_runtime_only_arguments_take_direction_and_optional(tmp_path):
+    text = GOOD + """  - name: rt
+    doc: Runtime-only.
+    dtypes: [float32]
+    functions:
+      - diopi: diopiRt
+        runtime: the runtime
+        args:
+          - {name: x, type: diopiTensorHandle_t, dir: inout}
+          - {name: g, type: diopiTensorHandle_t, dir: in}
+          - {name: m, type: diopiTensorHandle_t, optional: true}
+          - {name: lr, type: float}
+"""
+    proc, out = run_codegen(tmp_path, text)
+    assert proc.returncode == 0, proc.stderr
+    header = (out / "diopi" / "functions.h").read_text()
+    assert "@param[inout] x" in header and "@param[in] g" in header
+    assert "@param[out] m m (optional: may be null)" in header
+    assert "float lr" in header

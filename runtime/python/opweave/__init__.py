@@ -58,6 +58,7 @@ _load()
 _C = torch.ops.opweave
 
 from . import instrument  # noqa: E402  (needs the library loaded)
+from . import optim  # noqa: E402  (Adam / AdamW with one fused call per parameter group)
 
 
 def _index(device) -> int:

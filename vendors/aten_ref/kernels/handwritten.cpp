@@ -5,10 +5,14 @@
 #include <ATen/ops/convolution_backward_ops.h>
 #include <ATen/ops/convolution_ops.h>
 #include <ATen/ops/copy_ops.h>
+#include <ATen/ops/maximum.h>
 #include <ATen/ops/nll_loss_backward_ops.h>
 #include <ATen/ops/nll_loss_forward_ops.h>
 
 #include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <tuple>
 
 #include "aten_ref.h"
@@ -117,4 +121,81 @@ extern "C" diopiError_t diopiCopyInp(diopiContextHandle_t, diopiConstTensorHandl
 extern "C" diopiError_t diopiCastDtype(diopiContextHandle_t, diopiTensorHandle_t out,
                                        diopiConstTensorHandle_t input) {
   return diopiCopyInp(nullptr, input, out);
+}
+
+// ---- optimizers: torch.optim.Adam / AdamW's single-tensor update (1.13), op for op ----------
+
+namespace {
+
+// DIOPI passes the hyper-parameters as C float; torch computes with the Python double the user
+// wrote (0.9, 1e-3). Widening through the shortest decimal that reads back as the same float
+// recovers that double for such values, so the update below is bit-identical to CPU torch's.
+double widen(float v) {
+  if (!std::isfinite(v)) return v;
+  char text[32];
+  for (int digits = 1; digits <= 9; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, static_cast<double>(v));
+    if (std::strtof(text, nullptr) == v) return std::strtod(text, nullptr);
+  }
+  return v;
+}
+
+// `decoupled`: AdamW (param *= 1 - lr * weight_decay); otherwise Adam's L2 term on the grad.
+void adam_update(diopiTensorHandle_t input, diopiTensorHandle_t grad_h,
+                 diopiTensorHandle_t exp_avg_h, diopiTensorHandle_t exp_avg_sq_h,
+                 diopiTensorHandle_t max_exp_avg_sq_h, float lr_f, float beta1_f, float beta2_f,
+                 float eps_f, float weight_decay_f, int64_t step, bool amsgrad, bool decoupled) {
+  TORCH_CHECK(step >= 1, "step must be at least 1 (already incremented), got ", step);
+  TORCH_CHECK(!amsgrad || max_exp_avg_sq_h != nullptr, "amsgrad needs max_exp_avg_sq");
+  const double lr = widen(lr_f), beta1 = widen(beta1_f), beta2 = widen(beta2_f);
+  const double eps = widen(eps_f), weight_decay = widen(weight_decay_f);
+  at::Tensor param = wrap(input);
+  at::Tensor grad = wrap(grad_h);
+  at::Tensor exp_avg = wrap(exp_avg_h);
+  at::Tensor exp_avg_sq = wrap(exp_avg_sq_h);
+  if (decoupled) {
+    param.mul_(1 - lr * weight_decay);
+  } else if (weight_decay != 0) {
+    grad = grad.add(param, weight_decay);
+  }
+  exp_avg.mul_(beta1).add_(grad, 1 - beta1);
+  exp_avg_sq.mul_(beta2).addcmul_(grad, grad, 1 - beta2);
+  const double steps = static_cast<double>(step);
+  const double step_size = lr / (1 - std::pow(beta1, steps));
+  const double bias_correction2_sqrt = std::sqrt(1 - std::pow(beta2, steps));
+  at::Tensor denom;
+  if (amsgrad) {
+    at::Tensor max_exp_avg_sq = wrap(max_exp_avg_sq_h);
+    at::maximum_out(max_exp_avg_sq, max_exp_avg_sq, exp_avg_sq);
+    denom = max_exp_avg_sq.sqrt().div(bias_correction2_sqrt).add_(eps);
+  } else {
+    denom = exp_avg_sq.sqrt().div(bias_correction2_sqrt).add_(eps);
+  }
+  param.addcdiv_(exp_avg, denom, -step_size);
+}
+
+}  // namespace
+
+extern "C" diopiError_t diopiAdam(diopiContextHandle_t, diopiTensorHandle_t input,
+                                  diopiTensorHandle_t grad, diopiTensorHandle_t exp_avg,
+                                  diopiTensorHandle_t exp_avg_sq,
+                                  diopiTensorHandle_t max_exp_avg_sq, float lr, float beta1,
+                                  float beta2, float eps, float weight_decay, int64_t step,
+                                  bool amsgrad) {
+  return guarded([&] {
+    adam_update(input, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, lr, beta1, beta2, eps,
+                weight_decay, step, amsgrad, /*decoupled=*/false);
+  });
+}
+
+extern "C" diopiError_t diopiAdamW(diopiContextHandle_t, diopiTensorHandle_t input,
+                                   diopiTensorHandle_t grad, diopiTensorHandle_t exp_avg,
+                                   diopiTensorHandle_t exp_avg_sq,
+                                   diopiTensorHandle_t max_exp_avg_sq, float lr, float beta1,
+                                   float beta2, float eps, float weight_decay, int64_t step,
+                                   bool amsgrad) {
+  return guarded([&] {
+    adam_update(input, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, lr, beta1, beta2, eps,
+                weight_decay, step, amsgrad, /*decoupled=*/true);
+  });
 }

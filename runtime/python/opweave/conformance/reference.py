@@ -95,6 +95,8 @@ def run(fn, case_spec: dict, inputs: dict[str, torch.Tensor | None],
         forward_aten: dict | None = None) -> tuple[dict[str, torch.Tensor], dict]:
     """(DIOPI output name -> expected tensor, ATen argument name -> value after the call)."""
     ref = fn.reference
+    if ref.get("runtime") in ("adam", "adamw"):
+        return _optimizer(ref["runtime"], case_spec["attrs"], inputs), {}
     if ref.get("runtime") == "convert":
         src = inputs[ref["input"]]
         dtype = DTYPES[case_spec["out_dtypes"][ref["output"]]]
@@ -162,6 +164,27 @@ def run(fn, case_spec: dict, inputs: dict[str, torch.Tensor | None],
     # a null handle for it
     expected = {k: v for k, v in expected.items() if isinstance(v, torch.Tensor)}
     return expected, values
+
+
+def _optimizer(kind: str, attrs: dict, inputs: dict) -> dict[str, torch.Tensor]:
+    """torch.optim's single-tensor Adam / AdamW update of one parameter (diopiAdam's `step` is
+    the count after the increment torch makes itself)."""
+    from torch.optim.adam import adam
+    from torch.optim.adamw import adamw
+
+    t = {name: inputs[name].clone() for name in
+         ("input", "grad", "exp_avg", "exp_avg_sq", "max_exp_avg_sq")}
+    amsgrad = bool(attrs["amsgrad"])
+    update = adam if kind == "adam" else adamw
+    try:
+        update([t["input"]], [t["grad"]], [t["exp_avg"]], [t["exp_avg_sq"]],
+               [t["max_exp_avg_sq"]] if amsgrad else [], [torch.tensor(float(attrs["step"] - 1))],
+               foreach=False, amsgrad=amsgrad, beta1=attrs["beta1"], beta2=attrs["beta2"],
+               lr=attrs["lr"], weight_decay=attrs["weight_decay"], eps=attrs["eps"],
+               maximize=False)
+    except (RuntimeError, TypeError, ValueError) as e:
+        raise ReferenceError_(str(e).strip().splitlines()[0]) from None
+    return {name: t[name] for name in ("input", "exp_avg", "exp_avg_sq", "max_exp_avg_sq")}
 
 
 def _up(value):
