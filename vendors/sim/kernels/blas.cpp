@@ -1,6 +1,8 @@
 // Matrix products through OpenBLAS: mm, bmm, addmm. Computed in float (float16, bfloat16,
 // float32) or double (float64); operands that are not already dense matrices of that type
 // (strided, other dtype) are packed first, and the result is written back through out's layout.
+#include "common/blas.h"
+
 #include <cblas.h>
 #include <diopi/prototypes.h>
 
@@ -8,7 +10,6 @@
 #include <climits>
 #include <cstdint>
 
-#include "common/blas.h"
 #include "common/elementwise.h"
 #include "common/scalar.h"
 
@@ -267,6 +268,21 @@ void check_matmul(const View& out, const View& a, const View& b, int nd) {
     for (int d = 0; d < v->ndim; ++d) check_blas_size(v->strides[d], "stride");
 }
 
+// out = beta * input + alpha * (a @ b) for rank-`nd` operands (addmm, baddbmm); input is
+// broadcast to the product's shape.
+void add_product(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
+                 diopiConstTensorHandle_t input_h, diopiConstTensorHandle_t a_h,
+                 diopiConstTensorHandle_t b_h, int nd, double beta, double alpha) {
+  const View out = output_view(out_h, "out");
+  const View bias = input_view(input_h, "input");
+  const View a = input_view(a_h, nd == 2 ? "mat1" : "batch1");
+  const View b = input_view(b_h, nd == 2 ? "mat2" : "batch2");
+  check_matmul(out, a, b, nd);
+  check_dtype(bias, kAllTypes, "input");
+  broadcast_to(bias, out, "input");
+  launch(kernel, ctx, out, [=] { matmul(out, a, b, bias, true, alpha, beta); });
+}
+
 }  // namespace
 
 diopiError_t diopiMm(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
@@ -296,13 +312,7 @@ diopiError_t diopiBaddbmm(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
                           diopiConstTensorHandle_t batch2_h, double beta, double alpha) {
   SIMK_KERNEL(diopiBaddbmm);
   return guarded(kernel.name, [&] {
-    const View out = output_view(out_h, "out");
-    const View bias = input_view(input_h, "input");
-    const View a = input_view(batch1_h, "batch1"), b = input_view(batch2_h, "batch2");
-    check_matmul(out, a, b, 3);
-    check_dtype(bias, kAllTypes, "input");
-    broadcast_to(bias, out, "input");
-    launch(kernel, ctx, out, [=] { matmul(out, a, b, bias, true, alpha, beta); });
+    add_product(kernel, ctx, out_h, input_h, batch1_h, batch2_h, 3, beta, alpha);
   });
 }
 
@@ -318,15 +328,9 @@ diopiError_t diopiAddmm(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
                         const diopiScalar_t* alpha_arg) {
   SIMK_KERNEL(diopiAddmm);
   return guarded(kernel.name, [&] {
-    const View out = output_view(out_h, "out");
-    const View bias = input_view(input_h, "input");
-    const View a = input_view(mat1_h, "mat1"), b = input_view(mat2_h, "mat2");
-    check_matmul(out, a, b, 2);
-    check_dtype(bias, kAllTypes, "input");
-    broadcast_to(bias, out, "input");
     const double beta = scalar_or(beta_arg, Scalar::of_int(1)).as<double>();
     const double alpha = scalar_or(alpha_arg, Scalar::of_int(1)).as<double>();
-    launch(kernel, ctx, out, [=] { matmul(out, a, b, bias, true, alpha, beta); });
+    add_product(kernel, ctx, out_h, input_h, mat1_h, mat2_h, 2, beta, alpha);
   });
 }
 
