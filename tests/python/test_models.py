@@ -7,6 +7,8 @@ for the device run. The models live in opweave.demo (also runnable: python3 -m o
 
 from __future__ import annotations
 
+import pytest
+
 import opweave
 from opweave.demo import cnn, gpt
 
@@ -19,9 +21,11 @@ def _max_rel(dev, cpu):
     return max(abs(a - b) / abs(b) for a, b in zip(dev, cpu))
 
 
-def test_tiny_gpt_trains_with_adamw_like_cpu_with_no_fallback():
-    # vocab 64, 2 layers, d 32, 2 heads, seq 16, causal mask built on the device
-    dev, cpu, fallbacks = gpt.compare(steps=STEPS)
+@pytest.mark.parametrize("optimizer", gpt.OPTIMIZERS)
+def test_tiny_gpt_trains_with_adamw_like_cpu_with_no_fallback(optimizer):
+    # vocab 64, 2 layers, d 32, 2 heads, seq 16, causal mask built on the device; AdamW
+    # single-tensor, multi-tensor (foreach) or fused (opweave.optim.AdamW) on the device
+    dev, cpu, fallbacks = gpt.compare(steps=STEPS, optimizer=optimizer)
     assert fallbacks == {}
     assert _max_rel(dev, cpu) <= LOSS_RTOL
     assert cpu[-1] < cpu[0] - 0.5   # it does learn (the test cannot pass on a frozen model)

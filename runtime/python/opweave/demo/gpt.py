@@ -98,9 +98,23 @@ def make_data(n: int, seq: int, vocab: int, seed: int):
     return tokens[:, :-1].contiguous(), tokens[:, 1:].contiguous()
 
 
-def train(model, x, y, device, steps: int, batch: int, lr: float) -> list[float]:
+# How the device run steps AdamW: torch's single-tensor or multi-tensor (foreach) form, op by
+# op, or opweave.optim.AdamW (one fused diopiAdamW call per parameter). CPU runs always use
+# torch's single-tensor form, the reference.
+OPTIMIZERS = ("single", "foreach", "fused")
+
+
+def make_optimizer(params, device, lr: float, optimizer: str):
+    if optimizer == "fused" and str(device) != "cpu":
+        return opweave.optim.AdamW(params, lr=lr, weight_decay=0.01)
+    foreach = optimizer == "foreach" and str(device) != "cpu"
+    return torch.optim.AdamW(params, lr=lr, weight_decay=0.01, foreach=foreach)
+
+
+def train(model, x, y, device, steps: int, batch: int, lr: float,
+          optimizer: str = "single") -> list[float]:
     model = model.to(device)
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01, foreach=False)
+    opt = make_optimizer(model.parameters(), device, lr, optimizer)
     losses = []
     for step in range(steps):
         i = (step * batch) % x.shape[0]
@@ -113,13 +127,14 @@ def train(model, x, y, device, steps: int, batch: int, lr: float) -> list[float]
     return losses
 
 
-def compare(steps: int = 20, batch: int = 8, lr: float = 3e-3, seed: int = 0, device=None):
+def compare(steps: int = 20, batch: int = 8, lr: float = 3e-3, seed: int = 0, device=None,
+            optimizer: str = "single"):
     """(device losses, cpu losses, fallback stats of the device run)."""
     device = device or opweave.device(0)
     x, y = make_data(256, 16, 64, seed=seed)
     model = make_model(seed)
     opweave.fallback_stats(reset=True)
-    dev = train(copy.deepcopy(model), x, y, device, steps, batch, lr)
+    dev = train(copy.deepcopy(model), x, y, device, steps, batch, lr, optimizer)
     fallbacks = opweave.fallback_stats()
     cpu = train(copy.deepcopy(model), x, y, "cpu", steps, batch, lr)
     return dev, cpu, fallbacks
@@ -145,9 +160,12 @@ def main(argv=None) -> int:
     p.add_argument("--steps", type=int, default=20)
     p.add_argument("--batch", type=int, default=8)
     p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--optimizer", choices=OPTIMIZERS, default="single",
+                   help="the device run's AdamW form (CPU: torch's single-tensor form)")
     args = p.parse_args(argv)
-    dev, cpu, fallbacks = compare(args.steps, args.batch, args.lr)
-    report(f"tiny GPT (vocab 64, 2 layers, d 32, 2 heads, seq 16), AdamW, batch {args.batch}, "
+    dev, cpu, fallbacks = compare(args.steps, args.batch, args.lr, optimizer=args.optimizer)
+    report(f"tiny GPT (vocab 64, 2 layers, d 32, 2 heads, seq 16), AdamW ({args.optimizer}), "
+           f"batch {args.batch}, "
            f"{args.steps} steps on {opweave.device(0)} vs cpu", dev, cpu, fallbacks)
     return 0
 
