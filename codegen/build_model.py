@@ -366,9 +366,17 @@ class _Builder:
         if len(self.errors) > nerr:
             return None
 
+        # An ATen argument written in place that DIOPI also takes as a read-only input
+        # (masked_scatter_'s self): DIOPI's output is then a pure output, written from it.
+        read_too = {src.aten_name for b in bindings for n, src in b.sources
+                    if src.kind == "arg" and params.get(n, (None, ""))[1] == "in"}
         args = []
         for arg_name, _src, type_override, arg_doc in arg_specs:
             param, direction = params.get(arg_name, (None, "in"))
+            if direction == "inout" and any(
+                    n == arg_name and src.kind == "arg" and src.aten_name in read_too
+                    for b in bindings for n, src in b.sources):
+                direction = "out"
             if param is None:
                 self.err(f.line_of("args"), name, f"argument '{arg_name}' is not bound by any "
                                                   "ATen overload; give it a 'type'")
@@ -549,6 +557,11 @@ class _Builder:
                         # an input DIOPI updates in place (batch norm's running statistics)
                         param = ctypes_map.CParam(typ, "tensor", param.optional)
                         direction = "inout"
+                    elif typ == "diopiConstTensorHandle_t" and param.kind == "tensor":
+                        # DIOPI reads what ATen writes in place through another argument:
+                        # masked_scatter_'s self is DIOPI's out and (read only) input
+                        param = ctypes_map.CParam(typ, "tensor", param.optional)
+                        direction = "in"
                     elif typ:
                         param = ctypes_map.enum_override(param, typ)
                 except ctypes_map.UnsupportedType as e:

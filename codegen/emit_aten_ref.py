@@ -191,6 +191,9 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding) -> RefPlan:
     for arg_name, src in b.sources:
         arg = diopi_args[arg_name]
         if src.kind == "arg":
+            if src.aten_name in by_aten:   # masked_scatter_: self is DIOPI's out and input
+                raise NotMechanical(f"ATen argument '{src.aten_name}' is both "
+                                    f"'{by_aten[src.aten_name].name}' and '{arg_name}'")
             by_aten[src.aten_name] = arg
         elif src.kind == "return":
             returns[src.index] = arg

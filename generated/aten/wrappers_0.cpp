@@ -995,6 +995,88 @@ at::Tensor wrap_isnan(const at::Tensor& self) {
   return isnan_impl(kOp_isnan, self);
 }
 
+// ---- aten::bitwise_not.out -> diopiBitwiseNot
+const opweave::OpInfo kInfo_bitwise_not_out{"aten::bitwise_not.out",
+                                            "diopiBitwiseNot",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_not_out = opweave::register_op(&kInfo_bitwise_not_out);
+
+at::Tensor& bitwise_not_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBitwiseNot)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::bitwise_not_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_bitwise_not_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_not_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_not_out>(kOp_bitwise_not_out,
+                                                                 &bitwise_not_out_impl, self, out);
+  }
+#endif
+  return bitwise_not_out_impl(kOp_bitwise_not_out, self, out);
+}
+
+// ---- aten::bitwise_not -> diopiBitwiseNot (derived from bitwise_not_out)
+const opweave::OpInfo kInfo_bitwise_not{"aten::bitwise_not",
+                                        "diopiBitwiseNot",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_not = opweave::register_op(&kInfo_bitwise_not);
+
+at::Tensor bitwise_not_impl(int op, const at::Tensor& self) {
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  bitwise_not_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_bitwise_not(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_not) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_not>(kOp_bitwise_not, &bitwise_not_impl,
+                                                             self);
+  }
+#endif
+  return bitwise_not_impl(kOp_bitwise_not, self);
+}
+
+// ---- aten::bitwise_not_ -> diopiBitwiseNotInp
+const opweave::OpInfo kInfo_bitwise_not_{"aten::bitwise_not_",
+                                         "diopiBitwiseNotInp",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_not_ = opweave::register_op(&kInfo_bitwise_not_);
+
+at::Tensor& bitwise_not__impl(int op, at::Tensor& self) {
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiBitwiseNotInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::bitwise_not_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_bitwise_not_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_not_) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_not_>(kOp_bitwise_not_, &bitwise_not__impl,
+                                                              self);
+  }
+#endif
+  return bitwise_not__impl(kOp_bitwise_not_, self);
+}
+
 // ---- aten::norm.out -> diopiNorm
 const opweave::OpInfo kInfo_norm_out{"aten::norm.out",
                                      "diopiNorm",
@@ -1121,6 +1203,9 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("convolution_backward_overrideable", TORCH_FN(wrap_convolution_backward_overrideable));
   m.impl("arange.start_out", TORCH_FN(wrap_arange_start_out));
   m.impl("isnan", TORCH_FN(wrap_isnan));
+  m.impl("bitwise_not.out", TORCH_FN(wrap_bitwise_not_out));
+  m.impl("bitwise_not", TORCH_FN(wrap_bitwise_not));
+  m.impl("bitwise_not_", TORCH_FN(wrap_bitwise_not_));
   m.impl("norm.out", TORCH_FN(wrap_norm_out));
   m.impl("norm.ScalarOpt_dim", TORCH_FN(wrap_norm_ScalarOpt_dim));
   m.impl("repeat", TORCH_FN(wrap_repeat));

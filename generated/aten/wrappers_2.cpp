@@ -1440,6 +1440,37 @@ const int kOp_sort = opweave::register_op(&kInfo_sort);
   return sort_impl(kOp_sort, self, dim, descending);
 }
 
+// ---- aten::masked_scatter_ -> diopiMaskedScatter
+const opweave::OpInfo kInfo_masked_scatter_{"aten::masked_scatter_",
+                                            "diopiMaskedScatter",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_masked_scatter_ = opweave::register_op(&kInfo_masked_scatter_);
+
+at::Tensor& masked_scatter__impl(int op, at::Tensor& self, const at::Tensor& mask,
+                                 const at::Tensor& source) {
+  opweave::OpGuard guard(op, self, mask, source);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMaskedScatter)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(mask)), opweave::const_handle(guard.on_device(source)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::masked_scatter_>(op, status, self, mask, source);
+  }
+  return self;
+}
+
+at::Tensor& wrap_masked_scatter_(at::Tensor& self, const at::Tensor& mask,
+                                 const at::Tensor& source) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_masked_scatter_) != 0)) {
+    return opweave::instrumented_call<at::_ops::masked_scatter_>(
+        kOp_masked_scatter_, &masked_scatter__impl, self, mask, source);
+  }
+#endif
+  return masked_scatter__impl(kOp_masked_scatter_, self, mask, source);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -1491,4 +1522,5 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("sort.stable", TORCH_FN(wrap_sort_stable));
   m.impl("sort.values", TORCH_FN(wrap_sort_values));
   m.impl("sort", TORCH_FN(wrap_sort));
+  m.impl("masked_scatter_", TORCH_FN(wrap_masked_scatter_));
 }

@@ -11,6 +11,7 @@
 #include <ATen/ops/addcmul_ops.h>
 #include <ATen/ops/any_ops.h>
 #include <ATen/ops/arange_ops.h>
+#include <ATen/ops/bitwise_not_ops.h>
 #include <ATen/ops/cat_ops.h>
 #include <ATen/ops/erf_ops.h>
 #include <ATen/ops/fill_ops.h>
@@ -789,6 +790,35 @@ extern "C" diopiError_t diopiIsNan(diopiContextHandle_t ctx, diopiTensorHandle_t
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::isnan::redispatch(aten_ref::kCpuKeys, input_t);
     aten_ref::copy_result(out, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::bitwise_not.out
+extern "C" diopiError_t diopiBitwiseNot(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    at::_ops::bitwise_not_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::bitwise_not_
+extern "C" diopiError_t diopiBitwiseNotInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::_ops::bitwise_not_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -105,6 +105,16 @@ BACKWARD = {
     "layer_norm_no_affine": (lambda t: F.layer_norm(t, (5, 7)), (3, 5, 7)),
     "masked_fill": (lambda t: t.masked_fill(t > 0.5, 0.0), (4, 6)),
     "triu": (lambda t: t.triu(), (4, 4)),
+    # cross_entropy = log_softmax + nll_loss (+ the smoothing term) on the device
+    "cross_entropy_label_smoothing": (lambda t: F.cross_entropy(t, _idx(t, [0, 3, 1, 2]),
+                                                                label_smoothing=0.1), (4, 5)),
+    "cross_entropy_ignore_index": (lambda t: F.cross_entropy(t, _idx(t, [0, -100, 1, 2])), (4, 5)),
+    "cross_entropy_smoothing_ignore_sum": (
+        lambda t: F.cross_entropy(t, _idx(t, [0, 2, 2, 1]), ignore_index=2, label_smoothing=0.2,
+                                  reduction="sum"), (4, 5)),
+    "cross_entropy_weight_none": (
+        lambda t: F.cross_entropy(t, _idx(t, [4, 0, 1]), torch.linspace(0.5, 2, 5, device=t.device),
+                                  reduction="none"), (3, 5)),
 }
 
 
@@ -337,6 +347,17 @@ SELECT = {
     "isinf": (lambda x: torch.isinf(x), torch.tensor([1.0, float("inf"), -float("inf"), float("nan")])),
     "isinf_half": (lambda x: torch.isinf(x), torch.tensor([1.0, float("inf"), -7.0]).half()),
     "isinf_int": (lambda x: torch.isinf(x), INT45),
+    "cross_entropy_smoothing_ignore": (lambda x, t: F.cross_entropy(x, t, ignore_index=2, label_smoothing=0.1),
+                                       XT, torch.tensor([0, 2, 6, 2, 1])),
+    "bitwise_not_bool": (lambda m: ~m, BOOL57),
+    "bitwise_not_int_": (lambda x: x.clone().bitwise_not_(), INT45),
+    "masked_scatter": (lambda x, m, s: x.masked_scatter(m, s), XT, BOOL57, torch.arange(40.0).reshape(5, 8)),
+    "masked_scatter_bcast_mask": (lambda x, m, s: x.clone().masked_scatter_(m, s), XT, BOOL7, X * 10),
+    # contiguous input: ATen 1.13's CPU masked_scatter_ walks a transposed self in memory order,
+    # so its gradient for XT would be wrong (test_masked_select_gradient_follows_row_major_order)
+    "masked_select_backward": (lambda x, m: torch.autograd.grad(
+        (x.masked_select(m) * torch.arange(float(m.sum()), device=x.device)).sum(), x)[0],
+        X.clone().requires_grad_(), BOOL57),
     "argmin_dim": (lambda x: x.argmin(1), XT),
     "argmin_keepdim_first_of_ties": (lambda x: x.argmin(0, keepdim=True), INT45),
     "argmin_flat": (lambda x: x.argmin(), NANX),
@@ -551,3 +572,45 @@ def test_clip_grad_norm_runs_on_the_device_like_cpu(norm_type):
     _same(total_cpu, total_dev, atol=1e-4)
     for a, b in zip(model.parameters(), dev_model.parameters()):
         _same(a.grad, b.grad, atol=1e-5)
+
+
+SGD = {
+    "momentum": dict(lr=0.1, momentum=0.9),
+    "nesterov_weight_decay": dict(lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01),
+    "dampening_weight_decay": dict(lr=0.05, momentum=0.5, dampening=0.3, weight_decay=0.1),
+    "plain_maximize": dict(lr=0.1, maximize=True),
+}
+
+
+@pytest.mark.parametrize("foreach", [False, True])
+@pytest.mark.parametrize("name", sorted(SGD))
+def test_sgd_variants_step_like_cpu_with_no_fallback(name, foreach):
+    gen = _gen(21)
+    shapes = [(6, 4), (4,), (3, 2, 5)]
+    start = [torch.randn(s, generator=gen) for s in shapes]
+    grads = [[torch.randn(s, generator=gen) for s in shapes] for _ in range(5)]
+    results = []
+    for dev in ("cpu", D):
+        params = [torch.nn.Parameter(p.clone().to(dev)) for p in start]
+        opt = torch.optim.SGD(params, foreach=foreach and dev != "cpu", **SGD[name])
+        opweave.fallback_stats(reset=True)
+        for step_grads in grads:
+            for p, gr in zip(params, step_grads):
+                p.grad = gr.to(dev)
+            opt.step()
+        if dev != "cpu":
+            assert opweave.fallback_stats() == {}
+        results.append([p.detach() for p in params])
+    for c, d in zip(*results):
+        _same(c, d, atol=1e-6)
+
+
+def test_masked_select_gradient_follows_row_major_order_on_non_contiguous_input():
+    # The k-th selected element (row-major) gets grad k. ATen 1.13's CPU kernel scatters a
+    # transposed zeros_like in memory order instead; the device kernel does not.
+    x = XT.to(D).requires_grad_()
+    weights = torch.arange(float(BOOL57.sum()))
+    (x.masked_select(BOOL57.to(D)) * weights.to(D)).sum().backward()
+    expected = torch.zeros(5, 7)
+    expected[BOOL57] = weights
+    assert torch.equal(x.grad.cpu(), expected)

@@ -5,6 +5,7 @@
 #include <ATen/ops/convolution_backward_ops.h>
 #include <ATen/ops/convolution_ops.h>
 #include <ATen/ops/copy_ops.h>
+#include <ATen/ops/masked_scatter_ops.h>
 #include <ATen/ops/maximum.h>
 #include <ATen/ops/nll_loss_backward_ops.h>
 #include <ATen/ops/nll_loss_forward_ops.h>
@@ -106,6 +107,21 @@ extern "C" diopiError_t diopiConvolution2dBackward(
     if (wanted[0]) aten_ref::copy_result(grad_input, std::get<0>(grads));
     if (wanted[1]) aten_ref::copy_result(grad_weight, std::get<1>(grads));
     if (wanted[2]) aten_ref::copy_result(grad_bias, std::get<2>(grads));
+  });
+}
+
+// ATen's masked_scatter_ works in place on self; DIOPI's writes out from input.
+extern "C" diopiError_t diopiMaskedScatter(diopiContextHandle_t, diopiTensorHandle_t out,
+                                           diopiConstTensorHandle_t input,
+                                           diopiConstTensorHandle_t mask,
+                                           diopiConstTensorHandle_t source) {
+  return guarded([&] {
+    at::Tensor target = wrap(out);
+    const at::Tensor self = wrap(input);
+    if (!target.is_same(self) && target.data_ptr() != self.data_ptr()) {
+      at::_ops::copy_::redispatch(kCpuKeys, target, self, /*non_blocking=*/false);
+    }
+    at::_ops::masked_scatter_::redispatch(kCpuKeys, target, wrap(mask), wrap(source));
   });
 }
 

@@ -1,5 +1,6 @@
 // Sorting and selection (sort, topk), boolean reductions and tests (any, all, isnan), logical
-// and / or / not, prod, the vector p-norm, and the data-movement ops flip, roll and repeat.
+// and / or / not, bitwise not, prod, the vector p-norm, and the data-movement ops flip, roll
+// and repeat.
 //
 // Sorting compares in the input's compute type with NaN as the largest value and is stable;
 // prod and norm compute in double (prod of integers in int64 with wrap-around); flip, roll and
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <type_traits>
 #include <vector>
 
 #include "common/elementwise.h"
@@ -258,6 +260,40 @@ diopiError_t diopiLogicalNot(diopiContextHandle_t ctx, diopiTensorHandle_t out,
 diopiError_t diopiLogicalNotInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
   SIMK_KERNEL(diopiLogicalNotInp);
   return guarded(kernel.name, [&] { logical_not(kernel, ctx, input, input); });
+}
+
+namespace {
+
+// ~x on integers, !x on bool (ATen's bitwise_not of a bool tensor).
+void bitwise_not(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                 diopiConstTensorHandle_t input) {
+  elementwise<kIntegral | dtype_bit(diopi_dtype_bool)>(
+      kernel, ctx, out,
+      [](auto tag) {
+        using T = TypeOf<decltype(tag)>;
+        using A = acc_t<T>;
+        return [](A x) -> A {
+          if constexpr (std::is_same<T, bool>::value) {
+            return !x;
+          } else {
+            return static_cast<A>(~x);
+          }
+        };
+      },
+      In{input, "input"});
+}
+
+}  // namespace
+
+diopiError_t diopiBitwiseNot(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                             diopiConstTensorHandle_t input) {
+  SIMK_KERNEL(diopiBitwiseNot);
+  return guarded(kernel.name, [&] { bitwise_not(kernel, ctx, out, input); });
+}
+
+diopiError_t diopiBitwiseNotInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  SIMK_KERNEL(diopiBitwiseNotInp);
+  return guarded(kernel.name, [&] { bitwise_not(kernel, ctx, input, input); });
 }
 
 diopiError_t diopiProd(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
