@@ -16,6 +16,27 @@
 namespace opweave {
 namespace {
 
+// A tensor list argument (cat's Tensor[], index's Tensor?[]) as CPU copies, so the reference
+// call runs on the CPU rather than dispatching back to the device.
+c10::IValue cpu_list(const c10::IValue& v) {
+  if (v.isTensorList()) {
+    c10::List<at::Tensor> out;
+    for (const at::Tensor& t : v.toTensorVector()) {
+      out.push_back(t.defined() ? t.detach().to(at::kCPU) : t);
+    }
+    return c10::IValue(out);
+  }
+  if (v.isOptionalTensorList()) {
+    c10::List<c10::optional<at::Tensor>> out;
+    for (const c10::optional<at::Tensor>& t : v.toOptionalTensorVector()) {
+      out.push_back(
+          t.has_value() && t->defined() ? c10::optional<at::Tensor>(t->detach().to(at::kCPU)) : t);
+    }
+    return c10::IValue(out);
+  }
+  return v;
+}
+
 struct Totals {
   int64_t pass = 0, fail = 0;
 };
@@ -39,7 +60,8 @@ struct CompareLog {
       pass += kv.second.pass;
       fail += kv.second.fail;
     }
-    std::fprintf(stderr, "[opweave] autocompare summary: %lld calls compared, %lld passed, %lld failed\n",
+    std::fprintf(stderr,
+                 "[opweave] autocompare summary: %lld calls compared, %lld passed, %lld failed\n",
                  static_cast<long long>(pass + fail), static_cast<long long>(pass),
                  static_cast<long long>(fail));
     for (const auto& kv : per_op) {
@@ -60,10 +82,14 @@ CompareLog& log() {
 
 int tolerance_slot(at::ScalarType t) {
   switch (t) {
-    case at::kHalf: return kTolFloat16;
-    case at::kBFloat16: return kTolBFloat16;
-    case at::kFloat: return kTolFloat32;
-    default: return kTolFloat64;
+    case at::kHalf:
+      return kTolFloat16;
+    case at::kBFloat16:
+      return kTolBFloat16;
+    case at::kFloat:
+      return kTolFloat32;
+    default:
+      return kTolFloat64;
   }
 }
 
@@ -124,7 +150,7 @@ CompareSession::CompareSession(int op, const c10::OperatorHandle& handle, torch:
     : op_(op), handle_(handle), device_args_(std::move(args)) {
   for (const c10::IValue& v : device_args_) {
     before_.push_back(v.isTensor() && v.toTensor().defined() ? v.toTensor().detach().to(at::kCPU)
-                                                              : at::Tensor());
+                                                             : at::Tensor());
   }
 }
 
@@ -134,7 +160,8 @@ void CompareSession::finish(const std::vector<at::Tensor>& returned) {
   // Reference: the same op on CPU copies taken before the device call.
   torch::jit::Stack cpu_stack;
   for (size_t i = 0; i < device_args_.size(); ++i) {
-    cpu_stack.push_back(before_[i].defined() ? c10::IValue(before_[i].clone()) : device_args_[i]);
+    cpu_stack.push_back(before_[i].defined() ? c10::IValue(before_[i].clone())
+                                             : cpu_list(device_args_[i]));
   }
   torch::jit::Stack cpu_args = cpu_stack;
   handle_.callBoxed(&cpu_stack);

@@ -22,6 +22,10 @@ MODEL_STEP = """
     mlp.train(mlp.make_model(20, 16, 5, seed=0), x, y, opweave.device(0), 3, 32, 0.02)
     a = torch.randn(4, 4, device="privateuseone")
     (a + a).cpu(); (a * a).cpu()
+    # tensor-list arguments (Tensor[] and Tensor?[] with CPU and device entries)
+    i = torch.tensor([0, 3, 3], device="privateuseone")
+    torch.cat([a, a]).cpu(); a[i].cpu(); a[:, torch.tensor([1, 2])].cpu(); a[a > 0].cpu()
+    a.clamp(min=torch.zeros(4, device="privateuseone")).cpu()
 """
 
 
@@ -45,6 +49,8 @@ def test_clean_kernels_pass_autocompare(run_python, tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert len(records) > 50
     assert all(r["verdict"] == "pass" for r in records), [r for r in records if r["verdict"] != "pass"]
+    compared = {r["op"] for r in records}
+    assert {"aten::cat", "aten::index.Tensor", "aten::clamp.Tensor"} <= compared
     assert "autocompare summary" in proc.stderr and " 0 failed" in proc.stderr
 
 
