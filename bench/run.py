@@ -121,6 +121,17 @@ def models() -> None:
     print(f"model.fallback_ops: {len(fallbacks)}")
 
 
+def optimizers() -> None:
+    r = run_json("optim.py", DEFAULT_BUILD, "sim")
+    for form, ms in r["ms_per_step"].items():
+        print(f"optim.adamw.{form}_ms_per_step: {ms:.3f}")
+        print(f"optim.adamw.{form}_dispatched_ops: {r['dispatched_ops_per_step'][form]}")
+    for form, x in r["speedup_vs_single"].items():
+        if form != "single":
+            print(f"optim.adamw.{form}_vs_single: {x:.2f}")
+    print(f"optim.fallback_ops: {len(r['fallbacks'])}")
+
+
 def passthrough(script: str, prefix: str) -> None:
     out = subprocess.run([sys.executable, os.path.join(BENCH, script)], check=True,
                          capture_output=True, text=True).stdout
@@ -135,6 +146,7 @@ def main() -> int:
     tiny_ops()
     allocator()
     models()
+    optimizers()
     passthrough("gen_scaling.py", "gen.")
     if os.environ.get("OPWEAVE_BENCH_BUILD") == "1":
         passthrough("build_time.py", "build.")
