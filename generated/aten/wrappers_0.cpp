@@ -821,6 +821,62 @@ at::Tensor wrap_min(const at::Tensor& self) {
   return min_impl(kOp_min, self);
 }
 
+// ---- aten::amin.out -> diopiAmin
+const opweave::OpInfo kInfo_amin_out{"aten::amin.out",
+                                     "diopiAmin",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_amin_out = opweave::register_op(&kInfo_amin_out);
+
+at::Tensor& amin_out_impl(int op, const at::Tensor& self, at::IntArrayRef dim, bool keepdim,
+                          at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAmin)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(dim), keepdim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::amin_out>(op, status, self, dim, keepdim, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_amin_out(const at::Tensor& self, at::IntArrayRef dim, bool keepdim,
+                          at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_amin_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::amin_out>(kOp_amin_out, &amin_out_impl, self, dim,
+                                                          keepdim, out);
+  }
+#endif
+  return amin_out_impl(kOp_amin_out, self, dim, keepdim, out);
+}
+
+// ---- aten::amin -> diopiAmin (derived from amin_out)
+const opweave::OpInfo kInfo_amin{"aten::amin",
+                                 "diopiAmin",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_amin = opweave::register_op(&kInfo_amin);
+
+at::Tensor amin_impl(int op, const at::Tensor& self, at::IntArrayRef dim, bool keepdim) {
+  at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim),
+                                     opweave::OpGuard::find_device(self));
+  amin_out_impl(op, self, dim, keepdim, out);
+  return out;
+}
+
+at::Tensor wrap_amin(const at::Tensor& self, at::IntArrayRef dim, bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_amin) != 0)) {
+    return opweave::instrumented_call<at::_ops::amin>(kOp_amin, &amin_impl, self, dim, keepdim);
+  }
+#endif
+  return amin_impl(kOp_amin, self, dim, keepdim);
+}
+
 // ---- aten::convolution_overrideable -> diopiConvolution2d
 const opweave::OpInfo kInfo_convolution_overrideable{"aten::convolution_overrideable",
                                                      "diopiConvolution2d",
@@ -1199,6 +1255,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("min.dim_min", TORCH_FN(wrap_min_dim_min));
   m.impl("min.dim", TORCH_FN(wrap_min_dim));
   m.impl("min", TORCH_FN(wrap_min));
+  m.impl("amin.out", TORCH_FN(wrap_amin_out));
+  m.impl("amin", TORCH_FN(wrap_amin));
   m.impl("convolution_overrideable", TORCH_FN(wrap_convolution_overrideable));
   m.impl("convolution_backward_overrideable", TORCH_FN(wrap_convolution_backward_overrideable));
   m.impl("arange.start_out", TORCH_FN(wrap_arange_start_out));

@@ -1352,6 +1352,62 @@ at::Tensor wrap_max(const at::Tensor& self) {
   return max_impl(kOp_max, self);
 }
 
+// ---- aten::amax.out -> diopiAmax
+const opweave::OpInfo kInfo_amax_out{"aten::amax.out",
+                                     "diopiAmax",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_amax_out = opweave::register_op(&kInfo_amax_out);
+
+at::Tensor& amax_out_impl(int op, const at::Tensor& self, at::IntArrayRef dim, bool keepdim,
+                          at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAmax)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(dim), keepdim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::amax_out>(op, status, self, dim, keepdim, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_amax_out(const at::Tensor& self, at::IntArrayRef dim, bool keepdim,
+                          at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_amax_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::amax_out>(kOp_amax_out, &amax_out_impl, self, dim,
+                                                          keepdim, out);
+  }
+#endif
+  return amax_out_impl(kOp_amax_out, self, dim, keepdim, out);
+}
+
+// ---- aten::amax -> diopiAmax (derived from amax_out)
+const opweave::OpInfo kInfo_amax{"aten::amax",
+                                 "diopiAmax",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_amax = opweave::register_op(&kInfo_amax);
+
+at::Tensor amax_impl(int op, const at::Tensor& self, at::IntArrayRef dim, bool keepdim) {
+  at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim),
+                                     opweave::OpGuard::find_device(self));
+  amax_out_impl(op, self, dim, keepdim, out);
+  return out;
+}
+
+at::Tensor wrap_amax(const at::Tensor& self, at::IntArrayRef dim, bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_amax) != 0)) {
+    return opweave::instrumented_call<at::_ops::amax>(kOp_amax, &amax_impl, self, dim, keepdim);
+  }
+#endif
+  return amax_impl(kOp_amax, self, dim, keepdim);
+}
+
 // ---- aten::cumsum.out -> diopiCumsum
 const opweave::OpInfo kInfo_cumsum_out{"aten::cumsum.out",
                                        "diopiCumsum",
@@ -1554,6 +1610,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("max.dim_max", TORCH_FN(wrap_max_dim_max));
   m.impl("max.dim", TORCH_FN(wrap_max_dim));
   m.impl("max", TORCH_FN(wrap_max));
+  m.impl("amax.out", TORCH_FN(wrap_amax_out));
+  m.impl("amax", TORCH_FN(wrap_amax));
   m.impl("cumsum.out", TORCH_FN(wrap_cumsum_out));
   m.impl("cumsum", TORCH_FN(wrap_cumsum));
   m.impl("cumsum_", TORCH_FN(wrap_cumsum_));

@@ -9,6 +9,7 @@
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/addcdiv_ops.h>
 #include <ATen/ops/addcmul_ops.h>
+#include <ATen/ops/amin_ops.h>
 #include <ATen/ops/any_ops.h>
 #include <ATen/ops/arange_ops.h>
 #include <ATen/ops/bitwise_not_ops.h>
@@ -614,6 +615,23 @@ extern "C" diopiError_t diopiMinAll(diopiContextHandle_t ctx, diopiTensorHandle_
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::min::redispatch(aten_ref::kCpuKeys, input_t);
     aten_ref::copy_result(min, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::amin.out
+extern "C" diopiError_t diopiAmin(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t self, diopiSize_t dim, bool keepdim) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor self_t = aten_ref::wrap(self);
+    aten_ref::Output out_o(out);
+    at::_ops::amin_out::redispatch(aten_ref::kCpuKeys, self_t, aten_ref::ints(dim), keepdim,
+                                   out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

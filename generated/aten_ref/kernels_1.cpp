@@ -12,6 +12,7 @@
 #include <ATen/ops/_log_softmax_backward_data_ops.h>
 #include <ATen/ops/_log_softmax_ops.h>
 #include <ATen/ops/all_ops.h>
+#include <ATen/ops/amax_ops.h>
 #include <ATen/ops/baddbmm_ops.h>
 #include <ATen/ops/cos_ops.h>
 #include <ATen/ops/cumsum_ops.h>
@@ -759,6 +760,23 @@ extern "C" diopiError_t diopiMaxAll(diopiContextHandle_t ctx, diopiTensorHandle_
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::max::redispatch(aten_ref::kCpuKeys, input_t);
     aten_ref::copy_result(max, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::amax.out
+extern "C" diopiError_t diopiAmax(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t self, diopiSize_t dim, bool keepdim) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor self_t = aten_ref::wrap(self);
+    aten_ref::Output out_o(out);
+    at::_ops::amax_out::redispatch(aten_ref::kCpuKeys, self_t, aten_ref::ints(dim), keepdim,
+                                   out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
