@@ -17,6 +17,8 @@
 #include <ATen/ops/cos_ops.h>
 #include <ATen/ops/cumsum_ops.h>
 #include <ATen/ops/div_ops.h>
+#include <ATen/ops/elu_backward_ops.h>
+#include <ATen/ops/elu_ops.h>
 #include <ATen/ops/flip_ops.h>
 #include <ATen/ops/gather_backward_ops.h>
 #include <ATen/ops/gather_ops.h>
@@ -420,6 +422,47 @@ extern "C" diopiError_t diopiGeluBackward(diopiContextHandle_t ctx, diopiTensorH
     at::_ops::gelu_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, input_t,
                                                    c10::string_view(approximate),
                                                    grad_input_o.tensor());
+    grad_input_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::elu.out
+extern "C" diopiError_t diopiElu(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                 diopiConstTensorHandle_t input, const diopiScalar_t* alpha,
+                                 const diopiScalar_t* scale, const diopiScalar_t* input_scale) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    at::_ops::elu_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(alpha),
+                                  aten_ref::scalar(scale), aten_ref::scalar(input_scale),
+                                  out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::elu_backward.grad_input
+extern "C" diopiError_t diopiEluBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input,
+                                         diopiConstTensorHandle_t grad_output,
+                                         diopiConstTensorHandle_t input, const diopiScalar_t* alpha,
+                                         const diopiScalar_t* scale,
+                                         const diopiScalar_t* input_scale, bool input_is_result) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor grad_output_t = aten_ref::wrap(grad_output);
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output grad_input_o(grad_input);
+    at::_ops::elu_backward_grad_input::redispatch(
+        aten_ref::kCpuKeys, grad_output_t, aten_ref::scalar(alpha), aten_ref::scalar(scale),
+        aten_ref::scalar(input_scale), input_is_result, input_t, grad_input_o.tensor());
     grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {

@@ -22,6 +22,7 @@
 #include <ATen/ops/index_put_ops.h>
 #include <ATen/ops/le_ops.h>
 #include <ATen/ops/log10_ops.h>
+#include <ATen/ops/log1p_ops.h>
 #include <ATen/ops/logical_and_ops.h>
 #include <ATen/ops/logical_not_ops.h>
 #include <ATen/ops/masked_select_ops.h>
@@ -31,6 +32,8 @@
 #include <ATen/ops/prod_ops.h>
 #include <ATen/ops/sigmoid_backward_ops.h>
 #include <ATen/ops/sigmoid_ops.h>
+#include <ATen/ops/softplus_backward_ops.h>
+#include <ATen/ops/softplus_ops.h>
 #include <ATen/ops/tanh_backward_ops.h>
 #include <ATen/ops/tanh_ops.h>
 #include <ATen/ops/uniform_ops.h>
@@ -127,6 +130,35 @@ extern "C" diopiError_t diopiExpInp(diopiContextHandle_t ctx, diopiTensorHandle_
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::exp_::redispatch(aten_ref::kCpuKeys, input_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::log1p.out
+extern "C" diopiError_t diopiLog1p(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                   diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    at::_ops::log1p_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::log1p_
+extern "C" diopiError_t diopiLog1pInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::_ops::log1p_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -281,6 +313,44 @@ extern "C" diopiError_t diopiTanhBackward(diopiContextHandle_t ctx, diopiTensorH
     aten_ref::Output grad_input_o(grad_input);
     at::_ops::tanh_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, output_t,
                                                    grad_input_o.tensor());
+    grad_input_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::softplus.out
+extern "C" diopiError_t diopiSoftplus(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                      diopiConstTensorHandle_t input, const diopiScalar_t* beta,
+                                      const diopiScalar_t* threshold) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    at::_ops::softplus_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(beta),
+                                       aten_ref::scalar(threshold), out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::softplus_backward.grad_input
+extern "C" diopiError_t diopiSoftplusBackward(
+    diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
+    diopiConstTensorHandle_t input, const diopiScalar_t* beta, const diopiScalar_t* threshold) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor grad_output_t = aten_ref::wrap(grad_output);
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output grad_input_o(grad_input);
+    at::_ops::softplus_backward_grad_input::redispatch(
+        aten_ref::kCpuKeys, grad_output_t, input_t, aten_ref::scalar(beta),
+        aten_ref::scalar(threshold), grad_input_o.tensor());
     grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
