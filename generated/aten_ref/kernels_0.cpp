@@ -34,6 +34,8 @@
 #include <ATen/ops/topk_ops.h>
 #include <ATen/ops/tril_ops.h>
 #include <ATen/ops/triu_ops.h>
+#include <ATen/ops/upsample_nearest2d_backward_ops.h>
+#include <ATen/ops/upsample_nearest2d_ops.h>
 
 #include "aten_ref.h"
 
@@ -632,6 +634,45 @@ extern "C" diopiError_t diopiAmin(diopiContextHandle_t ctx, diopiTensorHandle_t 
     at::_ops::amin_out::redispatch(aten_ref::kCpuKeys, self_t, aten_ref::ints(dim), keepdim,
                                    out_o.tensor());
     out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::upsample_nearest2d.out
+extern "C" diopiError_t diopiUpsampleNearest(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                             diopiConstTensorHandle_t input, diopiSize_t size) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    at::_ops::upsample_nearest2d_out::redispatch(aten_ref::kCpuKeys, input_t,
+                                                 c10::fromIntArrayRef(aten_ref::ints(size)),
+                                                 c10::nullopt, c10::nullopt, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::upsample_nearest2d_backward.grad_input
+extern "C" diopiError_t diopiUpsampleNearestBackward(diopiContextHandle_t ctx,
+                                                     diopiTensorHandle_t grad_input,
+                                                     diopiConstTensorHandle_t grad_output,
+                                                     diopiSize_t out_size, diopiSize_t in_size) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor grad_output_t = aten_ref::wrap(grad_output);
+    aten_ref::Output grad_input_o(grad_input);
+    at::_ops::upsample_nearest2d_backward_grad_input::redispatch(
+        aten_ref::kCpuKeys, grad_output_t, c10::fromIntArrayRef(aten_ref::ints(out_size)),
+        c10::fromIntArrayRef(aten_ref::ints(in_size)), c10::nullopt, c10::nullopt,
+        grad_input_o.tensor());
+    grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
