@@ -29,6 +29,8 @@
 #include <ATen/ops/relu_ops.h>
 #include <ATen/ops/repeat_ops.h>
 #include <ATen/ops/scatter_ops.h>
+#include <ATen/ops/smooth_l1_loss_backward_ops.h>
+#include <ATen/ops/smooth_l1_loss_ops.h>
 #include <ATen/ops/sqrt_ops.h>
 #include <ATen/ops/sub_ops.h>
 #include <ATen/ops/topk_ops.h>
@@ -367,6 +369,50 @@ extern "C" diopiError_t diopiMm(diopiContextHandle_t ctx, diopiTensorHandle_t ou
     aten_ref::Output out_o(out);
     at::_ops::mm_out::redispatch(aten_ref::kCpuKeys, input_t, mat2_t, out_o.tensor());
     out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::smooth_l1_loss.out
+extern "C" diopiError_t diopiSmoothL1Loss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                          diopiConstTensorHandle_t input,
+                                          diopiConstTensorHandle_t target,
+                                          diopiReduction_t reduction, double beta) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor target_t = aten_ref::wrap(target);
+    aten_ref::Output out_o(out);
+    at::_ops::smooth_l1_loss_out::redispatch(aten_ref::kCpuKeys, input_t, target_t,
+                                             static_cast<int64_t>(reduction), beta, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::smooth_l1_loss_backward.grad_input
+extern "C" diopiError_t diopiSmoothL1LossBackward(diopiContextHandle_t ctx,
+                                                  diopiTensorHandle_t grad_input,
+                                                  diopiConstTensorHandle_t grad_output,
+                                                  diopiConstTensorHandle_t input,
+                                                  diopiConstTensorHandle_t target,
+                                                  diopiReduction_t reduction, double beta) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor grad_output_t = aten_ref::wrap(grad_output);
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor target_t = aten_ref::wrap(target);
+    aten_ref::Output grad_input_o(grad_input);
+    at::_ops::smooth_l1_loss_backward_grad_input::redispatch(
+        aten_ref::kCpuKeys, grad_output_t, input_t, target_t, static_cast<int64_t>(reduction), beta,
+        grad_input_o.tensor());
+    grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
