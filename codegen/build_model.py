@@ -19,7 +19,7 @@ from .dtypes import CATALOGUE_DTYPES
 from .errors import SpecError, SpecErrors
 from .model import (ArgSource, AtenBinding, Catalogue, DiopiArg, DiopiFunction,
                     ForeachOverload, OpFamily, OutputRule, Tolerance)
-from .rules import ARG_HELPERS, COMPUTED_HELPERS, OUTPUT_RULES, RuleError, parse_call
+from .rules import ARG_HELPERS, COMPUTED_HELPERS, GUARD_HELPERS, OUTPUT_RULES, RuleError, parse_call
 from .yaml_loader import LineDict, LineList
 
 TOP_KEYS = {"version": False, "tolerances": True, "ops": True, "foreach": False}
@@ -707,16 +707,31 @@ class _Builder:
             self.err(f.line_of("ignore"), name, "'ignore' must map ATen argument -> required value")
             return None
         aten_args = {a.name for a in schema.arguments.flat_all}
+        result = {}
         for key, value in raw.items():
             if key not in aten_args:
                 self.err(raw.line_of(key), name, f"'ignore' names '{key}', which is not an "
                                                  f"argument of aten::{schema.name}")
                 return None
-            if value != "unused" and not isinstance(value, (bool, int, type(None))):
+            if isinstance(value, str) and value != "unused":
+                try:
+                    value = parse_call(value, GUARD_HELPERS, "ignore helper")
+                except RuleError as e:
+                    self.err(raw.line_of(key), name, str(e))
+                    return None
+                bad = [a for a in value.args if a not in aten_args and not a.lstrip("-").isdigit()]
+                if bad:
+                    self.err(raw.line_of(key), name, f"ignore helper '{value}' reads '{bad[0]}', "
+                                                     f"which is not an argument of "
+                                                     f"aten::{schema.name} or an integer")
+                    return None
+            elif value != "unused" and not isinstance(value, (bool, int, type(None))):
                 self.err(raw.line_of(key), name, "'ignore' values must be true, false, an "
-                                                 "integer, null (required value) or 'unused'")
+                                                 "integer, null (required value), 'unused' or a "
+                                                 "helper(args) from codegen/rules.py GUARD_HELPERS")
                 return None
-        return dict(raw)
+            result[key] = value
+        return result
 
     def parse_computed(self, f, name, schema, line):
         raw = f.get("computed") or {}

@@ -31,6 +31,7 @@ from .aten_index import AtenIndex
 from .errors import SpecError, SpecErrors
 from .model import Catalogue, DiopiFunction
 from .render import REPO_ROOT
+from .rules import is_unused
 from .yaml_loader import LineDict, LineList, load_yaml
 
 TOP_KEYS = {"version": False, "vendor": True, "doc": True, "executable": True,
@@ -889,8 +890,9 @@ class _VendorBuilder:
                 else:
                     args.append((a.name, "attr", target))
             elif a.name in guards:
-                args.append((a.name, "fixed" if guards[a.name] != "unused" else "scratch",
-                             guards[a.name] if guards[a.name] != "unused" else None))
+                unused = is_unused(guards[a.name])
+                args.append((a.name, "scratch" if unused else "fixed",
+                             None if unused else guards[a.name]))
             elif a.name in computed:
                 args.append((a.name, "scratch", None))
             elif a.name in attr_map:

@@ -17,6 +17,7 @@ from torchgen.model import BaseTy, BaseType, ListType, OptionalType
 
 from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction, OpFamily, OutputRule
 from .output_set import OutputSet
+from .rules import is_unused
 from .render import render
 
 NUM_SHARDS = 8
@@ -151,6 +152,9 @@ def _absent(arg: DiopiArg) -> str:
 
 
 def _guard_condition(name: str, value, aten_type) -> tuple[str, str]:
+    if isinstance(value, OutputRule):   # a guard helper: the call may drop `name` when it holds
+        return (f"!opweave::guards::{value.rule}({', '.join(value.args)})",
+                f"{value} does not hold")
     if value is None:
         return f"{name}.has_value()", f"{name} must be None"
     if isinstance(value, bool):
@@ -217,9 +221,9 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
 
     # Direct binding: guards, output shaping, argument conversion, DIOPI call.
     for name, value in b.guards:
-        if value == "unused":
+        if is_unused(value):
             plan.unused.append(name)
-        else:
+        if value != "unused":
             plan.guards.append(_guard_condition(name, value, schema_args[name].type))
     rules = dict(b.outputs)
     diopi_args = {a.name: a for a in fn.args}

@@ -23,6 +23,7 @@ from .c_decl import c_decl
 from .emit_aten import _is_symint, shard_of
 from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction
 from .output_set import OutputSet
+from .rules import is_unused
 from .render import render
 
 # Overloads whose CPU "kernel" only raises (they exist for out-of-tree backends to override):
@@ -217,7 +218,7 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding) -> RefPlan:
             present = ", ".join(f"{returns[i].name} != nullptr" if i in returns else "false"
                                 for i in range(n))
             values.append(f"std::array<bool, {n}>{{{present}}}")
-        elif a.name in guards and guards[a.name] != "unused":
+        elif a.name in guards and not is_unused(guards[a.name]):
             values.append(_literal(guards[a.name], a.type))
         elif a.name in FROM_OUTPUT and a.name not in guards:
             values.append(_from_output(a.name, fn, wrapped, plan.prepare))

@@ -30,6 +30,7 @@ from .dtypes import BY_NAME as DTYPE_INFO
 from .errors import SpecError
 from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction, OpFamily
 from .output_set import OutputSet
+from .rules import is_unused
 from .render import render
 
 FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
@@ -49,6 +50,7 @@ INT_VALUES = {
 # Values of named ATen `float` arguments.
 FLOAT_VALUES = {
     "eps": [1e-5],
+    "beta": [1.0, 0.25],      # smooth_l1_loss: the default and a narrow quadratic zone
 }
 # ATen arguments that only matrix ops take: such ops get no 0-dim or 1-D cases.
 MATRIX_ARGS = {"diagonal"}
@@ -57,6 +59,8 @@ BACKWARD_ATTRS = {
     "input_sizes": ("shape", "input"),      # index_select_backward's self_sizes
     "num_weights": ("dim0", "weight"),      # embedding_dense_backward
     "bias_sizes": ("bias_channels", "weight"),   # convolution backward
+    "in_size": ("shape", "input"),          # upsample backward: the forward input's sizes
+    "out_size": ("attr", "size"),           # ... and the forward's output size
 }
 # Values of named Scalar arguments: (floating, integral) lists; a schema default goes first.
 SCALAR_VALUES = {
@@ -191,6 +195,8 @@ def parse_default(text: Optional[str]) -> tuple[bool, Any]:
         return True, None
     if text in ("True", "False"):
         return True, text == "True"
+    if text in ("Mean", "Sum"):   # at::Reduction defaults (int reduction=Mean)
+        return True, 1 if text == "Mean" else 2
     if text.startswith(("'", '"')):
         return True, text[1:-1]
     if text.startswith("["):
@@ -325,7 +331,7 @@ def plan_function(fam: OpFamily, fn: DiopiFunction) -> FnPlan:
         # an unused argument with a default (_index_put_impl_'s unsafe): the reference takes
         # the default rather than the forward call's value
         has_default, default = parse_default(p.aten_args[k].default)
-        if v == "unused" and has_default:
+        if is_unused(v) and has_default:
             guards[k] = default
     if guards:
         ref["fixed"] = guards
@@ -660,6 +666,8 @@ class CaseBuilder:
             self.matmul(MM if rule == "mm" else BMM)
         elif rule == "nll_loss":
             self.nll()
+        elif rule == "pointwise_loss":
+            self.pointwise_loss()
         elif rule == "embedding":
             self.embedding()
         elif rule in ("index_select", "gather"):
@@ -823,6 +831,26 @@ class CaseBuilder:
                                                if with_weight else None)
                     ordered = {a.name: case_inputs[a.name] for a in p.inputs}
                     self.add(tag, ordered, case_attrs)
+
+    def pointwise_loss(self) -> None:
+        """mse_loss / smooth_l1_loss: the two-operand broadcast table, every attribute combination
+        (each reduction) on the base shapes, each reduction elsewhere; out_strided unreduced."""
+        p = self.p
+        names = {a.name: a for a in p.inputs}
+        rule_args = [names[n] for n in p.rule_tensors]
+        reductions = [a for a in p.attrs if a.name == "reduction"]
+        for tag, shapes, layout in BROADCAST_2:
+            shapes = shapes[:2]
+            inputs = {a.name: self.input_spec(a, s, layout) for a, s in zip(rule_args, shapes)}
+            inputs = {a.name: inputs[a.name] for a in p.inputs}
+            if tag == "base":
+                for attrs in attr_combos(p, self.dtype):
+                    self.add(tag, inputs, attrs)
+                if reductions:
+                    self._outstrided(inputs, self._attrs(reduction=0))
+                continue
+            for r in attr_values(p, reductions[0], self.dtype) if reductions else [None]:
+                self.add(tag, inputs, self._attrs(**({"reduction": r} if reductions else {})))
 
     def reduce_dim(self) -> None:
         """max/min over one dim (values + indices), argmax: values distinct along the reduced
@@ -1007,12 +1035,19 @@ class CaseBuilder:
                 self._add_nchw("divisor", {"input": x}, layout, {**attrs, "divisor_override": 5})
 
     def adaptive_pool2d(self) -> None:
+        """[..., oH, oW] from an output size: adaptive pooling, nearest upsampling (whose DIOPI
+        argument is `size`)."""
+        key = next((d for d, a in self.p.diopi_to_aten.items() if a == "output_size"),
+                   "output_size")
         table = [("base", [2, 3, 7, 9], [3, 4]), ("global", [2, 4, 5, 5], [1, 1]),
                  ("identity", [1, 2, 4, 4], [4, 4]), ("upsample", [1, 2, 3, 4], [5, 6]),
                  ("no_batch", [3, 8, 8], [2, 2]), ("large", [2, 4, 33, 35], [7, 7])]
+        if key != "output_size":   # upsampling: 4-D only; the x2 fast path, a large map
+            table = [t for t in table if t[0] != "no_batch"] + [
+                ("double", [2, 3, 4, 5], [8, 10]), ("large_up", [2, 4, 17, 19], [40, 45])]
         for tag, x, size in table:
-            self._add_nchw(tag, {"input": x}, "contiguous", {"output_size": size})
-        self._add_nchw("transposed", {"input": [2, 3, 7, 9]}, "transposed", {"output_size": [2, 3]})
+            self._add_nchw(tag, {"input": x}, "contiguous", {key: size})
+        self._add_nchw("transposed", {"input": [2, 3, 7, 9]}, "transposed", {key: [2, 3]})
 
     # (tag, input, affine, running stats, training, layout)
     BATCH_NORM = [
@@ -1233,6 +1268,9 @@ def backward_cases(p: FnPlan, fwd: FnPlan, fwd_cases: list[dict]) -> list[dict]:
                 if what == "bias_channels":   # [out channels] when the forward had a bias
                     has_bias = fc["inputs"].get("bias") is not None
                     attrs[a.name] = [fc["inputs"][of]["shape"][0]] if has_bias else None
+                    continue
+                if what == "attr":
+                    attrs[a.name] = fc["attrs"][of]
                     continue
                 shape = fc["inputs"][of]["shape"]
                 attrs[a.name] = list(shape) if what == "shape" else shape[0]

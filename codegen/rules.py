@@ -50,6 +50,9 @@ OUTPUT_RULES = {
     "bmm": RuleSpec((2,), "batched matrix product [b, n, m] x [b, m, p] -> [b, n, p]"),
     "scalar": RuleSpec((1,), "0-dim tensor with the argument's dtype"),
     "nll_loss": RuleSpec((3,), "nll_loss(input, target, reduction): [N] or 0-dim"),
+    "pointwise_loss": RuleSpec((3,), "pointwise_loss(input, target, reduction): the broadcast "
+                                     "shape unreduced (reduction 0), else 0-dim; promoted dtype "
+                                     "(mse_loss, smooth_l1_loss)"),
     "cast": RuleSpec((2,), "cast(input, dtype): like input with the given dtype"),
     "embedding": RuleSpec((2,), "embedding(weight, indices): indices' shape + [embedding dim]"),
     "embedding_backward": RuleSpec((2,), "embedding_backward(grad, num_weights): [num_weights, dim]"),
@@ -85,6 +88,23 @@ ARG_HELPERS = {
     "conv_bias_sizes": RuleSpec((2,), "conv_bias_sizes(weight, output_mask): &[out_channels] "
                                       "when the bias gradient is wanted, else NULL"),
 }
+
+# Helpers deciding whether an ignored ATen argument may be dropped for this call (`ignore:
+# {arg: helper(args)}`): the wrapper runs the DIOPI function when the helper returns true and
+# falls back to the CPU otherwise; everywhere else the argument counts as unused.
+# runtime/include/opweave/arg_helpers.h (namespace opweave::guards).
+GUARD_HELPERS = {
+    "nearest_scale_matches": RuleSpec((4,), "nearest_scale_matches(scale, input or input_size, "
+                                            "output_size, dim): true when nearest-neighbour "
+                                            "resampling of spatial dim `dim` picks the same source "
+                                            "indices with `scale` as with input / output size"),
+}
+
+
+def is_unused(value: object) -> bool:
+    """An `ignore` value whose ATen argument DIOPI never sees: 'unused' or a guard helper."""
+    return value == "unused" or isinstance(value, OutputRule)
+
 
 _CALL = re.compile(r"^\s*([A-Za-z_]\w*)\s*\(\s*([^()]*)\)\s*$")
 

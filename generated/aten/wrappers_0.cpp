@@ -821,6 +821,62 @@ at::Tensor wrap_min(const at::Tensor& self) {
   return min_impl(kOp_min, self);
 }
 
+// ---- aten::amin.out -> diopiAmin
+const opweave::OpInfo kInfo_amin_out{"aten::amin.out",
+                                     "diopiAmin",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_amin_out = opweave::register_op(&kInfo_amin_out);
+
+at::Tensor& amin_out_impl(int op, const at::Tensor& self, at::IntArrayRef dim, bool keepdim,
+                          at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAmin)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(dim), keepdim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::amin_out>(op, status, self, dim, keepdim, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_amin_out(const at::Tensor& self, at::IntArrayRef dim, bool keepdim,
+                          at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_amin_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::amin_out>(kOp_amin_out, &amin_out_impl, self, dim,
+                                                          keepdim, out);
+  }
+#endif
+  return amin_out_impl(kOp_amin_out, self, dim, keepdim, out);
+}
+
+// ---- aten::amin -> diopiAmin (derived from amin_out)
+const opweave::OpInfo kInfo_amin{"aten::amin",
+                                 "diopiAmin",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_amin = opweave::register_op(&kInfo_amin);
+
+at::Tensor amin_impl(int op, const at::Tensor& self, at::IntArrayRef dim, bool keepdim) {
+  at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim),
+                                     opweave::OpGuard::find_device(self));
+  amin_out_impl(op, self, dim, keepdim, out);
+  return out;
+}
+
+at::Tensor wrap_amin(const at::Tensor& self, at::IntArrayRef dim, bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_amin) != 0)) {
+    return opweave::instrumented_call<at::_ops::amin>(kOp_amin, &amin_impl, self, dim, keepdim);
+  }
+#endif
+  return amin_impl(kOp_amin, self, dim, keepdim);
+}
+
 // ---- aten::convolution_overrideable -> diopiConvolution2d
 const opweave::OpInfo kInfo_convolution_overrideable{"aten::convolution_overrideable",
                                                      "diopiConvolution2d",
@@ -931,6 +987,177 @@ const int kOp_convolution_backward_overrideable =
   return convolution_backward_overrideable_impl(kOp_convolution_backward_overrideable, grad_output,
                                                 input, weight, stride, padding, dilation,
                                                 transposed, output_padding, groups, output_mask);
+}
+
+// ---- aten::upsample_nearest2d.out -> diopiUpsampleNearest
+const opweave::OpInfo kInfo_upsample_nearest2d_out{"aten::upsample_nearest2d.out",
+                                                   "diopiUpsampleNearest",
+                                                   true,
+                                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_upsample_nearest2d_out = opweave::register_op(&kInfo_upsample_nearest2d_out);
+
+at::Tensor& upsample_nearest2d_out_impl(int op, const at::Tensor& self,
+                                        c10::SymIntArrayRef output_size,
+                                        c10::optional<double> scales_h,
+                                        c10::optional<double> scales_w, at::Tensor& out) {
+  if (C10_UNLIKELY(!opweave::guards::nearest_scale_matches(scales_h, self, output_size, 0))) {
+    return opweave::fallback_call<at::_ops::upsample_nearest2d_out>(
+        op, "nearest_scale_matches(scales_h, self, output_size, 0) does not hold", self,
+        output_size, scales_h, scales_w, out);
+  }
+  if (C10_UNLIKELY(!opweave::guards::nearest_scale_matches(scales_w, self, output_size, 1))) {
+    return opweave::fallback_call<at::_ops::upsample_nearest2d_out>(
+        op, "nearest_scale_matches(scales_w, self, output_size, 1) does not hold", self,
+        output_size, scales_h, scales_w, out);
+  }
+  (void)scales_h;  // not an input of diopiUpsampleNearest
+  (void)scales_w;  // not an input of diopiUpsampleNearest
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::adaptive_pool2d(self, output_size));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiUpsampleNearest)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(c10::asIntArrayRefSlow(output_size)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::upsample_nearest2d_out>(op, status, self, output_size,
+                                                                    scales_h, scales_w, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_upsample_nearest2d_out(const at::Tensor& self, c10::SymIntArrayRef output_size,
+                                        c10::optional<double> scales_h,
+                                        c10::optional<double> scales_w, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_upsample_nearest2d_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::upsample_nearest2d_out>(
+        kOp_upsample_nearest2d_out, &upsample_nearest2d_out_impl, self, output_size, scales_h,
+        scales_w, out);
+  }
+#endif
+  return upsample_nearest2d_out_impl(kOp_upsample_nearest2d_out, self, output_size, scales_h,
+                                     scales_w, out);
+}
+
+// ---- aten::upsample_nearest2d -> diopiUpsampleNearest (derived from upsample_nearest2d_out)
+const opweave::OpInfo kInfo_upsample_nearest2d{"aten::upsample_nearest2d",
+                                               "diopiUpsampleNearest",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_upsample_nearest2d = opweave::register_op(&kInfo_upsample_nearest2d);
+
+at::Tensor upsample_nearest2d_impl(int op, const at::Tensor& self, c10::SymIntArrayRef output_size,
+                                   c10::optional<double> scales_h, c10::optional<double> scales_w) {
+  at::Tensor out = opweave::allocate(opweave::rules::adaptive_pool2d(self, output_size),
+                                     opweave::OpGuard::find_device(self));
+  upsample_nearest2d_out_impl(op, self, output_size, scales_h, scales_w, out);
+  return out;
+}
+
+at::Tensor wrap_upsample_nearest2d(const at::Tensor& self, c10::SymIntArrayRef output_size,
+                                   c10::optional<double> scales_h, c10::optional<double> scales_w) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_upsample_nearest2d) != 0)) {
+    return opweave::instrumented_call<at::_ops::upsample_nearest2d>(
+        kOp_upsample_nearest2d, &upsample_nearest2d_impl, self, output_size, scales_h, scales_w);
+  }
+#endif
+  return upsample_nearest2d_impl(kOp_upsample_nearest2d, self, output_size, scales_h, scales_w);
+}
+
+// ---- aten::upsample_nearest2d_backward.grad_input -> diopiUpsampleNearestBackward
+const opweave::OpInfo kInfo_upsample_nearest2d_backward_grad_input{
+    "aten::upsample_nearest2d_backward.grad_input",
+    "diopiUpsampleNearestBackward",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_upsample_nearest2d_backward_grad_input =
+    opweave::register_op(&kInfo_upsample_nearest2d_backward_grad_input);
+
+at::Tensor& upsample_nearest2d_backward_grad_input_impl(int op, const at::Tensor& grad_output,
+                                                        c10::SymIntArrayRef output_size,
+                                                        c10::SymIntArrayRef input_size,
+                                                        c10::optional<double> scales_h,
+                                                        c10::optional<double> scales_w,
+                                                        at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!opweave::guards::nearest_scale_matches(scales_h, input_size, output_size, 0))) {
+    return opweave::fallback_call<at::_ops::upsample_nearest2d_backward_grad_input>(
+        op, "nearest_scale_matches(scales_h, input_size, output_size, 0) does not hold",
+        grad_output, output_size, input_size, scales_h, scales_w, grad_input);
+  }
+  if (C10_UNLIKELY(!opweave::guards::nearest_scale_matches(scales_w, input_size, output_size, 1))) {
+    return opweave::fallback_call<at::_ops::upsample_nearest2d_backward_grad_input>(
+        op, "nearest_scale_matches(scales_w, input_size, output_size, 1) does not hold",
+        grad_output, output_size, input_size, scales_h, scales_w, grad_input);
+  }
+  (void)scales_h;  // not an input of diopiUpsampleNearestBackward
+  (void)scales_w;  // not an input of diopiUpsampleNearestBackward
+  opweave::OpGuard guard(op, grad_output, grad_input);
+  opweave::resize_out(op, grad_input, opweave::rules::shape(grad_output, input_size));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiUpsampleNearestBackward)>(op)(
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::to_diopi_size(c10::asIntArrayRefSlow(output_size)),
+      opweave::to_diopi_size(c10::asIntArrayRefSlow(input_size)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::upsample_nearest2d_backward_grad_input>(
+        op, status, grad_output, output_size, input_size, scales_h, scales_w, grad_input);
+  }
+  return grad_input;
+}
+
+at::Tensor& wrap_upsample_nearest2d_backward_grad_input(
+    const at::Tensor& grad_output, c10::SymIntArrayRef output_size, c10::SymIntArrayRef input_size,
+    c10::optional<double> scales_h, c10::optional<double> scales_w, at::Tensor& grad_input) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_upsample_nearest2d_backward_grad_input) != 0)) {
+    return opweave::instrumented_call<at::_ops::upsample_nearest2d_backward_grad_input>(
+        kOp_upsample_nearest2d_backward_grad_input, &upsample_nearest2d_backward_grad_input_impl,
+        grad_output, output_size, input_size, scales_h, scales_w, grad_input);
+  }
+#endif
+  return upsample_nearest2d_backward_grad_input_impl(kOp_upsample_nearest2d_backward_grad_input,
+                                                     grad_output, output_size, input_size, scales_h,
+                                                     scales_w, grad_input);
+}
+
+// ---- aten::upsample_nearest2d_backward -> diopiUpsampleNearestBackward (derived from
+// upsample_nearest2d_backward_grad_input)
+const opweave::OpInfo kInfo_upsample_nearest2d_backward{"aten::upsample_nearest2d_backward",
+                                                        "diopiUpsampleNearestBackward",
+                                                        true,
+                                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_upsample_nearest2d_backward =
+    opweave::register_op(&kInfo_upsample_nearest2d_backward);
+
+at::Tensor upsample_nearest2d_backward_impl(int op, const at::Tensor& grad_output,
+                                            c10::SymIntArrayRef output_size,
+                                            c10::SymIntArrayRef input_size,
+                                            c10::optional<double> scales_h,
+                                            c10::optional<double> scales_w) {
+  at::Tensor grad_input = opweave::allocate(opweave::rules::shape(grad_output, input_size),
+                                            opweave::OpGuard::find_device(grad_output));
+  upsample_nearest2d_backward_grad_input_impl(op, grad_output, output_size, input_size, scales_h,
+                                              scales_w, grad_input);
+  return grad_input;
+}
+
+at::Tensor wrap_upsample_nearest2d_backward(const at::Tensor& grad_output,
+                                            c10::SymIntArrayRef output_size,
+                                            c10::SymIntArrayRef input_size,
+                                            c10::optional<double> scales_h,
+                                            c10::optional<double> scales_w) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_upsample_nearest2d_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::upsample_nearest2d_backward>(
+        kOp_upsample_nearest2d_backward, &upsample_nearest2d_backward_impl, grad_output,
+        output_size, input_size, scales_h, scales_w);
+  }
+#endif
+  return upsample_nearest2d_backward_impl(kOp_upsample_nearest2d_backward, grad_output, output_size,
+                                          input_size, scales_h, scales_w);
 }
 
 // ---- aten::arange.start_out -> diopiArange
@@ -1199,8 +1426,15 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("min.dim_min", TORCH_FN(wrap_min_dim_min));
   m.impl("min.dim", TORCH_FN(wrap_min_dim));
   m.impl("min", TORCH_FN(wrap_min));
+  m.impl("amin.out", TORCH_FN(wrap_amin_out));
+  m.impl("amin", TORCH_FN(wrap_amin));
   m.impl("convolution_overrideable", TORCH_FN(wrap_convolution_overrideable));
   m.impl("convolution_backward_overrideable", TORCH_FN(wrap_convolution_backward_overrideable));
+  m.impl("upsample_nearest2d.out", TORCH_FN(wrap_upsample_nearest2d_out));
+  m.impl("upsample_nearest2d", TORCH_FN(wrap_upsample_nearest2d));
+  m.impl("upsample_nearest2d_backward.grad_input",
+         TORCH_FN(wrap_upsample_nearest2d_backward_grad_input));
+  m.impl("upsample_nearest2d_backward", TORCH_FN(wrap_upsample_nearest2d_backward));
   m.impl("arange.start_out", TORCH_FN(wrap_arange_start_out));
   m.impl("isnan", TORCH_FN(wrap_isnan));
   m.impl("bitwise_not.out", TORCH_FN(wrap_bitwise_not_out));

@@ -819,6 +819,171 @@ at::Tensor autograd_silu_backward(const at::Tensor& grad_output, const at::Tenso
   return at::_ops::silu_backward::call(grad_output, self);
 }
 
+// ---- aten::elu.out -> diopiElu
+const opweave::OpInfo kInfo_elu_out{"aten::elu.out",
+                                    "diopiElu",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_elu_out = opweave::register_op(&kInfo_elu_out);
+
+at::Tensor& elu_out_impl(int op, const at::Tensor& self, const at::Scalar& alpha,
+                         const at::Scalar& scale, const at::Scalar& input_scale, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+  const diopiScalar_t scale_d = opweave::to_diopi_scalar(scale);
+  const diopiScalar_t input_scale_d = opweave::to_diopi_scalar(input_scale);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiElu)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &alpha_d,
+      &scale_d, &input_scale_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::elu_out>(op, status, self, alpha, scale, input_scale,
+                                                     out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_elu_out(const at::Tensor& self, const at::Scalar& alpha, const at::Scalar& scale,
+                         const at::Scalar& input_scale, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_elu_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::elu_out>(kOp_elu_out, &elu_out_impl, self, alpha,
+                                                         scale, input_scale, out);
+  }
+#endif
+  return elu_out_impl(kOp_elu_out, self, alpha, scale, input_scale, out);
+}
+
+// ---- aten::elu -> diopiElu (derived from elu_out)
+const opweave::OpInfo kInfo_elu{"aten::elu",
+                                "diopiElu",
+                                true,
+                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_elu = opweave::register_op(&kInfo_elu);
+
+at::Tensor elu_impl(int op, const at::Tensor& self, const at::Scalar& alpha,
+                    const at::Scalar& scale, const at::Scalar& input_scale) {
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  elu_out_impl(op, self, alpha, scale, input_scale, out);
+  return out;
+}
+
+at::Tensor wrap_elu(const at::Tensor& self, const at::Scalar& alpha, const at::Scalar& scale,
+                    const at::Scalar& input_scale) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_elu) != 0)) {
+    return opweave::instrumented_call<at::_ops::elu>(kOp_elu, &elu_impl, self, alpha, scale,
+                                                     input_scale);
+  }
+#endif
+  return elu_impl(kOp_elu, self, alpha, scale, input_scale);
+}
+
+// ---- aten::elu_ -> diopiElu (derived from elu_out)
+const opweave::OpInfo kInfo_elu_{"aten::elu_",
+                                 "diopiElu",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_elu_ = opweave::register_op(&kInfo_elu_);
+
+at::Tensor& elu__impl(int op, at::Tensor& self, const at::Scalar& alpha, const at::Scalar& scale,
+                      const at::Scalar& input_scale) {
+  opweave::check_inplace(op, self, opweave::rules::like(self));
+  elu_out_impl(op, self, alpha, scale, input_scale, self);
+  return self;
+}
+
+at::Tensor& wrap_elu_(at::Tensor& self, const at::Scalar& alpha, const at::Scalar& scale,
+                      const at::Scalar& input_scale) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_elu_) != 0)) {
+    return opweave::instrumented_call<at::_ops::elu_>(kOp_elu_, &elu__impl, self, alpha, scale,
+                                                      input_scale);
+  }
+#endif
+  return elu__impl(kOp_elu_, self, alpha, scale, input_scale);
+}
+
+// ---- aten::elu_backward.grad_input -> diopiEluBackward
+const opweave::OpInfo kInfo_elu_backward_grad_input{"aten::elu_backward.grad_input",
+                                                    "diopiEluBackward",
+                                                    true,
+                                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_elu_backward_grad_input = opweave::register_op(&kInfo_elu_backward_grad_input);
+
+at::Tensor& elu_backward_grad_input_impl(int op, const at::Tensor& grad_output,
+                                         const at::Scalar& alpha, const at::Scalar& scale,
+                                         const at::Scalar& input_scale, bool is_result,
+                                         const at::Tensor& self_or_result, at::Tensor& grad_input) {
+  opweave::OpGuard guard(op, grad_output, self_or_result, grad_input);
+  opweave::resize_out(op, grad_input, opweave::rules::like(grad_output));
+  const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+  const diopiScalar_t scale_d = opweave::to_diopi_scalar(scale);
+  const diopiScalar_t input_scale_d = opweave::to_diopi_scalar(input_scale);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiEluBackward)>(op)(
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(self_or_result)), &alpha_d, &scale_d, &input_scale_d,
+      is_result);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::elu_backward_grad_input>(
+        op, status, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input);
+  }
+  return grad_input;
+}
+
+at::Tensor& wrap_elu_backward_grad_input(const at::Tensor& grad_output, const at::Scalar& alpha,
+                                         const at::Scalar& scale, const at::Scalar& input_scale,
+                                         bool is_result, const at::Tensor& self_or_result,
+                                         at::Tensor& grad_input) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_elu_backward_grad_input) != 0)) {
+    return opweave::instrumented_call<at::_ops::elu_backward_grad_input>(
+        kOp_elu_backward_grad_input, &elu_backward_grad_input_impl, grad_output, alpha, scale,
+        input_scale, is_result, self_or_result, grad_input);
+  }
+#endif
+  return elu_backward_grad_input_impl(kOp_elu_backward_grad_input, grad_output, alpha, scale,
+                                      input_scale, is_result, self_or_result, grad_input);
+}
+
+// ---- aten::elu_backward -> diopiEluBackward (derived from elu_backward_grad_input)
+const opweave::OpInfo kInfo_elu_backward{"aten::elu_backward",
+                                         "diopiEluBackward",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_elu_backward = opweave::register_op(&kInfo_elu_backward);
+
+at::Tensor elu_backward_impl(int op, const at::Tensor& grad_output, const at::Scalar& alpha,
+                             const at::Scalar& scale, const at::Scalar& input_scale, bool is_result,
+                             const at::Tensor& self_or_result) {
+  at::Tensor grad_input =
+      opweave::allocate(opweave::rules::like(grad_output),
+                        opweave::OpGuard::find_device(grad_output, self_or_result));
+  elu_backward_grad_input_impl(op, grad_output, alpha, scale, input_scale, is_result,
+                               self_or_result, grad_input);
+  return grad_input;
+}
+
+at::Tensor wrap_elu_backward(const at::Tensor& grad_output, const at::Scalar& alpha,
+                             const at::Scalar& scale, const at::Scalar& input_scale, bool is_result,
+                             const at::Tensor& self_or_result) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_elu_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::elu_backward>(
+        kOp_elu_backward, &elu_backward_impl, grad_output, alpha, scale, input_scale, is_result,
+        self_or_result);
+  }
+#endif
+  return elu_backward_impl(kOp_elu_backward, grad_output, alpha, scale, input_scale, is_result,
+                           self_or_result);
+}
+
 // ---- aten::lt.Tensor_out -> diopiLt
 const opweave::OpInfo kInfo_lt_Tensor_out{"aten::lt.Tensor_out",
                                           "diopiLt",
@@ -1352,6 +1517,62 @@ at::Tensor wrap_max(const at::Tensor& self) {
   return max_impl(kOp_max, self);
 }
 
+// ---- aten::amax.out -> diopiAmax
+const opweave::OpInfo kInfo_amax_out{"aten::amax.out",
+                                     "diopiAmax",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_amax_out = opweave::register_op(&kInfo_amax_out);
+
+at::Tensor& amax_out_impl(int op, const at::Tensor& self, at::IntArrayRef dim, bool keepdim,
+                          at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAmax)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(dim), keepdim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::amax_out>(op, status, self, dim, keepdim, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_amax_out(const at::Tensor& self, at::IntArrayRef dim, bool keepdim,
+                          at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_amax_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::amax_out>(kOp_amax_out, &amax_out_impl, self, dim,
+                                                          keepdim, out);
+  }
+#endif
+  return amax_out_impl(kOp_amax_out, self, dim, keepdim, out);
+}
+
+// ---- aten::amax -> diopiAmax (derived from amax_out)
+const opweave::OpInfo kInfo_amax{"aten::amax",
+                                 "diopiAmax",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_amax = opweave::register_op(&kInfo_amax);
+
+at::Tensor amax_impl(int op, const at::Tensor& self, at::IntArrayRef dim, bool keepdim) {
+  at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim),
+                                     opweave::OpGuard::find_device(self));
+  amax_out_impl(op, self, dim, keepdim, out);
+  return out;
+}
+
+at::Tensor wrap_amax(const at::Tensor& self, at::IntArrayRef dim, bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_amax) != 0)) {
+    return opweave::instrumented_call<at::_ops::amax>(kOp_amax, &amax_impl, self, dim, keepdim);
+  }
+#endif
+  return amax_impl(kOp_amax, self, dim, keepdim);
+}
+
 // ---- aten::cumsum.out -> diopiCumsum
 const opweave::OpInfo kInfo_cumsum_out{"aten::cumsum.out",
                                        "diopiCumsum",
@@ -1536,6 +1757,11 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("silu_", TORCH_FN(wrap_silu_));
   m.impl("silu_backward.grad_input", TORCH_FN(wrap_silu_backward_grad_input));
   m.impl("silu_backward", TORCH_FN(wrap_silu_backward));
+  m.impl("elu.out", TORCH_FN(wrap_elu_out));
+  m.impl("elu", TORCH_FN(wrap_elu));
+  m.impl("elu_", TORCH_FN(wrap_elu_));
+  m.impl("elu_backward.grad_input", TORCH_FN(wrap_elu_backward_grad_input));
+  m.impl("elu_backward", TORCH_FN(wrap_elu_backward));
   m.impl("lt.Tensor_out", TORCH_FN(wrap_lt_Tensor_out));
   m.impl("lt.Tensor", TORCH_FN(wrap_lt_Tensor));
   m.impl("lt.Scalar_out", TORCH_FN(wrap_lt_Scalar_out));
@@ -1554,6 +1780,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("max.dim_max", TORCH_FN(wrap_max_dim_max));
   m.impl("max.dim", TORCH_FN(wrap_max_dim));
   m.impl("max", TORCH_FN(wrap_max));
+  m.impl("amax.out", TORCH_FN(wrap_amax_out));
+  m.impl("amax", TORCH_FN(wrap_amax));
   m.impl("cumsum.out", TORCH_FN(wrap_cumsum_out));
   m.impl("cumsum", TORCH_FN(wrap_cumsum));
   m.impl("cumsum_", TORCH_FN(wrap_cumsum_));

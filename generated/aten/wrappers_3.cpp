@@ -365,6 +365,134 @@ at::Tensor wrap_tanh_backward(const at::Tensor& grad_output, const at::Tensor& o
   return tanh_backward_impl(kOp_tanh_backward, grad_output, output);
 }
 
+// ---- aten::softplus.out -> diopiSoftplus
+const opweave::OpInfo kInfo_softplus_out{"aten::softplus.out",
+                                         "diopiSoftplus",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_softplus_out = opweave::register_op(&kInfo_softplus_out);
+
+at::Tensor& softplus_out_impl(int op, const at::Tensor& self, const at::Scalar& beta,
+                              const at::Scalar& threshold, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiScalar_t beta_d = opweave::to_diopi_scalar(beta);
+  const diopiScalar_t threshold_d = opweave::to_diopi_scalar(threshold);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSoftplus)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &beta_d,
+      &threshold_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::softplus_out>(op, status, self, beta, threshold, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_softplus_out(const at::Tensor& self, const at::Scalar& beta,
+                              const at::Scalar& threshold, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_softplus_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::softplus_out>(kOp_softplus_out, &softplus_out_impl,
+                                                              self, beta, threshold, out);
+  }
+#endif
+  return softplus_out_impl(kOp_softplus_out, self, beta, threshold, out);
+}
+
+// ---- aten::softplus -> diopiSoftplus (derived from softplus_out)
+const opweave::OpInfo kInfo_softplus{"aten::softplus",
+                                     "diopiSoftplus",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_softplus = opweave::register_op(&kInfo_softplus);
+
+at::Tensor softplus_impl(int op, const at::Tensor& self, const at::Scalar& beta,
+                         const at::Scalar& threshold) {
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  softplus_out_impl(op, self, beta, threshold, out);
+  return out;
+}
+
+at::Tensor wrap_softplus(const at::Tensor& self, const at::Scalar& beta,
+                         const at::Scalar& threshold) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_softplus) != 0)) {
+    return opweave::instrumented_call<at::_ops::softplus>(kOp_softplus, &softplus_impl, self, beta,
+                                                          threshold);
+  }
+#endif
+  return softplus_impl(kOp_softplus, self, beta, threshold);
+}
+
+// ---- aten::softplus_backward.grad_input -> diopiSoftplusBackward
+const opweave::OpInfo kInfo_softplus_backward_grad_input{"aten::softplus_backward.grad_input",
+                                                         "diopiSoftplusBackward",
+                                                         true,
+                                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_softplus_backward_grad_input =
+    opweave::register_op(&kInfo_softplus_backward_grad_input);
+
+at::Tensor& softplus_backward_grad_input_impl(int op, const at::Tensor& grad_output,
+                                              const at::Tensor& self, const at::Scalar& beta,
+                                              const at::Scalar& threshold, at::Tensor& grad_input) {
+  opweave::OpGuard guard(op, grad_output, self, grad_input);
+  opweave::resize_out(op, grad_input, opweave::rules::like(grad_output));
+  const diopiScalar_t beta_d = opweave::to_diopi_scalar(beta);
+  const diopiScalar_t threshold_d = opweave::to_diopi_scalar(threshold);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSoftplusBackward)>(op)(
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(self)), &beta_d, &threshold_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::softplus_backward_grad_input>(
+        op, status, grad_output, self, beta, threshold, grad_input);
+  }
+  return grad_input;
+}
+
+at::Tensor& wrap_softplus_backward_grad_input(const at::Tensor& grad_output, const at::Tensor& self,
+                                              const at::Scalar& beta, const at::Scalar& threshold,
+                                              at::Tensor& grad_input) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_softplus_backward_grad_input) != 0)) {
+    return opweave::instrumented_call<at::_ops::softplus_backward_grad_input>(
+        kOp_softplus_backward_grad_input, &softplus_backward_grad_input_impl, grad_output, self,
+        beta, threshold, grad_input);
+  }
+#endif
+  return softplus_backward_grad_input_impl(kOp_softplus_backward_grad_input, grad_output, self,
+                                           beta, threshold, grad_input);
+}
+
+// ---- aten::softplus_backward -> diopiSoftplusBackward (derived from softplus_backward_grad_input)
+const opweave::OpInfo kInfo_softplus_backward{"aten::softplus_backward",
+                                              "diopiSoftplusBackward",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_softplus_backward = opweave::register_op(&kInfo_softplus_backward);
+
+at::Tensor softplus_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self,
+                                  const at::Scalar& beta, const at::Scalar& threshold) {
+  at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output),
+                                            opweave::OpGuard::find_device(grad_output, self));
+  softplus_backward_grad_input_impl(op, grad_output, self, beta, threshold, grad_input);
+  return grad_input;
+}
+
+at::Tensor wrap_softplus_backward(const at::Tensor& grad_output, const at::Tensor& self,
+                                  const at::Scalar& beta, const at::Scalar& threshold) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_softplus_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::softplus_backward>(
+        kOp_softplus_backward, &softplus_backward_impl, grad_output, self, beta, threshold);
+  }
+#endif
+  return softplus_backward_impl(kOp_softplus_backward, grad_output, self, beta, threshold);
+}
+
 // ---- aten::le.Tensor_out -> diopiLe
 const opweave::OpInfo kInfo_le_Tensor_out{"aten::le.Tensor_out",
                                           "diopiLe",
@@ -587,6 +715,131 @@ at::Tensor wrap_bmm(const at::Tensor& self, const at::Tensor& mat2) {
   }
 #endif
   return bmm_impl(kOp_bmm, self, mat2);
+}
+
+// ---- aten::mse_loss.out -> diopiMSELoss
+const opweave::OpInfo kInfo_mse_loss_out{"aten::mse_loss.out",
+                                         "diopiMSELoss",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_mse_loss_out = opweave::register_op(&kInfo_mse_loss_out);
+
+at::Tensor& mse_loss_out_impl(int op, const at::Tensor& self, const at::Tensor& target,
+                              int64_t reduction, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, target, out);
+  opweave::resize_out(op, out, opweave::rules::pointwise_loss(self, target, reduction));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMSELoss)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(target)), static_cast<diopiReduction_t>(reduction));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::mse_loss_out>(op, status, self, target, reduction, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_mse_loss_out(const at::Tensor& self, const at::Tensor& target, int64_t reduction,
+                              at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_mse_loss_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::mse_loss_out>(kOp_mse_loss_out, &mse_loss_out_impl,
+                                                              self, target, reduction, out);
+  }
+#endif
+  return mse_loss_out_impl(kOp_mse_loss_out, self, target, reduction, out);
+}
+
+// ---- aten::mse_loss -> diopiMSELoss (derived from mse_loss_out)
+const opweave::OpInfo kInfo_mse_loss{"aten::mse_loss",
+                                     "diopiMSELoss",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_mse_loss = opweave::register_op(&kInfo_mse_loss);
+
+at::Tensor mse_loss_impl(int op, const at::Tensor& self, const at::Tensor& target,
+                         int64_t reduction) {
+  at::Tensor out = opweave::allocate(opweave::rules::pointwise_loss(self, target, reduction),
+                                     opweave::OpGuard::find_device(self, target));
+  mse_loss_out_impl(op, self, target, reduction, out);
+  return out;
+}
+
+at::Tensor wrap_mse_loss(const at::Tensor& self, const at::Tensor& target, int64_t reduction) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_mse_loss) != 0)) {
+    return opweave::instrumented_call<at::_ops::mse_loss>(kOp_mse_loss, &mse_loss_impl, self,
+                                                          target, reduction);
+  }
+#endif
+  return mse_loss_impl(kOp_mse_loss, self, target, reduction);
+}
+
+// ---- aten::mse_loss_backward.grad_input -> diopiMSELossBackward
+const opweave::OpInfo kInfo_mse_loss_backward_grad_input{"aten::mse_loss_backward.grad_input",
+                                                         "diopiMSELossBackward",
+                                                         true,
+                                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_mse_loss_backward_grad_input =
+    opweave::register_op(&kInfo_mse_loss_backward_grad_input);
+
+at::Tensor& mse_loss_backward_grad_input_impl(int op, const at::Tensor& grad_output,
+                                              const at::Tensor& self, const at::Tensor& target,
+                                              int64_t reduction, at::Tensor& grad_input) {
+  opweave::OpGuard guard(op, grad_output, self, target, grad_input);
+  opweave::resize_out(op, grad_input, opweave::rules::broadcast(self, target, grad_output));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMSELossBackward)>(op)(
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(self)), opweave::const_handle(guard.on_device(target)),
+      static_cast<diopiReduction_t>(reduction));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::mse_loss_backward_grad_input>(
+        op, status, grad_output, self, target, reduction, grad_input);
+  }
+  return grad_input;
+}
+
+at::Tensor& wrap_mse_loss_backward_grad_input(const at::Tensor& grad_output, const at::Tensor& self,
+                                              const at::Tensor& target, int64_t reduction,
+                                              at::Tensor& grad_input) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_mse_loss_backward_grad_input) != 0)) {
+    return opweave::instrumented_call<at::_ops::mse_loss_backward_grad_input>(
+        kOp_mse_loss_backward_grad_input, &mse_loss_backward_grad_input_impl, grad_output, self,
+        target, reduction, grad_input);
+  }
+#endif
+  return mse_loss_backward_grad_input_impl(kOp_mse_loss_backward_grad_input, grad_output, self,
+                                           target, reduction, grad_input);
+}
+
+// ---- aten::mse_loss_backward -> diopiMSELossBackward (derived from mse_loss_backward_grad_input)
+const opweave::OpInfo kInfo_mse_loss_backward{"aten::mse_loss_backward",
+                                              "diopiMSELossBackward",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_mse_loss_backward = opweave::register_op(&kInfo_mse_loss_backward);
+
+at::Tensor mse_loss_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self,
+                                  const at::Tensor& target, int64_t reduction) {
+  at::Tensor grad_input =
+      opweave::allocate(opweave::rules::broadcast(self, target, grad_output),
+                        opweave::OpGuard::find_device(grad_output, self, target));
+  mse_loss_backward_grad_input_impl(op, grad_output, self, target, reduction, grad_input);
+  return grad_input;
+}
+
+at::Tensor wrap_mse_loss_backward(const at::Tensor& grad_output, const at::Tensor& self,
+                                  const at::Tensor& target, int64_t reduction) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_mse_loss_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::mse_loss_backward>(
+        kOp_mse_loss_backward, &mse_loss_backward_impl, grad_output, self, target, reduction);
+  }
+#endif
+  return mse_loss_backward_impl(kOp_mse_loss_backward, grad_output, self, target, reduction);
 }
 
 // ---- aten::argmin.out -> diopiArgmin
@@ -1042,6 +1295,10 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("tanh_", TORCH_FN(wrap_tanh_));
   m.impl("tanh_backward.grad_input", TORCH_FN(wrap_tanh_backward_grad_input));
   m.impl("tanh_backward", TORCH_FN(wrap_tanh_backward));
+  m.impl("softplus.out", TORCH_FN(wrap_softplus_out));
+  m.impl("softplus", TORCH_FN(wrap_softplus));
+  m.impl("softplus_backward.grad_input", TORCH_FN(wrap_softplus_backward_grad_input));
+  m.impl("softplus_backward", TORCH_FN(wrap_softplus_backward));
   m.impl("le.Tensor_out", TORCH_FN(wrap_le_Tensor_out));
   m.impl("le.Tensor", TORCH_FN(wrap_le_Tensor));
   m.impl("le.Scalar_out", TORCH_FN(wrap_le_Scalar_out));
@@ -1050,6 +1307,10 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("le_.Scalar", TORCH_FN(wrap_le__Scalar));
   m.impl("bmm.out", TORCH_FN(wrap_bmm_out));
   m.impl("bmm", TORCH_FN(wrap_bmm));
+  m.impl("mse_loss.out", TORCH_FN(wrap_mse_loss_out));
+  m.impl("mse_loss", TORCH_FN(wrap_mse_loss));
+  m.impl("mse_loss_backward.grad_input", TORCH_FN(wrap_mse_loss_backward_grad_input));
+  m.impl("mse_loss_backward", TORCH_FN(wrap_mse_loss_backward));
   m.impl("argmin.out", TORCH_FN(wrap_argmin_out));
   m.impl("argmin", TORCH_FN(wrap_argmin));
   m.impl("hardswish.out", TORCH_FN(wrap_hardswish_out));

@@ -331,6 +331,143 @@ at::Tensor& wrap_lerp__Tensor(at::Tensor& self, const at::Tensor& end, const at:
   return lerp__Tensor_impl(kOp_lerp__Tensor, self, end, weight);
 }
 
+// ---- aten::smooth_l1_loss.out -> diopiSmoothL1Loss
+const opweave::OpInfo kInfo_smooth_l1_loss_out{"aten::smooth_l1_loss.out",
+                                               "diopiSmoothL1Loss",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_smooth_l1_loss_out = opweave::register_op(&kInfo_smooth_l1_loss_out);
+
+at::Tensor& smooth_l1_loss_out_impl(int op, const at::Tensor& self, const at::Tensor& target,
+                                    int64_t reduction, double beta, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, target, out);
+  opweave::resize_out(op, out, opweave::rules::pointwise_loss(self, target, reduction));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSmoothL1Loss)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(target)), static_cast<diopiReduction_t>(reduction),
+      beta);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::smooth_l1_loss_out>(op, status, self, target, reduction,
+                                                                beta, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_smooth_l1_loss_out(const at::Tensor& self, const at::Tensor& target,
+                                    int64_t reduction, double beta, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_smooth_l1_loss_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::smooth_l1_loss_out>(
+        kOp_smooth_l1_loss_out, &smooth_l1_loss_out_impl, self, target, reduction, beta, out);
+  }
+#endif
+  return smooth_l1_loss_out_impl(kOp_smooth_l1_loss_out, self, target, reduction, beta, out);
+}
+
+// ---- aten::smooth_l1_loss -> diopiSmoothL1Loss (derived from smooth_l1_loss_out)
+const opweave::OpInfo kInfo_smooth_l1_loss{"aten::smooth_l1_loss",
+                                           "diopiSmoothL1Loss",
+                                           true,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_smooth_l1_loss = opweave::register_op(&kInfo_smooth_l1_loss);
+
+at::Tensor smooth_l1_loss_impl(int op, const at::Tensor& self, const at::Tensor& target,
+                               int64_t reduction, double beta) {
+  at::Tensor out = opweave::allocate(opweave::rules::pointwise_loss(self, target, reduction),
+                                     opweave::OpGuard::find_device(self, target));
+  smooth_l1_loss_out_impl(op, self, target, reduction, beta, out);
+  return out;
+}
+
+at::Tensor wrap_smooth_l1_loss(const at::Tensor& self, const at::Tensor& target, int64_t reduction,
+                               double beta) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_smooth_l1_loss) != 0)) {
+    return opweave::instrumented_call<at::_ops::smooth_l1_loss>(
+        kOp_smooth_l1_loss, &smooth_l1_loss_impl, self, target, reduction, beta);
+  }
+#endif
+  return smooth_l1_loss_impl(kOp_smooth_l1_loss, self, target, reduction, beta);
+}
+
+// ---- aten::smooth_l1_loss_backward.grad_input -> diopiSmoothL1LossBackward
+const opweave::OpInfo kInfo_smooth_l1_loss_backward_grad_input{
+    "aten::smooth_l1_loss_backward.grad_input",
+    "diopiSmoothL1LossBackward",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_smooth_l1_loss_backward_grad_input =
+    opweave::register_op(&kInfo_smooth_l1_loss_backward_grad_input);
+
+at::Tensor& smooth_l1_loss_backward_grad_input_impl(int op, const at::Tensor& grad_output,
+                                                    const at::Tensor& self,
+                                                    const at::Tensor& target, int64_t reduction,
+                                                    double beta, at::Tensor& grad_input) {
+  opweave::OpGuard guard(op, grad_output, self, target, grad_input);
+  opweave::resize_out(op, grad_input, opweave::rules::broadcast(self, target, grad_output));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSmoothL1LossBackward)>(op)(
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(self)), opweave::const_handle(guard.on_device(target)),
+      static_cast<diopiReduction_t>(reduction), beta);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::smooth_l1_loss_backward_grad_input>(
+        op, status, grad_output, self, target, reduction, beta, grad_input);
+  }
+  return grad_input;
+}
+
+at::Tensor& wrap_smooth_l1_loss_backward_grad_input(const at::Tensor& grad_output,
+                                                    const at::Tensor& self,
+                                                    const at::Tensor& target, int64_t reduction,
+                                                    double beta, at::Tensor& grad_input) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_smooth_l1_loss_backward_grad_input) != 0)) {
+    return opweave::instrumented_call<at::_ops::smooth_l1_loss_backward_grad_input>(
+        kOp_smooth_l1_loss_backward_grad_input, &smooth_l1_loss_backward_grad_input_impl,
+        grad_output, self, target, reduction, beta, grad_input);
+  }
+#endif
+  return smooth_l1_loss_backward_grad_input_impl(kOp_smooth_l1_loss_backward_grad_input,
+                                                 grad_output, self, target, reduction, beta,
+                                                 grad_input);
+}
+
+// ---- aten::smooth_l1_loss_backward -> diopiSmoothL1LossBackward (derived from
+// smooth_l1_loss_backward_grad_input)
+const opweave::OpInfo kInfo_smooth_l1_loss_backward{"aten::smooth_l1_loss_backward",
+                                                    "diopiSmoothL1LossBackward",
+                                                    true,
+                                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_smooth_l1_loss_backward = opweave::register_op(&kInfo_smooth_l1_loss_backward);
+
+at::Tensor smooth_l1_loss_backward_impl(int op, const at::Tensor& grad_output,
+                                        const at::Tensor& self, const at::Tensor& target,
+                                        int64_t reduction, double beta) {
+  at::Tensor grad_input =
+      opweave::allocate(opweave::rules::broadcast(self, target, grad_output),
+                        opweave::OpGuard::find_device(grad_output, self, target));
+  smooth_l1_loss_backward_grad_input_impl(op, grad_output, self, target, reduction, beta,
+                                          grad_input);
+  return grad_input;
+}
+
+at::Tensor wrap_smooth_l1_loss_backward(const at::Tensor& grad_output, const at::Tensor& self,
+                                        const at::Tensor& target, int64_t reduction, double beta) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_smooth_l1_loss_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::smooth_l1_loss_backward>(
+        kOp_smooth_l1_loss_backward, &smooth_l1_loss_backward_impl, grad_output, self, target,
+        reduction, beta);
+  }
+#endif
+  return smooth_l1_loss_backward_impl(kOp_smooth_l1_loss_backward, grad_output, self, target,
+                                      reduction, beta);
+}
+
 // ---- aten::scatter.src_out -> diopiScatter
 const opweave::OpInfo kInfo_scatter_src_out{"aten::scatter.src_out",
                                             "diopiScatter",
@@ -1262,6 +1399,10 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("lerp.Tensor_out", TORCH_FN(wrap_lerp_Tensor_out));
   m.impl("lerp.Tensor", TORCH_FN(wrap_lerp_Tensor));
   m.impl("lerp_.Tensor", TORCH_FN(wrap_lerp__Tensor));
+  m.impl("smooth_l1_loss.out", TORCH_FN(wrap_smooth_l1_loss_out));
+  m.impl("smooth_l1_loss", TORCH_FN(wrap_smooth_l1_loss));
+  m.impl("smooth_l1_loss_backward.grad_input", TORCH_FN(wrap_smooth_l1_loss_backward_grad_input));
+  m.impl("smooth_l1_loss_backward", TORCH_FN(wrap_smooth_l1_loss_backward));
   m.impl("scatter.src_out", TORCH_FN(wrap_scatter_src_out));
   m.impl("scatter.src", TORCH_FN(wrap_scatter_src));
   m.impl("scatter_.src", TORCH_FN(wrap_scatter__src));

@@ -162,6 +162,86 @@ at::Tensor& wrap_add__Scalar(at::Tensor& self, const at::Scalar& other, const at
   return add__Scalar_impl(kOp_add__Scalar, self, other, alpha);
 }
 
+// ---- aten::log1p.out -> diopiLog1p
+const opweave::OpInfo kInfo_log1p_out{"aten::log1p.out",
+                                      "diopiLog1p",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_log1p_out = opweave::register_op(&kInfo_log1p_out);
+
+at::Tensor& log1p_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLog1p)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::log1p_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_log1p_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_log1p_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::log1p_out>(kOp_log1p_out, &log1p_out_impl, self,
+                                                           out);
+  }
+#endif
+  return log1p_out_impl(kOp_log1p_out, self, out);
+}
+
+// ---- aten::log1p -> diopiLog1p (derived from log1p_out)
+const opweave::OpInfo kInfo_log1p{"aten::log1p",
+                                  "diopiLog1p",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_log1p = opweave::register_op(&kInfo_log1p);
+
+at::Tensor log1p_impl(int op, const at::Tensor& self) {
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  log1p_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_log1p(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_log1p) != 0)) {
+    return opweave::instrumented_call<at::_ops::log1p>(kOp_log1p, &log1p_impl, self);
+  }
+#endif
+  return log1p_impl(kOp_log1p, self);
+}
+
+// ---- aten::log1p_ -> diopiLog1pInp
+const opweave::OpInfo kInfo_log1p_{"aten::log1p_",
+                                   "diopiLog1pInp",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_log1p_ = opweave::register_op(&kInfo_log1p_);
+
+at::Tensor& log1p__impl(int op, at::Tensor& self) {
+  opweave::OpGuard guard(op, self);
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiLog1pInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::log1p_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_log1p_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_log1p_) != 0)) {
+    return opweave::instrumented_call<at::_ops::log1p_>(kOp_log1p_, &log1p__impl, self);
+  }
+#endif
+  return log1p__impl(kOp_log1p_, self);
+}
+
 // ---- aten::ceil.out -> diopiCeil
 const opweave::OpInfo kInfo_ceil_out{"aten::ceil.out",
                                      "diopiCeil",
@@ -1159,6 +1239,9 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("add_.Tensor", TORCH_FN(wrap_add__Tensor));
   m.impl("add.Scalar", TORCH_FN(wrap_add_Scalar));
   m.impl("add_.Scalar", TORCH_FN(wrap_add__Scalar));
+  m.impl("log1p.out", TORCH_FN(wrap_log1p_out));
+  m.impl("log1p", TORCH_FN(wrap_log1p));
+  m.impl("log1p_", TORCH_FN(wrap_log1p_));
   m.impl("ceil.out", TORCH_FN(wrap_ceil_out));
   m.impl("ceil", TORCH_FN(wrap_ceil));
   m.impl("ceil_", TORCH_FN(wrap_ceil_));

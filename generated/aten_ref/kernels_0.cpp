@@ -9,6 +9,7 @@
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/addcdiv_ops.h>
 #include <ATen/ops/addcmul_ops.h>
+#include <ATen/ops/amin_ops.h>
 #include <ATen/ops/any_ops.h>
 #include <ATen/ops/arange_ops.h>
 #include <ATen/ops/bitwise_not_ops.h>
@@ -28,11 +29,15 @@
 #include <ATen/ops/relu_ops.h>
 #include <ATen/ops/repeat_ops.h>
 #include <ATen/ops/scatter_ops.h>
+#include <ATen/ops/smooth_l1_loss_backward_ops.h>
+#include <ATen/ops/smooth_l1_loss_ops.h>
 #include <ATen/ops/sqrt_ops.h>
 #include <ATen/ops/sub_ops.h>
 #include <ATen/ops/topk_ops.h>
 #include <ATen/ops/tril_ops.h>
 #include <ATen/ops/triu_ops.h>
+#include <ATen/ops/upsample_nearest2d_backward_ops.h>
+#include <ATen/ops/upsample_nearest2d_ops.h>
 
 #include "aten_ref.h"
 
@@ -370,6 +375,50 @@ extern "C" diopiError_t diopiMm(diopiContextHandle_t ctx, diopiTensorHandle_t ou
   }
 }
 
+// aten::smooth_l1_loss.out
+extern "C" diopiError_t diopiSmoothL1Loss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                          diopiConstTensorHandle_t input,
+                                          diopiConstTensorHandle_t target,
+                                          diopiReduction_t reduction, double beta) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor target_t = aten_ref::wrap(target);
+    aten_ref::Output out_o(out);
+    at::_ops::smooth_l1_loss_out::redispatch(aten_ref::kCpuKeys, input_t, target_t,
+                                             static_cast<int64_t>(reduction), beta, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::smooth_l1_loss_backward.grad_input
+extern "C" diopiError_t diopiSmoothL1LossBackward(diopiContextHandle_t ctx,
+                                                  diopiTensorHandle_t grad_input,
+                                                  diopiConstTensorHandle_t grad_output,
+                                                  diopiConstTensorHandle_t input,
+                                                  diopiConstTensorHandle_t target,
+                                                  diopiReduction_t reduction, double beta) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor grad_output_t = aten_ref::wrap(grad_output);
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor target_t = aten_ref::wrap(target);
+    aten_ref::Output grad_input_o(grad_input);
+    at::_ops::smooth_l1_loss_backward_grad_input::redispatch(
+        aten_ref::kCpuKeys, grad_output_t, input_t, target_t, static_cast<int64_t>(reduction), beta,
+        grad_input_o.tensor());
+    grad_input_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
 // aten::scatter.src_out
 extern "C" diopiError_t diopiScatter(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                      diopiConstTensorHandle_t input, int64_t dim,
@@ -614,6 +663,62 @@ extern "C" diopiError_t diopiMinAll(diopiContextHandle_t ctx, diopiTensorHandle_
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::min::redispatch(aten_ref::kCpuKeys, input_t);
     aten_ref::copy_result(min, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::amin.out
+extern "C" diopiError_t diopiAmin(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t self, diopiSize_t dim, bool keepdim) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor self_t = aten_ref::wrap(self);
+    aten_ref::Output out_o(out);
+    at::_ops::amin_out::redispatch(aten_ref::kCpuKeys, self_t, aten_ref::ints(dim), keepdim,
+                                   out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::upsample_nearest2d.out
+extern "C" diopiError_t diopiUpsampleNearest(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                             diopiConstTensorHandle_t input, diopiSize_t size) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    at::_ops::upsample_nearest2d_out::redispatch(aten_ref::kCpuKeys, input_t,
+                                                 c10::fromIntArrayRef(aten_ref::ints(size)),
+                                                 c10::nullopt, c10::nullopt, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::upsample_nearest2d_backward.grad_input
+extern "C" diopiError_t diopiUpsampleNearestBackward(diopiContextHandle_t ctx,
+                                                     diopiTensorHandle_t grad_input,
+                                                     diopiConstTensorHandle_t grad_output,
+                                                     diopiSize_t out_size, diopiSize_t in_size) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor grad_output_t = aten_ref::wrap(grad_output);
+    aten_ref::Output grad_input_o(grad_input);
+    at::_ops::upsample_nearest2d_backward_grad_input::redispatch(
+        aten_ref::kCpuKeys, grad_output_t, c10::fromIntArrayRef(aten_ref::ints(out_size)),
+        c10::fromIntArrayRef(aten_ref::ints(in_size)), c10::nullopt, c10::nullopt,
+        grad_input_o.tensor());
+    grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -12,10 +12,13 @@
 #include <ATen/ops/_log_softmax_backward_data_ops.h>
 #include <ATen/ops/_log_softmax_ops.h>
 #include <ATen/ops/all_ops.h>
+#include <ATen/ops/amax_ops.h>
 #include <ATen/ops/baddbmm_ops.h>
 #include <ATen/ops/cos_ops.h>
 #include <ATen/ops/cumsum_ops.h>
 #include <ATen/ops/div_ops.h>
+#include <ATen/ops/elu_backward_ops.h>
+#include <ATen/ops/elu_ops.h>
 #include <ATen/ops/flip_ops.h>
 #include <ATen/ops/gather_backward_ops.h>
 #include <ATen/ops/gather_ops.h>
@@ -426,6 +429,47 @@ extern "C" diopiError_t diopiGeluBackward(diopiContextHandle_t ctx, diopiTensorH
   }
 }
 
+// aten::elu.out
+extern "C" diopiError_t diopiElu(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                 diopiConstTensorHandle_t input, const diopiScalar_t* alpha,
+                                 const diopiScalar_t* scale, const diopiScalar_t* input_scale) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    at::_ops::elu_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(alpha),
+                                  aten_ref::scalar(scale), aten_ref::scalar(input_scale),
+                                  out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::elu_backward.grad_input
+extern "C" diopiError_t diopiEluBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input,
+                                         diopiConstTensorHandle_t grad_output,
+                                         diopiConstTensorHandle_t input, const diopiScalar_t* alpha,
+                                         const diopiScalar_t* scale,
+                                         const diopiScalar_t* input_scale, bool input_is_result) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor grad_output_t = aten_ref::wrap(grad_output);
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output grad_input_o(grad_input);
+    at::_ops::elu_backward_grad_input::redispatch(
+        aten_ref::kCpuKeys, grad_output_t, aten_ref::scalar(alpha), aten_ref::scalar(scale),
+        aten_ref::scalar(input_scale), input_is_result, input_t, grad_input_o.tensor());
+    grad_input_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
 // aten::lt.Tensor_out
 extern "C" diopiError_t diopiLt(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
@@ -759,6 +803,23 @@ extern "C" diopiError_t diopiMaxAll(diopiContextHandle_t ctx, diopiTensorHandle_
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = at::_ops::max::redispatch(aten_ref::kCpuKeys, input_t);
     aten_ref::copy_result(max, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::amax.out
+extern "C" diopiError_t diopiAmax(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t self, diopiSize_t dim, bool keepdim) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor self_t = aten_ref::wrap(self);
+    aten_ref::Output out_o(out);
+    at::_ops::amax_out::redispatch(aten_ref::kCpuKeys, self_t, aten_ref::ints(dim), keepdim,
+                                   out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -22,15 +22,20 @@
 #include <ATen/ops/index_put_ops.h>
 #include <ATen/ops/le_ops.h>
 #include <ATen/ops/log10_ops.h>
+#include <ATen/ops/log1p_ops.h>
 #include <ATen/ops/logical_and_ops.h>
 #include <ATen/ops/logical_not_ops.h>
 #include <ATen/ops/masked_select_ops.h>
+#include <ATen/ops/mse_loss_backward_ops.h>
+#include <ATen/ops/mse_loss_ops.h>
 #include <ATen/ops/native_batch_norm_backward_ops.h>
 #include <ATen/ops/native_batch_norm_ops.h>
 #include <ATen/ops/nonzero_ops.h>
 #include <ATen/ops/prod_ops.h>
 #include <ATen/ops/sigmoid_backward_ops.h>
 #include <ATen/ops/sigmoid_ops.h>
+#include <ATen/ops/softplus_backward_ops.h>
+#include <ATen/ops/softplus_ops.h>
 #include <ATen/ops/tanh_backward_ops.h>
 #include <ATen/ops/tanh_ops.h>
 #include <ATen/ops/uniform_ops.h>
@@ -127,6 +132,35 @@ extern "C" diopiError_t diopiExpInp(diopiContextHandle_t ctx, diopiTensorHandle_
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::_ops::exp_::redispatch(aten_ref::kCpuKeys, input_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::log1p.out
+extern "C" diopiError_t diopiLog1p(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                   diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    at::_ops::log1p_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::log1p_
+extern "C" diopiError_t diopiLog1pInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::_ops::log1p_::redispatch(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -281,6 +315,44 @@ extern "C" diopiError_t diopiTanhBackward(diopiContextHandle_t ctx, diopiTensorH
     aten_ref::Output grad_input_o(grad_input);
     at::_ops::tanh_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, output_t,
                                                    grad_input_o.tensor());
+    grad_input_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::softplus.out
+extern "C" diopiError_t diopiSoftplus(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                      diopiConstTensorHandle_t input, const diopiScalar_t* beta,
+                                      const diopiScalar_t* threshold) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    at::_ops::softplus_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(beta),
+                                       aten_ref::scalar(threshold), out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::softplus_backward.grad_input
+extern "C" diopiError_t diopiSoftplusBackward(
+    diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
+    diopiConstTensorHandle_t input, const diopiScalar_t* beta, const diopiScalar_t* threshold) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor grad_output_t = aten_ref::wrap(grad_output);
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output grad_input_o(grad_input);
+    at::_ops::softplus_backward_grad_input::redispatch(
+        aten_ref::kCpuKeys, grad_output_t, input_t, aten_ref::scalar(beta),
+        aten_ref::scalar(threshold), grad_input_o.tensor());
     grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -447,6 +519,46 @@ extern "C" diopiError_t diopiAddmm(diopiContextHandle_t ctx, diopiTensorHandle_t
                                     aten_ref::scalar(beta), aten_ref::scalar(alpha),
                                     out_o.tensor());
     out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::mse_loss.out
+extern "C" diopiError_t diopiMSELoss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                     diopiConstTensorHandle_t input,
+                                     diopiConstTensorHandle_t target, diopiReduction_t reduction) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor target_t = aten_ref::wrap(target);
+    aten_ref::Output out_o(out);
+    at::_ops::mse_loss_out::redispatch(aten_ref::kCpuKeys, input_t, target_t,
+                                       static_cast<int64_t>(reduction), out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::mse_loss_backward.grad_input
+extern "C" diopiError_t diopiMSELossBackward(
+    diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
+    diopiConstTensorHandle_t input, diopiConstTensorHandle_t target, diopiReduction_t reduction) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor grad_output_t = aten_ref::wrap(grad_output);
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor target_t = aten_ref::wrap(target);
+    aten_ref::Output grad_input_o(grad_input);
+    at::_ops::mse_loss_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, input_t,
+                                                       target_t, static_cast<int64_t>(reduction),
+                                                       grad_input_o.tensor());
+    grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

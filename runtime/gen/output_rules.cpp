@@ -120,6 +120,12 @@ OutMeta nll_loss(const at::Tensor& input, const at::Tensor& target, int64_t redu
   return make({}, input.scalar_type());
 }
 
+OutMeta pointwise_loss(const at::Tensor& input, const at::Tensor& target, int64_t reduction) {
+  const OutMeta b = broadcast(input, target);
+  if (reduction == 0) return b;
+  return make({}, b.dtype);
+}
+
 OutMeta cast(const at::Tensor& a, at::ScalarType dtype) { return make(a.sizes(), dtype); }
 
 OutMeta like_float(const at::Tensor& a) {

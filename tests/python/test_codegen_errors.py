@@ -93,6 +93,16 @@ BAD_CASES = [
      "ops.yaml:6: _foreach_sqrt: listed twice in 'foreach' (first at line 5)"),
     ("foreach_not_a_list", "ops:\n", "foreach: _foreach_sqrt\nops:\n",
      "ops.yaml:4: 'foreach' must be a list of ATen overload names"),
+    # `ignore: {arg: helper(args)}`: a guard helper from codegen/rules.py GUARD_HELPERS
+    ("ignore_unknown_helper", "        outputs:\n          out: broadcast(self, other)",
+     "        ignore:\n          alpha: no_such_guard(alpha)\n"
+     "        outputs:\n          out: broadcast(self, other)",
+     "ops.yaml:12: diopiAdd: unknown ignore helper 'no_such_guard' (known: nearest_scale_matches)"),
+    ("ignore_helper_reads_unknown_arg", "        outputs:\n          out: broadcast(self, other)",
+     "        ignore:\n          alpha: nearest_scale_matches(alpha, self, sizes, 0)\n"
+     "        outputs:\n          out: broadcast(self, other)",
+     "ops.yaml:12: diopiAdd: ignore helper 'nearest_scale_matches(alpha, self, sizes, 0)' reads "
+     "'sizes', which is not an argument of aten::add.out or an integer"),
     # runtime-only arguments: `dir` / `optional`
     ("runtime_arg_bad_dir", GOOD, GOOD + """  - name: rt
     doc: Runtime-only.

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <ATen/core/Tensor.h>
+#include <c10/core/SymIntArrayRef.h>
+#include <c10/util/Optional.h>
 
 #include <array>
 #include <cstdint>
@@ -41,4 +43,37 @@ inline SizePtr conv_bias_sizes(const at::Tensor& weight, std::array<bool, 3> out
 }
 
 }  // namespace args
+}  // namespace opweave
+
+// Guards on ignored ATen arguments (`ignore: {arg: helper(args)}`, codegen/rules.py
+// GUARD_HELPERS): true when the DIOPI function, which does not take `arg`, computes what ATen
+// computes with it; otherwise the wrapper falls back to the CPU.
+namespace opweave {
+namespace guards {
+
+// ATen's nearest-neighbour source index is floor(dst * s) with s = 1 / scale when a scale is
+// given and in / out otherwise (both in float), except for out == in and out == 2 * in, where
+// the scale is not read. DIOPI's upsample takes sizes only, so a scale must give the same s.
+inline bool nearest_scale_matches_sizes(c10::optional<double> scale, int64_t in, int64_t out) {
+  if (!scale.has_value() || out == in || out == 2 * in || out <= 0) return true;
+  const float from_sizes = static_cast<float>(in) / static_cast<float>(out);
+  const float from_scale = *scale > 0. ? static_cast<float>(1.0 / *scale) : from_sizes;
+  return from_scale == from_sizes;
+}
+
+// Spatial dim `dim` (0: H, 1: W) of the input tensor.
+inline bool nearest_scale_matches(c10::optional<double> scale, const at::Tensor& input,
+                                  c10::SymIntArrayRef output_size, int64_t dim) {
+  return nearest_scale_matches_sizes(scale, input.size(input.dim() - 2 + dim),
+                                     output_size[dim].expect_int());
+}
+
+// ... of the input sizes [N, C, H, W] (the backward).
+inline bool nearest_scale_matches(c10::optional<double> scale, c10::SymIntArrayRef input_size,
+                                  c10::SymIntArrayRef output_size, int64_t dim) {
+  return nearest_scale_matches_sizes(scale, input_size[input_size.size() - 2 + dim].expect_int(),
+                                     output_size[dim].expect_int());
+}
+
+}  // namespace guards
 }  // namespace opweave

@@ -32,6 +32,9 @@ OutMeta mm(const at::Tensor& a, const at::Tensor& b);
 OutMeta bmm(const at::Tensor& a, const at::Tensor& b);
 OutMeta scalar(const at::Tensor& a);
 OutMeta nll_loss(const at::Tensor& input, const at::Tensor& target, int64_t reduction);
+// Element-wise losses (mse_loss, smooth_l1_loss): broadcast(input, target) when unreduced
+// (reduction 0), else 0-dim; the promoted dtype.
+OutMeta pointwise_loss(const at::Tensor& input, const at::Tensor& target, int64_t reduction);
 OutMeta cast(const at::Tensor& a, at::ScalarType dtype);
 OutMeta like(const c10::optional<at::Tensor>& a);
 // like(), with integral and bool dtypes promoted to the default float dtype (exp of an int).

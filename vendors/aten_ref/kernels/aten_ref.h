@@ -88,7 +88,8 @@ class SeededCpuGenerator {
 
 // An out= argument: the device view itself when it is contiguous, else a contiguous CPU
 // temporary that commit() copies into the view (some ATen 1.13 CPU out= kernels, softmax's
-// among them, write as if their output were contiguous).
+// among them, write as if their output were contiguous); single-element outputs always get
+// a temporary (losses resize their out= through the unreduced shape).
 class Output {
  public:
   explicit Output(diopiTensorHandle_t h);

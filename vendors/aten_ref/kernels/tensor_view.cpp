@@ -116,7 +116,11 @@ SeededCpuGenerator::SeededCpuGenerator(diopiGeneratorHandle_t device_generator) 
 }
 
 Output::Output(diopiTensorHandle_t h) : view_(wrap(h)) {
-  work_ = view_.is_contiguous() ? view_ : at::empty(view_.sizes(), view_.options());
+  // A single-element output gets a temporary too: ATen 1.13's structured losses (mse_loss,
+  // smooth_l1_loss) resize their out= to the broadcast shape before reducing into it, which
+  // the device memory behind view_ cannot follow.
+  const bool direct = view_.is_contiguous() && view_.numel() > 1;
+  work_ = direct ? view_ : at::empty(view_.sizes(), view_.options());
 }
 
 void Output::commit() {

@@ -11,6 +11,7 @@
 
 #include "common/elementwise.h"
 #include "common/scalar.h"
+#include "common/shape_ops.h"
 
 using namespace simk;
 
@@ -267,4 +268,83 @@ diopiError_t diopiMean(diopiContextHandle_t ctx, diopiTensorHandle_t out,
   SIMK_KERNEL(diopiMean);
   return guarded(kernel.name,
                  [&] { reduction_kernel<true, kFloating>(kernel, ctx, out, input, dim); });
+}
+
+// ---------------------------------------------------------------- amax / amin
+//
+// The extreme over a set of dims (all when dim is empty), without indices; a NaN wins, as in
+// ATen's max / min reductions. The result is one of the input's values, so no rounding is
+// involved. keepdim must agree with out's rank.
+
+namespace {
+
+template <bool kMax>
+void extreme_reduction(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
+                       diopiConstTensorHandle_t input_h, diopiSize_t dim, bool keepdim) {
+  const View out = output_view(out_h, "out");
+  const View input = input_view(input_h, "self");
+  check_dtype(input, kFloating | kIntegral, "self");
+  SIMK_CHECK(out.dtype == input.dtype, "out has dtype %s, self %s: they must match",
+             dtype_name(out.dtype), dtype_name(input.dtype));
+  const ReducePlan p = plan_reduction(input, out, dim);
+  SIMK_CHECK(!keepdim || out.ndim == input.ndim,
+             "keepdim is true but out %s does not have the rank of self %s",
+             out.shape_str().c_str(), input.shape_str().c_str());
+  for (int d = 0; d < input.ndim; ++d)
+    SIMK_CHECK(!p.reduced[d] || input.sizes[d] > 0,
+               "cannot take the %s over dim %d of self %s: it has no elements",
+               kMax ? "amax" : "amin", d, input.shape_str().c_str());
+  SIMK_CHECK(input.ndim > 0 || input.numel() == 1, "empty 0-dim input");
+  launch(kernel, ctx, out, [=] {
+    dispatch<kFloating | kIntegral>(input.dtype, [&](auto tag) {
+      using T = TypeOf<decltype(tag)>;
+      const std::vector<T> x = packed<T>(input);
+      // Row-major strides of the kept shape; 0 along reduced dims.
+      const View& keep = p.out_keep;
+      int64_t kstride[kMaxDims] = {};
+      int64_t n_out = 1;
+      for (int d = input.ndim - 1; d >= 0; --d) {
+        kstride[d] = p.reduced[d] ? 0 : n_out;
+        n_out *= keep.sizes[d];
+      }
+      std::vector<T> best(static_cast<size_t>(n_out));
+      std::vector<char> seen(best.size(), 0);
+      int64_t index[kMaxDims] = {};
+      int64_t o = 0;
+      for (size_t i = 0; i < x.size(); ++i) {
+        const auto v = load(x[i]);
+        if (!seen[o]) {
+          best[o] = x[i];
+          seen[o] = 1;
+        } else {
+          const auto b = load(best[o]);
+          const bool better = kMax ? (v > b) : (v < b);
+          if (!is_nan(b) && (is_nan(v) || better)) best[o] = x[i];
+        }
+        for (int d = input.ndim - 1; d >= 0; --d) {  // advance the row-major index
+          o += kstride[d];
+          if (++index[d] < input.sizes[d]) break;
+          o -= kstride[d] * input.sizes[d];
+          index[d] = 0;
+        }
+      }
+      unpack(keep, best);
+    });
+  });
+}
+
+}  // namespace
+
+diopiError_t diopiAmax(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                       diopiConstTensorHandle_t self, diopiSize_t dim, bool keepdim) {
+  SIMK_KERNEL(diopiAmax);
+  return guarded(kernel.name,
+                 [&] { extreme_reduction<true>(kernel, ctx, out, self, dim, keepdim); });
+}
+
+diopiError_t diopiAmin(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                       diopiConstTensorHandle_t self, diopiSize_t dim, bool keepdim) {
+  SIMK_KERNEL(diopiAmin);
+  return guarded(kernel.name,
+                 [&] { extreme_reduction<false>(kernel, ctx, out, self, dim, keepdim); });
 }

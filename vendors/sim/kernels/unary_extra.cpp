@@ -1,4 +1,4 @@
-// More element-wise ops: floor, ceil, erf, log2, log10 (+ in-place), sign, minimum, lerp,
+// More element-wise ops: floor, ceil, erf, log2, log10, log1p (+ in-place), sign, minimum, lerp,
 // leaky_relu (+ in-place, backward), clamp_min / clamp_max and clamp with tensor bounds
 // (+ in-place). Formulas follow
 // ATen 1.13's CPU kernels; 16-bit floats are computed in float and rounded once.
@@ -61,6 +61,12 @@ struct Log10 {
     return std::log10(x);
   }
 };
+struct Log1p {
+  template <class A>
+  A operator()(A x) const {
+    return std::log1p(x);
+  }
+};
 
 }  // namespace
 
@@ -80,6 +86,7 @@ SIMK_FLOAT_UNARY(Ceil, Ceil)
 SIMK_FLOAT_UNARY(Erf, Erf)
 SIMK_FLOAT_UNARY(Log2, Log2)
 SIMK_FLOAT_UNARY(Log10, Log10)
+SIMK_FLOAT_UNARY(Log1p, Log1p)
 #undef SIMK_FLOAT_UNARY
 
 diopiError_t diopiSign(diopiContextHandle_t ctx, diopiTensorHandle_t out,

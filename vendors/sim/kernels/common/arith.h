@@ -54,6 +54,7 @@ namespace vmath {
     return Rounded<T>(std::fn(x.v));                \
   }
 SIMK_VMATH_UNARY(exp)
+SIMK_VMATH_UNARY(log1p)
 SIMK_VMATH_UNARY(tanh)
 SIMK_VMATH_UNARY(erf)
 SIMK_VMATH_UNARY(sqrt)
