@@ -375,6 +375,81 @@ at::Tensor& wrap_sign_(at::Tensor& self) {
   return sign__impl(kOp_sign_, self);
 }
 
+// ---- aten::sgn.out -> diopiSign
+const opweave::OpInfo kInfo_sgn_out{"aten::sgn.out",
+                                    "diopiSign",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_sgn_out = opweave::register_op(&kInfo_sgn_out);
+
+at::Tensor& sgn_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSign)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::sgn_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_sgn_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_sgn_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::sgn_out>(kOp_sgn_out, &sgn_out_impl, self, out);
+  }
+#endif
+  return sgn_out_impl(kOp_sgn_out, self, out);
+}
+
+// ---- aten::sgn -> diopiSign (derived from sgn_out)
+const opweave::OpInfo kInfo_sgn{"aten::sgn",
+                                "diopiSign",
+                                true,
+                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_sgn = opweave::register_op(&kInfo_sgn);
+
+at::Tensor sgn_impl(int op, const at::Tensor& self) {
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  sgn_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_sgn(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_sgn) != 0)) {
+    return opweave::instrumented_call<at::_ops::sgn>(kOp_sgn, &sgn_impl, self);
+  }
+#endif
+  return sgn_impl(kOp_sgn, self);
+}
+
+// ---- aten::sgn_ -> diopiSign (derived from sgn_out)
+const opweave::OpInfo kInfo_sgn_{"aten::sgn_",
+                                 "diopiSign",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_sgn_ = opweave::register_op(&kInfo_sgn_);
+
+at::Tensor& sgn__impl(int op, at::Tensor& self) {
+  opweave::check_inplace(op, self, opweave::rules::like(self));
+  sgn_out_impl(op, self, self);
+  return self;
+}
+
+at::Tensor& wrap_sgn_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_sgn_) != 0)) {
+    return opweave::instrumented_call<at::_ops::sgn_>(kOp_sgn_, &sgn__impl, self);
+  }
+#endif
+  return sgn__impl(kOp_sgn_, self);
+}
+
 // ---- aten::threshold.out -> diopiThreshold
 const opweave::OpInfo kInfo_threshold_out{"aten::threshold.out",
                                           "diopiThreshold",
@@ -1316,6 +1391,9 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("sign.out", TORCH_FN(wrap_sign_out));
   m.impl("sign", TORCH_FN(wrap_sign));
   m.impl("sign_", TORCH_FN(wrap_sign_));
+  m.impl("sgn.out", TORCH_FN(wrap_sgn_out));
+  m.impl("sgn", TORCH_FN(wrap_sgn));
+  m.impl("sgn_", TORCH_FN(wrap_sgn_));
   m.impl("threshold.out", TORCH_FN(wrap_threshold_out));
   m.impl("threshold", TORCH_FN(wrap_threshold));
   m.impl("threshold_", TORCH_FN(wrap_threshold_));

@@ -632,7 +632,7 @@ DIOPI_API diopiError_t diopiLog10Inp(diopiContextHandle_t ctx, diopiTensorHandle
 
 /**
  * @brief Element-wise sign, -1, 0 or 1 (0 for NaN).
- * ATen: aten::sign.out, aten::sign, aten::sign_
+ * ATen: aten::sign.out, aten::sign, aten::sign_, aten::sgn.out, aten::sgn, aten::sgn_
  * @param[in] ctx context for the stream and scratch memory of this call.
  * @param[out] out the output tensor. type = [float16, bfloat16, float32, float64, int32, int64].
  * @param[in] input the input tensor. type = [float16, bfloat16, float32, float64, int32, int64].

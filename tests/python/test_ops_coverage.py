@@ -106,6 +106,7 @@ BACKWARD = {
     "masked_fill": (lambda t: t.masked_fill(t > 0.5, 0.0), (4, 6)),
     "triu": (lambda t: t.triu(), (4, 4)),
     # cross_entropy = log_softmax + nll_loss (+ the smoothing term) on the device
+    "abs_sgn": (lambda t: (t * 3 - 1).abs(), (3, 4)),   # abs's gradient is sgn (diopiSign)
     "cross_entropy_label_smoothing": (lambda t: F.cross_entropy(t, _idx(t, [0, 3, 1, 2]),
                                                                 label_smoothing=0.1), (4, 5)),
     "cross_entropy_ignore_index": (lambda t: F.cross_entropy(t, _idx(t, [0, -100, 1, 2])), (4, 5)),
