@@ -268,19 +268,30 @@ void check_matmul(const View& out, const View& a, const View& b, int nd) {
     for (int d = 0; d < v->ndim; ++d) check_blas_size(v->strides[d], "stride");
 }
 
-// out = beta * input + alpha * (a @ b) for rank-`nd` operands (addmm, baddbmm); input is
-// broadcast to the product's shape.
-void add_product(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
-                 diopiConstTensorHandle_t input_h, diopiConstTensorHandle_t a_h,
-                 diopiConstTensorHandle_t b_h, int nd, double beta, double alpha) {
-  const View out = output_view(out_h, "out");
-  const View bias = input_view(input_h, "input");
-  const View a = input_view(a_h, nd == 2 ? "mat1" : "batch1");
-  const View b = input_view(b_h, nd == 2 ? "mat2" : "batch2");
-  check_matmul(out, a, b, nd);
-  check_dtype(bias, kAllTypes, "input");
-  broadcast_to(bias, out, "input");
-  launch(kernel, ctx, out, [=] { matmul(out, a, b, bias, true, alpha, beta); });
+// The operands of out = beta * input + alpha * (a @ b) for rank-`nd` operands (addmm, baddbmm),
+// validated on the calling thread; input is broadcast to the product's shape.
+AddmmArgs product_args(diopiTensorHandle_t out_h, diopiConstTensorHandle_t input_h,
+                       diopiConstTensorHandle_t a_h, diopiConstTensorHandle_t b_h, int nd,
+                       double beta, double alpha) {
+  AddmmArgs r;
+  r.out = output_view(out_h, "out");
+  r.bias = input_view(input_h, "input");
+  r.a = input_view(a_h, nd == 2 ? "mat1" : "batch1");
+  r.b = input_view(b_h, nd == 2 ? "mat2" : "batch2");
+  check_matmul(r.out, r.a, r.b, nd);
+  check_dtype(r.bias, kAllTypes, "input");
+  broadcast_to(r.bias, r.out, "input");
+  r.beta = beta;
+  r.alpha = alpha;
+  return r;
+}
+
+void add_product(const Kernel& kernel, diopiContextHandle_t ctx, const AddmmArgs& r) {
+  launch(kernel, ctx, r.out, [r] { addmm_compute(r); });
+}
+
+double scalar_or_one(const diopiScalar_t* s) {
+  return scalar_or(s, Scalar::of_int(1)).as<double>();
 }
 
 }  // namespace
@@ -312,7 +323,7 @@ diopiError_t diopiBaddbmm(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
                           diopiConstTensorHandle_t batch2_h, double beta, double alpha) {
   SIMK_KERNEL(diopiBaddbmm);
   return guarded(kernel.name, [&] {
-    add_product(kernel, ctx, out_h, input_h, batch1_h, batch2_h, 3, beta, alpha);
+    add_product(kernel, ctx, product_args(out_h, input_h, batch1_h, batch2_h, 3, beta, alpha));
   });
 }
 
@@ -328,9 +339,7 @@ diopiError_t diopiAddmm(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
                         const diopiScalar_t* alpha_arg) {
   SIMK_KERNEL(diopiAddmm);
   return guarded(kernel.name, [&] {
-    const double beta = scalar_or(beta_arg, Scalar::of_int(1)).as<double>();
-    const double alpha = scalar_or(alpha_arg, Scalar::of_int(1)).as<double>();
-    add_product(kernel, ctx, out_h, input_h, mat1_h, mat2_h, 2, beta, alpha);
+    add_product(kernel, ctx, addmm_args(out_h, input_h, mat1_h, mat2_h, beta_arg, alpha_arg));
   });
 }
 
@@ -339,17 +348,8 @@ namespace simk {
 AddmmArgs addmm_args(diopiTensorHandle_t out_h, diopiConstTensorHandle_t input_h,
                      diopiConstTensorHandle_t mat1_h, diopiConstTensorHandle_t mat2_h,
                      const diopiScalar_t* beta_arg, const diopiScalar_t* alpha_arg) {
-  AddmmArgs r;
-  r.out = output_view(out_h, "out");
-  r.bias = input_view(input_h, "input");
-  r.a = input_view(mat1_h, "mat1");
-  r.b = input_view(mat2_h, "mat2");
-  check_matmul(r.out, r.a, r.b, 2);
-  check_dtype(r.bias, kAllTypes, "input");
-  broadcast_to(r.bias, r.out, "input");
-  r.beta = scalar_or(beta_arg, Scalar::of_int(1)).as<double>();
-  r.alpha = scalar_or(alpha_arg, Scalar::of_int(1)).as<double>();
-  return r;
+  return product_args(out_h, input_h, mat1_h, mat2_h, 2, scalar_or_one(beta_arg),
+                      scalar_or_one(alpha_arg));
 }
 
 void addmm_compute(const AddmmArgs& r) { matmul(r.out, r.a, r.b, r.bias, true, r.alpha, r.beta); }

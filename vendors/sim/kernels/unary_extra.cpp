@@ -8,15 +8,11 @@
 
 #include "common/elementwise.h"
 #include "common/scalar.h"
+#include "common/shape_ops.h"
 
 using namespace simk;
 
 namespace {
-
-template <class A>
-bool is_nan(A v) {
-  return v != v;
-}
 
 // out = f(input) for floating dtypes; `out` may be `input` (in-place forms).
 template <class F>
