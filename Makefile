@@ -10,13 +10,17 @@ endif
 AUTOCOMPARE ?= 0
 SANITIZE ?= 0
 BUILD_TYPE ?= Release
+# Inside the torch 2.x root (.ci/torch2.sh sets OPWEAVE_TORCH_LANE) every build folder gets its
+# own name, so the two lanes share the checkout without sharing objects.
+LANE_SUFFIX := $(if $(filter torch2,$(OPWEAVE_TORCH_LANE)),-torch2)
 ifeq ($(AUTOCOMPARE),1)
-BUILD_DIR ?= build-autocompare
+BUILD_DIR ?= build-autocompare$(LANE_SUFFIX)
 else ifeq ($(SANITIZE),1)
-BUILD_DIR ?= build-sanitize
+BUILD_DIR ?= build-sanitize$(LANE_SUFFIX)
 else
-BUILD_DIR ?= build
+BUILD_DIR ?= build$(LANE_SUFFIX)
 endif
+AUTOCOMPARE_BUILD_DIR := $(abspath build-autocompare$(LANE_SUFFIX))
 CMAKE_FLAGS = -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DPython3_EXECUTABLE=$(PYTHON) \
   -DOPWEAVE_AUTOCOMPARE=$(if $(filter 1,$(AUTOCOMPARE)),ON,OFF) \
   -DOPWEAVE_SANITIZE=$(if $(filter 1,$(SANITIZE)),ON,OFF) $(EXTRA_CMAKE_FLAGS)
@@ -26,6 +30,9 @@ export PYTHONPATH := $(abspath runtime/python):$(abspath .)$(if $(PYTHONPATH),:$
 
 DEBIAN_PACKAGES = libtorch-dev python3-torch python3-jinja2 python3-yaml python3-pytest \
   python3-numpy cmake ninja-build g++ libgtest-dev clang-format ccache libopenblas-dev
+
+print-packages:
+	@echo $(DEBIAN_PACKAGES)
 
 .PHONY: help setup gen check-gen configure build build-autocompare test test-python test-cpp demo bench bench-build clean format
 
@@ -42,6 +49,8 @@ help:
 	@echo "make new-vendor NAME=foo  scaffold vendors/foo/ (seam + every kernel stub)"
 	@echo "make bench      overhead and generation-time figures (bench/run.py)"
 	@echo "make bench-build  clean-build and one-op-edit rebuild times"
+	@echo "make test-torch2  the test suite against torch 2.6 (Debian 13 root, created once)"
+	@echo "make torch2 CMD='...'  a command in the torch 2.6 root with the project built there"
 
 setup:
 	apt-get update -qq
@@ -67,7 +76,7 @@ build-autocompare:
 	$(MAKE) build AUTOCOMPARE=1 EXTRA_CMAKE_FLAGS=-DOPWEAVE_BUILD_TESTS=OFF
 
 test-python: build build-autocompare
-	OPWEAVE_AUTOCOMPARE_BUILD_DIR=$(abspath build-autocompare) $(PYTHON) -m pytest -q tests/python
+	OPWEAVE_AUTOCOMPARE_BUILD_DIR=$(AUTOCOMPARE_BUILD_DIR) $(PYTHON) -m pytest -q tests/python
 
 test-cpp: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
@@ -84,11 +93,34 @@ bench: build
 bench-build:
 	$(PYTHON) bench/build_time.py
 
+# ---------------------------------------------------------------- torch 2.x lane
+# A Debian 13 root with Debian's torch 2.6, created once under the ignored .torch2/ (about two
+# minutes; .ci/torch2.sh). The checkout is shared; builds go to build-torch2/ and friends.
+#   make test-torch2                      the whole test suite against torch 2.6
+#   make torch2 CMD='python3 -m opweave.demo.gpt'   any command, with the project built there
+#                                         and PYTHONPATH / OPWEAVE_BUILD_DIR set as here
+torch2-root:
+	.ci/torch2.sh ensure
+
+test-torch2:
+	.ci/torch2.sh run make --no-print-directory test
+
+torch2:
+	@test -n "$$CMD" || { echo "usage: make torch2 CMD='command'" >&2; exit 2; }
+	.ci/torch2.sh run make --no-print-directory build torch2-cmd
+
+# Inside the root (called by `make torch2`): CMD with this Makefile's environment.
+torch2-cmd:
+	bash -c "$$CMD"
+
+.PHONY: torch2-root test-torch2 torch2 torch2-cmd
+
 format:
 	find runtime vendors tests bench -name '*.cpp' -o -name '*.h' | xargs clang-format -i
 
 clean:
-	rm -rf build build-autocompare build-sanitize
+	rm -rf build build-autocompare build-sanitize build-torch2 build-autocompare-torch2 \
+	  build-sanitize-torch2
 
 # ---------------------------------------------------------------- conformance suite
 # Cases: generated/conformance/ (make gen). Reference data: golden/ (ignored, make golden).

@@ -18,10 +18,21 @@ _DISPATCH_LINE = re.compile(r"^  dispatch:")
 _IMPLICIT_KEY = re.compile(r"^    .*\bCompositeImplicitAutograd\b.*:")
 _DISPATCH_KEYS = re.compile(r"^    ([\w, ]+):")
 _CPU_KERNEL = re.compile(r"^    (?:[\w ]+, *)*CPU(?:, *[\w ]+)*: *(\w+)")
+# torch 2.x registers device-generic kernels (the `_foreach_*` slow loops) under this key.
+_EXPLICIT_KERNEL = re.compile(r"^    (?:[\w ]+, *)*CompositeExplicitAutograd(?:, *[\w ]+)*: *(\w+)")
 _UFUNC_LINE = re.compile(r"^  ufunc_inner_loop:")  # ufunc codegen: CPU kernels generated
 # Dispatch keys whose kernel also serves CPU tensors.
 _CPU_SERVING_KEYS = {"CPU", "CompositeExplicitAutograd", "CompositeImplicitAutograd",
                      "CompositeExplicitAutogradNonFunctional"}
+
+
+_SYMINT = re.compile(r"\bSymInt\b")
+
+
+def symint_neutral(text: str) -> str:
+    """Schema text as compared across torch versions: 2.x widened many `int`s to `SymInt`,
+    which OpWeave's generated C++ treats alike (kernels take plain integers)."""
+    return _SYMINT.sub("int", text)
 
 
 def native_functions_path() -> str:
@@ -41,6 +52,7 @@ class AtenIndex:
         self._implicit_key: set[str] = set()  # name CompositeImplicitAutograd in it
         self._cpu_kernel: set[str] = set()  # a dispatch key that serves CPU tensors
         self._cpu_kernel_name: dict[str, str] = {}  # the `CPU:` entry's at::native function
+        self._explicit_kernel_name: dict[str, str] = {}  # the CompositeExplicitAutograd entry's
         full = None
         with open(self.path, encoding="utf-8") as f:
             for line in f:
@@ -57,6 +69,9 @@ class AtenIndex:
                     cpu = _CPU_KERNEL.match(line) if full else None
                     if cpu:
                         self._cpu_kernel_name[full] = cpu.group(1)
+                    explicit = _EXPLICIT_KERNEL.match(line) if full else None
+                    if explicit:
+                        self._explicit_kernel_name[full] = explicit.group(1)
                     keys = _DISPATCH_KEYS.match(line) if full else None
                     if keys and _CPU_SERVING_KEYS & {k.strip() for k in keys.group(1).split(",")}:
                         self._cpu_kernel.add(full)
@@ -66,6 +81,20 @@ class AtenIndex:
                 self._by_name[full] = schema
                 base = name[:-1] if name.endswith("_") else name
                 self._by_base.setdefault(base, []).append(full)
+
+    def hiding(self, names) -> "AtenIndex":
+        """This index without `names` (overloads newer than the oldest torch OpWeave supports:
+        the catalogue's `aten_since`), so the generated tree is the same whichever torch runs
+        the generator. Shares the scanned tables; the original is unchanged."""
+        view = object.__new__(AtenIndex)
+        view.__dict__.update(self.__dict__)
+        view._by_name = {k: v for k, v in self._by_name.items() if k not in names}
+        view._by_base = {k: [n for n in v if n not in names] for k, v in self._by_base.items()}
+        return view
+
+    def names(self) -> list[str]:
+        """Every overload name, for "did you mean" hints."""
+        return list(self._by_name)
 
     def schema_text(self, overload_name: str) -> str | None:
         return self._by_name.get(overload_name)
@@ -94,18 +123,25 @@ class AtenIndex:
         the overload has no `CPU:` entry)."""
         return self._cpu_kernel_name.get(overload_name)
 
-    @functools.lru_cache(maxsize=None)
-    def parse(self, overload_name: str) -> FunctionSchema:
+    def host_kernel_name(self, overload_name: str) -> str | None:
+        """The at::native function that serves CPU tensors: the `CPU:` entry (torch 1.13 lists
+        the `_foreach_*` slow loops there), else the `CompositeExplicitAutograd:` one (2.x)."""
+        return (self._cpu_kernel_name.get(overload_name)
+                or self._explicit_kernel_name.get(overload_name))
+
+    def _parse(self, overload_name: str) -> FunctionSchema:
         return FunctionSchema.parse(self._by_name[overload_name])
+
+    parse = functools.lru_cache(maxsize=None)(_parse)
 
     def siblings(self, schema: FunctionSchema) -> dict[SchemaKind, FunctionSchema]:
         """Functional / inplace / out variants sharing `schema`'s signature (torchgen's grouping)."""
         base = schema.name.name.base
-        sig = schema.signature()
+        sig = symint_neutral(str(schema.signature()))
         found: dict[SchemaKind, FunctionSchema] = {}
         for name in self._by_base.get(base, []):
             other = self.parse(name)
-            if other.signature() == sig and other.kind() not in found:
+            if symint_neutral(str(other.signature())) == sig and other.kind() not in found:
                 found[other.kind()] = other
         return found
 

@@ -14,7 +14,7 @@ from .torch_info import torch_version
 from torchgen.model import FunctionSchema, SchemaKind
 
 from . import ctypes_map
-from .aten_index import AtenIndex
+from .aten_index import AtenIndex, symint_neutral
 from .dtypes import CATALOGUE_DTYPES
 from .errors import SpecError, SpecErrors
 from .model import (ArgSource, AtenBinding, Catalogue, DiopiArg, DiopiFunction,
@@ -22,7 +22,11 @@ from .model import (ArgSource, AtenBinding, Catalogue, DiopiArg, DiopiFunction,
 from .rules import ARG_HELPERS, COMPUTED_HELPERS, GUARD_HELPERS, OUTPUT_RULES, RuleError, parse_call
 from .yaml_loader import LineDict, LineList
 
-TOP_KEYS = {"version": False, "tolerances": True, "ops": True, "foreach": False}
+TOP_KEYS = {"version": False, "tolerances": True, "ops": True, "foreach": False,
+            "aten_since": False}
+# The torch versions one generated tree serves; `aten_since` keys must name one above the first.
+SUPPORTED_TORCH = ("1.13", "2.6")
+_VERSION = re.compile(r"^(\d+)\.(\d+)$")
 OP_KEYS = {"name": True, "doc": True, "dtypes": True, "functions": True, "tolerance": False,
            "autocompare": False}
 FN_KEYS = {"diopi": True, "aten": False, "args": False, "outputs": False, "ignore": False,
@@ -148,6 +152,8 @@ class _Builder:
         if version != 1:
             self.err(doc.line_of("version"), None, f"unsupported catalogue version {version!r}")
         defaults = self.check_tolerances(doc.get("tolerances", {}), doc.line_of("tolerances"), None)
+        hidden = self.build_aten_since(doc)
+        self.index = self.index.hiding(hidden)
         ops = doc.get("ops")
         if not isinstance(ops, LineList):
             self.err(doc.line_of("ops"), None, "'ops' must be a list of op entries")
@@ -165,7 +171,52 @@ class _Builder:
         foreach = self.build_foreach(doc, families)
         if self.errors:
             raise SpecErrors(self.errors)
-        return Catalogue(self.path, tuple(families), torch_version(), foreach)
+        return Catalogue(self.path, tuple(families), torch_version(), foreach, hidden)
+
+    def build_aten_since(self, doc: LineDict) -> frozenset[str]:
+        """`aten_since: {"2.0": [overload, ...]}`: ATen overloads that exist, or have a CPU kernel,
+        only from that torch version on. The generator treats them as absent whichever torch
+        runs it (so the tree is the same for every supported version), and checks the fact
+        against the installed torch."""
+        raw = doc.get("aten_since")
+        if raw is None:
+            return frozenset()
+        if not isinstance(raw, LineDict):
+            self.err(doc.line_of("aten_since"), None,
+                     "'aten_since' must map a torch version (\"2.0\") to ATen overload names")
+            return frozenset()
+        installed = _VERSION.match(".".join(torch_version().split(".")[:2]))
+        have = (int(installed.group(1)), int(installed.group(2))) if installed else None
+        oldest = tuple(int(x) for x in SUPPORTED_TORCH[0].split("."))
+        hidden: set[str] = set()
+        for version, names in raw.items():
+            line = raw.line_of(version)
+            m = _VERSION.match(str(version))
+            if not m:
+                self.err(line, None, f"'aten_since' keys are torch versions like \"2.0\", "
+                                     f"got {version!r}")
+                continue
+            since = (int(m.group(1)), int(m.group(2)))
+            if since <= oldest:
+                self.err(line, None, f"'aten_since' version {version} is not newer than the "
+                                     f"oldest supported torch ({SUPPORTED_TORCH[0]})")
+                continue
+            if not isinstance(names, LineList) or not all(isinstance(n, str) for n in names):
+                self.err(line, None, f"'aten_since' {version}: a list of ATen overload names")
+                continue
+            for i, name in enumerate(names):
+                usable = (self.index.schema_text(name) is not None
+                          and self.index.has_cpu_kernel(name))
+                if have is not None and have >= since and not usable:
+                    self.err(names.line_of(i), name, f"listed under aten_since {version} but "
+                                                     f"torch {torch_version()} has no such "
+                                                     "overload with a CPU kernel")
+                elif have is not None and have < since and usable:
+                    self.err(names.line_of(i), name, f"listed under aten_since {version} but "
+                                                     f"torch {torch_version()} already has it, "
+                                                     "with a CPU kernel")
+                hidden.add(name)
+        return frozenset(hidden)
 
     def build_foreach(self, doc: LineDict, families) -> tuple[ForeachOverload, ...]:
         """The `foreach:` list: ATen `_foreach_*` overloads whose CPU kernel is one of ATen's
@@ -190,7 +241,7 @@ class _Builder:
                 continue
             seen[name] = line
             if self.index.schema_text(name) is None:
-                close = difflib.get_close_matches(name, list(self.index._by_name), n=1)
+                close = difflib.get_close_matches(name, self.index.names(), n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 self.err(line, name, f"ATen overload '{name}' does not exist in torch "
                                      f"{torch_version()}'s native_functions.yaml{hint}")
@@ -199,16 +250,16 @@ class _Builder:
                 self.err(line, name, f"ATen overload '{name}' is already routed to "
                                      f"{routed[name]}")
                 continue
-            kernel = self.index.cpu_kernel_name(name)
+            kernel = self.index.host_kernel_name(name)
             if kernel is None:
-                self.err(line, name, "has no 'CPU:' kernel in native_functions.yaml to reuse")
+                self.err(line, name, "has no 'CPU:' or 'CompositeExplicitAutograd:' kernel in "
+                                     "native_functions.yaml to reuse")
                 continue
             if not SLOW_KERNEL.match(kernel):
                 self.err(line, name, f"its CPU kernel '{kernel}' is not one of ATen's "
                                      "device-generic foreach_tensor_*_slow loops")
                 continue
-            header = str(self.index.parse(name).name.name.base)
-            out.append(ForeachOverload(name, kernel, header, line))
+            out.append(ForeachOverload(name, kernel, line))
         return tuple(out)
 
     def collect_claims(self, entries: list[LineDict]) -> None:
@@ -318,6 +369,15 @@ class _Builder:
         arg_specs = self.parse_arg_specs(f, name, schemas)
         if arg_specs is None:
             return None
+        raw_ignore = f.get("ignore")
+        if isinstance(raw_ignore, dict) and len(schemas) > 1:
+            # with several overloads, an entry applies to those that have the argument
+            every = {a.name for schema, _ in schemas for a in schema.arguments.flat_all}
+            for key in raw_ignore:
+                if key not in every:
+                    self.err(raw_ignore.line_of(key), name, f"'ignore' names '{key}', which is "
+                                                            "not an argument of any of its overloads")
+                    return None
         arg_dtypes = dict(f.get("dtypes") or {})
         for k in arg_dtypes:
             if k not in [a[0] for a in arg_specs]:
@@ -420,14 +480,14 @@ class _Builder:
             overload = str(schema.name)
             known = self.index.schema_text(overload)
             if known is None:
-                close = difflib.get_close_matches(overload, list(self.index._by_name), n=1)
+                close = difflib.get_close_matches(overload, self.index.names(), n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 self.err(line, name, f"ATen overload '{overload}' does not exist in torch "
                                      f"{torch_version()}'s native_functions.yaml{hint}")
                 return None
-            if str(FunctionSchema.parse(known)) != str(schema):
-                self.err(line, name, f"ATen schema differs from torch {torch_version()}'s: "
-                                     f"expected '{known}'")
+            if symint_neutral(str(FunctionSchema.parse(known))) != symint_neutral(str(schema)):
+                self.err(line, name, f"ATen schema differs from torch {torch_version()}'s "
+                                     f"(int and SymInt count as equal): expected '{known}'")
                 return None
             if schema.kind() not in (SchemaKind.functional, SchemaKind.inplace, SchemaKind.out):
                 self.err(line, name, f"'{overload}' is a {schema.kind().name} schema; only "
@@ -457,6 +517,16 @@ class _Builder:
                 if not self.check_keys(item, ARG_KEYS, name, "an argument"):
                     return None
                 arg, src, typ = item.get("name"), item.get("from"), item.get("type")
+                if isinstance(src, list):   # alternatives: the first the schema has (p / ord)
+                    if not src or not all(isinstance(x, str) for x in src):
+                        self.err(line, name, f"'from' of argument '{arg}' must be an ATen "
+                                             "argument name or a list of them")
+                        return None
+                    src = tuple(src)
+                elif src is not None and not isinstance(src, str):
+                    self.err(line, name, f"'from' of argument '{arg}' must be an ATen argument "
+                                         "name or a list of them")
+                    return None
                 doc = self.check_text(item["doc"], line, name, "doc") if "doc" in item else ""
                 if "count" in item:
                     if not isinstance(item["count"], str) or not C_IDENT.match(item["count"]):
@@ -511,6 +581,8 @@ class _Builder:
         next_return = 0
         overload = f"aten::{schema.name}"
         for arg, src, typ, _doc in arg_specs:
+            if isinstance(src, tuple):   # `from: [p, ord]`: this schema's spelling
+                src = next((x for x in src if x in aten_args), src[0])
             aten_name = src or arg
             if src is None and arg == "input" and "input" not in aten_args and "self" in aten_args:
                 aten_name = "self"
@@ -707,9 +779,12 @@ class _Builder:
             self.err(f.line_of("ignore"), name, "'ignore' must map ATen argument -> required value")
             return None
         aten_args = {a.name for a in schema.arguments.flat_all}
+        several = isinstance(f.get("aten"), list) and len(f.get("aten")) > 1
         result = {}
         for key, value in raw.items():
             if key not in aten_args:
+                if several:   # an argument of another overload (checked by build_function)
+                    continue
                 self.err(raw.line_of(key), name, f"'ignore' names '{key}', which is not an "
                                                  f"argument of aten::{schema.name}")
                 return None

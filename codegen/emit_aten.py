@@ -15,6 +15,7 @@ from torchgen import local
 from torchgen.api.types import DispatcherSignature
 from torchgen.model import BaseTy, BaseType, ListType, OptionalType
 
+from .cpp_neutral import neutral
 from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction, OpFamily, OutputRule
 from .output_set import OutputSet
 from .rules import is_unused
@@ -63,22 +64,10 @@ def _rule_expr(rule) -> str:
     return f"opweave::rules::{rule.rule}({', '.join(rule.args)})"
 
 
-def _is_symint(t) -> bool:
-    while isinstance(t, (OptionalType, ListType)):
-        t = t.elem
-    return isinstance(t, BaseType) and t.name == BaseTy.SymInt
-
-
 def _convert(arg: DiopiArg, expr: str, aten_type, var: str, prepare: list[str]) -> str:
     """C++ expression passing ATen value `expr` as DIOPI parameter `arg`."""
     optional = isinstance(aten_type, OptionalType)
     k = arg.kind
-    if _is_symint(aten_type):
-        if k == "size":
-            return f"opweave::to_diopi_size(c10::asIntArrayRefSlow({expr}))"
-        if k == "int":
-            return f"{expr}.expect_int()"
-        raise NotImplementedError(f"SymInt argument {arg.name} as DIOPI {k}")
     if k == "tensor_list" and arg.optional:   # Tensor?[]: CPU index tensors move to the device
         prepare.append(f"const opweave::OptionalHandleList {var}({expr}, guard.device());")
         return f"{var}.data(), {var}.size()"
@@ -163,24 +152,26 @@ def _guard_condition(name: str, value, aten_type) -> tuple[str, str]:
 
 
 def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
+    # Kernels take SymInt arguments as plain integers (symint=False): both torch versions'
+    # dispatchers unpack SymInts for such a kernel (KernelFunction::call, unpackSymInt), so one
+    # signature serves an argument that is `int` on 1.13 and `SymInt` on 2.x. Where the wrapper
+    # calls ATen itself (fallback, composite), opweave::compat converts back to the schema's types.
     with local.parametrize(use_const_ref_for_mutable_tensors=False,
                            use_ilistref_for_tensor_lists=b.structured):
-        sig = DispatcherSignature.from_schema(b.schema, symint=True)
+        sig = DispatcherSignature.from_schema(b.schema, symint=False)
         bargs = sig.arguments()
-        ret_type = sig.returns_type().cpp_type()
+        ret_type = neutral(sig.returns_type().cpp_type())
     cname = b.schema.name.unambiguous_name()
     plan = WrapperPlan(
         op_name=b.op_name, register_name=b.overload_name, ops_struct=f"at::_ops::{cname}",
         cname=cname, diopi=fn.name, variant=b.variant, derived=b.derived, ret_type=ret_type,
-        params=[f"{a.type} {a.name}" for a in bargs], arg_names=[a.name for a in bargs])
+        params=[neutral(f"{a.type} {a.name}") for a in bargs], arg_names=[a.name for a in bargs])
     schema_args = {a.name: a for a in b.schema.arguments.flat_all}
     if b.composite:
         # Backends that register a kernel for a CompositeImplicitAutograd op lose its math
         # kernel on their autograd key: the wrapper's autograd kernel decomposes when a gradient
         # is needed (the decomposition records autograd) and runs the device kernel otherwise.
-        symint = any(_is_symint(a.type) for a in b.schema.arguments.flat_all)
-        plan.composite_call = (f"at::compositeimplicitautograd::{b.schema.name.name.base}"
-                               + ("_symint" if symint else ""))
+        plan.composite_call = f"at::compositeimplicitautograd::{b.schema.name.name.base}"
         plan.composite_header = str(b.schema.name.name)
         for a in b.schema.arguments.flat_all:
             t = a.type.elem if isinstance(a.type, OptionalType) else a.type
@@ -309,6 +300,4 @@ def emit(cat: Catalogue, env, out: OutputSet) -> None:
         composite = [p for _fam, _fn, plans in entries for p in plans if p.composite_call]
         out.add(f"aten/wrappers_{i}.cpp", render(env, "aten/wrappers.cpp.j2", shard=i,
                                                  entries=entries, composite=composite))
-    headers = sorted({f.header for f in cat.foreach})
-    out.add("aten/foreach.cpp", render(env, "aten/foreach.cpp.j2", overloads=cat.foreach,
-                                       headers=headers))
+    out.add("aten/foreach.cpp", render(env, "aten/foreach.cpp.j2", overloads=cat.foreach))

@@ -15,12 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from torchgen.api import cpp
 from torchgen.model import OptionalType, SchemaKind
 
 from .aten_index import default_index
 from .c_decl import c_decl
-from .emit_aten import _is_symint, shard_of
+from .cpp_neutral import default_expr
+from .emit_aten import shard_of
 from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction
 from .output_set import OutputSet
 from .rules import is_unused
@@ -73,7 +73,8 @@ def _from_diopi(arg: DiopiArg, aten_type, structured: bool, prepare: list[str]) 
     """C++ expression giving ATen argument of `aten_type` the value of DIOPI parameter `arg`."""
     k, name = arg.kind, arg.name
     optional = isinstance(aten_type, OptionalType)
-    symint = _is_symint(aten_type)
+    # Integers stay int64_t / IntArrayRef whether the schema says int or SymInt (which differs
+    # between torch versions): opweave::compat::redispatch converts to the installed schema.
     if k == "tensor":
         return _tensor_value(arg, aten_type, prepare)
     if k == "tensor_list" and arg.optional:   # Tensor?[]: NULL entries are absent
@@ -92,17 +93,13 @@ def _from_diopi(arg: DiopiArg, aten_type, structured: bool, prepare: list[str]) 
         return f"at::Scalar({name})"
     if k == "size":
         if optional:
-            if symint:
-                raise NotMechanical(f"SymInt[]? argument {name}")
             return f"aten_ref::optional_ints({name})"
-        return f"c10::fromIntArrayRef(aten_ref::ints({name}))" if symint else f"aten_ref::ints({name})"
+        return f"aten_ref::ints({name})"
     if k in ("int", "bool", "float"):
-        return f"c10::SymInt({name})" if symint else name
+        return name
     if k in ("int_opt", "float_opt", "bool_opt"):
         if not optional:   # DIOPI's pointer may be null; this ATen overload needs the value
             return f"aten_ref::required({name}, \"{name}\")"
-        if symint:
-            raise NotMechanical(f"SymInt? argument {name}")
         return f"aten_ref::optional_value({name})"
     if k == "str":
         return f"aten_ref::optional_str({name})" if optional else f"c10::string_view({name})"
@@ -127,15 +124,13 @@ def _literal(value, aten_type) -> str:
         return "c10::nullopt"
     if isinstance(value, bool):
         return "true" if value else "false"
-    return f"c10::SymInt({value})" if _is_symint(aten_type) else f"int64_t{{{value}}}"
+    return f"int64_t{{{value}}}"
 
 
 def _default(a) -> str:
     if a.default is None:
         raise NotMechanical(f"ATen argument '{a.name}' has no DIOPI counterpart and no default")
-    if _is_symint(a.type):
-        raise NotMechanical(f"SymInt argument '{a.name}' with a default")
-    return cpp.default_expr(a.default, a.type)
+    return default_expr(a.default, a.type)
 
 
 def _output(arg: DiopiArg, plan: RefPlan) -> str:
@@ -159,10 +154,11 @@ def _from_output(name: str, fn: DiopiFunction, wrapped: dict, prepare: list[str]
 
 def _redispatch(schema, values: list[str]) -> str:
     cname = schema.name.unambiguous_name()
-    return f"at::_ops::{cname}::redispatch(aten_ref::kCpuKeys{''.join(', ' + v for v in values)})"
+    return (f"opweave::compat::redispatch<at::_ops::{cname}>(aten_ref::kCpuKeys"
+            f"{''.join(', ' + v for v in values)})")
 
 
-def _out_sibling(b: AtenBinding, returns: dict):
+def _out_sibling(b: AtenBinding, returns: dict, hidden: frozenset):
     """The out= overload of a functional binding, when every result has a DIOPI output the
     caller always passes (no output mask, no kernel-allocated output)."""
     if b.variant != "functional" or b.output_mask:
@@ -172,13 +168,13 @@ def _out_sibling(b: AtenBinding, returns: dict):
         return None
     index = default_index()
     sibling = index.siblings(b.schema).get(SchemaKind.out)
-    if sibling is None or len(sibling.arguments.out) != n or \
+    if sibling is None or str(sibling.name) in hidden or len(sibling.arguments.out) != n or \
             not index.has_cpu_kernel(str(sibling.name)):
         return None
     return sibling
 
 
-def _plan_binding(fn: DiopiFunction, b: AtenBinding) -> RefPlan:
+def _plan_binding(fn: DiopiFunction, b: AtenBinding, hidden: frozenset) -> RefPlan:
     if b.derived:
         raise NotMechanical("derived binding")
     if b.computed:
@@ -224,7 +220,7 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding) -> RefPlan:
             values.append(_from_output(a.name, fn, wrapped, plan.prepare))
         else:
             values.append(_default(a))
-    out_sibling = _out_sibling(b, returns)
+    out_sibling = _out_sibling(b, returns, hidden)
     if out_sibling is not None:
         # Write straight into the outputs the wrapper allocated: no result copy.
         for i in range(len(b.schema.returns)):
@@ -247,14 +243,14 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding) -> RefPlan:
     return plan
 
 
-def plan_function(fn: DiopiFunction) -> tuple[Optional[RefPlan], str]:
+def plan_function(fn: DiopiFunction, hidden: frozenset = frozenset()) -> tuple[Optional[RefPlan], str]:
     """(plan, "") for a mechanical function, else (None, why not) from its first binding."""
     reasons = []
     for b in fn.bindings:
         if b.derived:
             continue
         try:
-            return _plan_binding(fn, b), ""
+            return _plan_binding(fn, b, hidden), ""
         except NotMechanical as e:
             reasons.append(f"{b.op_name}: {e}")
     return None, "; ".join(reasons) or "no ATen binding (called by the runtime)"
@@ -267,7 +263,7 @@ def emit(cat: Catalogue, env, out: OutputSet) -> None:
     manual: list[tuple[str, str]] = []
     for fam in cat.families:
         for fn in fam.functions:
-            plan, why = plan_function(fn)
+            plan, why = plan_function(fn, cat.aten_hidden)
             if plan is None:
                 manual.append((fn.name, why))
             else:

@@ -1414,7 +1414,7 @@ def emit(cat: Catalogue, env, out: OutputSet) -> None:
     out.add("conformance/index.yaml",
             render(env, "conformance/index.yaml.j2", summary=summary,
                    total=sum(s["cases"] for s in summary),
-                   totals=dict(sorted(totals.items())), torch_version=cat.torch_version))
+                   totals=dict(sorted(totals.items()))))
     calls = [(fn, [call_expr(a, i) for i, a in enumerate(fn.args)]) for fn in cat.functions]
     out.add("conformance/diopi_calls.inc",
             render(env, "conformance/diopi_calls.inc.j2", calls=calls))

@@ -116,8 +116,7 @@ class ForeachOverload:
     kernel: a loop over the per-tensor ATen op, which dispatches to the device's wrappers."""
 
     overload: str      # _foreach_add_.Scalar
-    kernel: str        # foreach_tensor_add_scalar_kernel_slow_ (in at::native)
-    header: str        # _foreach_add: <ATen/ops/_foreach_add_native.h> declares the kernel
+    kernel: str        # foreach_tensor_add_scalar_kernel_slow_ (in at::native; validated only)
     line: int
 
     @property
@@ -131,6 +130,9 @@ class Catalogue:
     families: tuple[OpFamily, ...]
     torch_version: str
     foreach: tuple[ForeachOverload, ...] = ()
+    # ATen overloads newer than the oldest supported torch (catalogue `aten_since`): absent
+    # for every emitter, so the generated tree does not depend on the torch that generated it.
+    aten_hidden: frozenset = frozenset()
 
     @property
     def functions(self) -> tuple[DiopiFunction, ...]:

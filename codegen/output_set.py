@@ -37,7 +37,10 @@ class Diff:
 
 def _existing(root: str) -> set[str]:
     found = set()
-    for dirpath, _dirs, names in os.walk(root):
+    for dirpath, dirs, names in os.walk(root):
+        # Python's bytecode caches (importing generated/dicp writes one per interpreter
+        # version) are never outputs.
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
         for name in names:
             found.add(os.path.relpath(os.path.join(dirpath, name), root))
     return found

@@ -997,8 +997,7 @@ const opweave::OpInfo kInfo_upsample_nearest2d_out{"aten::upsample_nearest2d.out
                                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
 const int kOp_upsample_nearest2d_out = opweave::register_op(&kInfo_upsample_nearest2d_out);
 
-at::Tensor& upsample_nearest2d_out_impl(int op, const at::Tensor& self,
-                                        c10::SymIntArrayRef output_size,
+at::Tensor& upsample_nearest2d_out_impl(int op, const at::Tensor& self, at::IntArrayRef output_size,
                                         c10::optional<double> scales_h,
                                         c10::optional<double> scales_w, at::Tensor& out) {
   if (C10_UNLIKELY(!opweave::guards::nearest_scale_matches(scales_h, self, output_size, 0))) {
@@ -1017,7 +1016,7 @@ at::Tensor& upsample_nearest2d_out_impl(int op, const at::Tensor& self,
   opweave::resize_out(op, out, opweave::rules::adaptive_pool2d(self, output_size));
   const diopiError_t status = opweave::kernel<decltype(&::diopiUpsampleNearest)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
-      opweave::to_diopi_size(c10::asIntArrayRefSlow(output_size)));
+      opweave::to_diopi_size(output_size));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::upsample_nearest2d_out>(op, status, self, output_size,
                                                                     scales_h, scales_w, out);
@@ -1025,7 +1024,7 @@ at::Tensor& upsample_nearest2d_out_impl(int op, const at::Tensor& self,
   return out;
 }
 
-at::Tensor& wrap_upsample_nearest2d_out(const at::Tensor& self, c10::SymIntArrayRef output_size,
+at::Tensor& wrap_upsample_nearest2d_out(const at::Tensor& self, at::IntArrayRef output_size,
                                         c10::optional<double> scales_h,
                                         c10::optional<double> scales_w, at::Tensor& out) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
@@ -1047,7 +1046,7 @@ const opweave::OpInfo kInfo_upsample_nearest2d{"aten::upsample_nearest2d",
                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
 const int kOp_upsample_nearest2d = opweave::register_op(&kInfo_upsample_nearest2d);
 
-at::Tensor upsample_nearest2d_impl(int op, const at::Tensor& self, c10::SymIntArrayRef output_size,
+at::Tensor upsample_nearest2d_impl(int op, const at::Tensor& self, at::IntArrayRef output_size,
                                    c10::optional<double> scales_h, c10::optional<double> scales_w) {
   at::Tensor out = opweave::allocate(opweave::rules::adaptive_pool2d(self, output_size),
                                      opweave::OpGuard::find_device(self));
@@ -1055,7 +1054,7 @@ at::Tensor upsample_nearest2d_impl(int op, const at::Tensor& self, c10::SymIntAr
   return out;
 }
 
-at::Tensor wrap_upsample_nearest2d(const at::Tensor& self, c10::SymIntArrayRef output_size,
+at::Tensor wrap_upsample_nearest2d(const at::Tensor& self, at::IntArrayRef output_size,
                                    c10::optional<double> scales_h, c10::optional<double> scales_w) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_upsample_nearest2d) != 0)) {
@@ -1076,12 +1075,9 @@ const opweave::OpInfo kInfo_upsample_nearest2d_backward_grad_input{
 const int kOp_upsample_nearest2d_backward_grad_input =
     opweave::register_op(&kInfo_upsample_nearest2d_backward_grad_input);
 
-at::Tensor& upsample_nearest2d_backward_grad_input_impl(int op, const at::Tensor& grad_output,
-                                                        c10::SymIntArrayRef output_size,
-                                                        c10::SymIntArrayRef input_size,
-                                                        c10::optional<double> scales_h,
-                                                        c10::optional<double> scales_w,
-                                                        at::Tensor& grad_input) {
+at::Tensor& upsample_nearest2d_backward_grad_input_impl(
+    int op, const at::Tensor& grad_output, at::IntArrayRef output_size, at::IntArrayRef input_size,
+    c10::optional<double> scales_h, c10::optional<double> scales_w, at::Tensor& grad_input) {
   if (C10_UNLIKELY(!opweave::guards::nearest_scale_matches(scales_h, input_size, output_size, 0))) {
     return opweave::fallback_call<at::_ops::upsample_nearest2d_backward_grad_input>(
         op, "nearest_scale_matches(scales_h, input_size, output_size, 0) does not hold",
@@ -1098,8 +1094,7 @@ at::Tensor& upsample_nearest2d_backward_grad_input_impl(int op, const at::Tensor
   opweave::resize_out(op, grad_input, opweave::rules::shape(grad_output, input_size));
   const diopiError_t status = opweave::kernel<decltype(&::diopiUpsampleNearestBackward)>(op)(
       guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
-      opweave::to_diopi_size(c10::asIntArrayRefSlow(output_size)),
-      opweave::to_diopi_size(c10::asIntArrayRefSlow(input_size)));
+      opweave::to_diopi_size(output_size), opweave::to_diopi_size(input_size));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::upsample_nearest2d_backward_grad_input>(
         op, status, grad_output, output_size, input_size, scales_h, scales_w, grad_input);
@@ -1108,7 +1103,7 @@ at::Tensor& upsample_nearest2d_backward_grad_input_impl(int op, const at::Tensor
 }
 
 at::Tensor& wrap_upsample_nearest2d_backward_grad_input(
-    const at::Tensor& grad_output, c10::SymIntArrayRef output_size, c10::SymIntArrayRef input_size,
+    const at::Tensor& grad_output, at::IntArrayRef output_size, at::IntArrayRef input_size,
     c10::optional<double> scales_h, c10::optional<double> scales_w, at::Tensor& grad_input) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_upsample_nearest2d_backward_grad_input) != 0)) {
@@ -1133,8 +1128,7 @@ const int kOp_upsample_nearest2d_backward =
     opweave::register_op(&kInfo_upsample_nearest2d_backward);
 
 at::Tensor upsample_nearest2d_backward_impl(int op, const at::Tensor& grad_output,
-                                            c10::SymIntArrayRef output_size,
-                                            c10::SymIntArrayRef input_size,
+                                            at::IntArrayRef output_size, at::IntArrayRef input_size,
                                             c10::optional<double> scales_h,
                                             c10::optional<double> scales_w) {
   at::Tensor grad_input = opweave::allocate(opweave::rules::shape(grad_output, input_size),
@@ -1145,8 +1139,7 @@ at::Tensor upsample_nearest2d_backward_impl(int op, const at::Tensor& grad_outpu
 }
 
 at::Tensor wrap_upsample_nearest2d_backward(const at::Tensor& grad_output,
-                                            c10::SymIntArrayRef output_size,
-                                            c10::SymIntArrayRef input_size,
+                                            at::IntArrayRef output_size, at::IntArrayRef input_size,
                                             c10::optional<double> scales_h,
                                             c10::optional<double> scales_w) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
@@ -1365,6 +1358,77 @@ at::Tensor wrap_norm_ScalarOpt_dim(const at::Tensor& self, const c10::optional<a
   return norm_ScalarOpt_dim_impl(kOp_norm_ScalarOpt_dim, self, p, dim, keepdim);
 }
 
+// ---- aten::linalg_vector_norm.out -> diopiNorm
+const opweave::OpInfo kInfo_linalg_vector_norm_out{"aten::linalg_vector_norm.out",
+                                                   "diopiNorm",
+                                                   true,
+                                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linalg_vector_norm_out = opweave::register_op(&kInfo_linalg_vector_norm_out);
+
+at::Tensor& linalg_vector_norm_out_impl(int op, const at::Tensor& self, const at::Scalar& ord,
+                                        at::OptionalIntArrayRef dim, bool keepdim,
+                                        c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+  if (C10_UNLIKELY(dtype.has_value())) {
+    return opweave::fallback_call<at::_ops::linalg_vector_norm_out>(op, "dtype must be None", self,
+                                                                    ord, dim, keepdim, dtype, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim));
+  const diopiScalar_t p_d = opweave::to_diopi_scalar(ord);
+  const diopiError_t status = opweave::kernel<decltype(&::diopiNorm)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &p_d,
+      opweave::to_diopi_size(dim));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::linalg_vector_norm_out>(op, status, self, ord, dim,
+                                                                    keepdim, dtype, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_linalg_vector_norm_out(const at::Tensor& self, const at::Scalar& ord,
+                                        at::OptionalIntArrayRef dim, bool keepdim,
+                                        c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linalg_vector_norm_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::linalg_vector_norm_out>(
+        kOp_linalg_vector_norm_out, &linalg_vector_norm_out_impl, self, ord, dim, keepdim, dtype,
+        out);
+  }
+#endif
+  return linalg_vector_norm_out_impl(kOp_linalg_vector_norm_out, self, ord, dim, keepdim, dtype,
+                                     out);
+}
+
+// ---- aten::linalg_vector_norm -> diopiNorm (derived from linalg_vector_norm_out)
+const opweave::OpInfo kInfo_linalg_vector_norm{"aten::linalg_vector_norm",
+                                               "diopiNorm",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linalg_vector_norm = opweave::register_op(&kInfo_linalg_vector_norm);
+
+at::Tensor linalg_vector_norm_impl(int op, const at::Tensor& self, const at::Scalar& ord,
+                                   at::OptionalIntArrayRef dim, bool keepdim,
+                                   c10::optional<at::ScalarType> dtype) {
+  at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim),
+                                     opweave::OpGuard::find_device(self));
+  linalg_vector_norm_out_impl(op, self, ord, dim, keepdim, dtype, out);
+  return out;
+}
+
+at::Tensor wrap_linalg_vector_norm(const at::Tensor& self, const at::Scalar& ord,
+                                   at::OptionalIntArrayRef dim, bool keepdim,
+                                   c10::optional<at::ScalarType> dtype) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linalg_vector_norm) != 0)) {
+    return opweave::instrumented_call<at::_ops::linalg_vector_norm>(
+        kOp_linalg_vector_norm, &linalg_vector_norm_impl, self, ord, dim, keepdim, dtype);
+  }
+#endif
+  return linalg_vector_norm_impl(kOp_linalg_vector_norm, self, ord, dim, keepdim, dtype);
+}
+
 // ---- aten::repeat -> diopiRepeat
 const opweave::OpInfo kInfo_repeat{"aten::repeat",
                                    "diopiRepeat",
@@ -1373,19 +1437,19 @@ const opweave::OpInfo kInfo_repeat{"aten::repeat",
                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
 const int kOp_repeat = opweave::register_op(&kInfo_repeat);
 
-at::Tensor repeat_impl(int op, const at::Tensor& self, c10::SymIntArrayRef repeats) {
+at::Tensor repeat_impl(int op, const at::Tensor& self, at::IntArrayRef repeats) {
   opweave::OpGuard guard(op, self);
   at::Tensor result0 = opweave::allocate(opweave::rules::repeat(self, repeats), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiRepeat)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
-      opweave::to_diopi_size(c10::asIntArrayRefSlow(repeats)));
+      opweave::to_diopi_size(repeats));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::repeat>(op, status, self, repeats);
   }
   return result0;
 }
 
-at::Tensor wrap_repeat(const at::Tensor& self, c10::SymIntArrayRef repeats) {
+at::Tensor wrap_repeat(const at::Tensor& self, at::IntArrayRef repeats) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_repeat) != 0)) {
     return opweave::instrumented_call<at::_ops::repeat>(kOp_repeat, &repeat_impl, self, repeats);
@@ -1442,5 +1506,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("bitwise_not_", TORCH_FN(wrap_bitwise_not_));
   m.impl("norm.out", TORCH_FN(wrap_norm_out));
   m.impl("norm.ScalarOpt_dim", TORCH_FN(wrap_norm_ScalarOpt_dim));
+  m.impl("linalg_vector_norm.out", TORCH_FN(wrap_linalg_vector_norm_out));
+  m.impl("linalg_vector_norm", TORCH_FN(wrap_linalg_vector_norm));
   m.impl("repeat", TORCH_FN(wrap_repeat));
 }

@@ -816,7 +816,7 @@ at::Tensor autograd_silu_backward(const at::Tensor& grad_output, const at::Tenso
     return at::compositeimplicitautograd::silu_backward(grad_output, self);
   }
   at::AutoDispatchBelowADInplaceOrView below_autograd;
-  return at::_ops::silu_backward::call(grad_output, self);
+  return opweave::compat::call<at::_ops::silu_backward>(grad_output, self);
 }
 
 // ---- aten::elu.out -> diopiElu
@@ -1421,7 +1421,7 @@ at::Tensor autograd_index_select_backward(const at::Tensor& grad, at::IntArrayRe
     return at::compositeimplicitautograd::index_select_backward(grad, self_sizes, dim, index);
   }
   at::AutoDispatchBelowADInplaceOrView below_autograd;
-  return at::_ops::index_select_backward::call(grad, self_sizes, dim, index);
+  return opweave::compat::call<at::_ops::index_select_backward>(grad, self_sizes, dim, index);
 }
 
 // ---- aten::max.dim_max -> diopiMax
@@ -1692,6 +1692,39 @@ const int kOp_native_dropout = opweave::register_op(&kInfo_native_dropout);
   return native_dropout_impl(kOp_native_dropout, input, p, train);
 }
 
+// ---- aten::native_dropout_backward -> diopiDropoutBackward
+const opweave::OpInfo kInfo_native_dropout_backward{"aten::native_dropout_backward",
+                                                    "diopiDropoutBackward",
+                                                    false,
+                                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_native_dropout_backward = opweave::register_op(&kInfo_native_dropout_backward);
+
+at::Tensor native_dropout_backward_impl(int op, const at::Tensor& grad_output,
+                                        const at::Tensor& mask, double scale) {
+  opweave::OpGuard guard(op, grad_output, mask);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(grad_output), guard.device());
+  const diopiError_t status = opweave::kernel<decltype(&::diopiDropoutBackward)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(mask)), scale);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::native_dropout_backward>(op, status, grad_output, mask,
+                                                                     scale);
+  }
+  return result0;
+}
+
+at::Tensor wrap_native_dropout_backward(const at::Tensor& grad_output, const at::Tensor& mask,
+                                        double scale) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_native_dropout_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::native_dropout_backward>(
+        kOp_native_dropout_backward, &native_dropout_backward_impl, grad_output, mask, scale);
+  }
+#endif
+  return native_dropout_backward_impl(kOp_native_dropout_backward, grad_output, mask, scale);
+}
+
 // ---- aten::index.Tensor -> diopiIndex
 const opweave::OpInfo kInfo_index_Tensor{"aten::index.Tensor",
                                          "diopiIndex",
@@ -1786,6 +1819,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("cumsum", TORCH_FN(wrap_cumsum));
   m.impl("cumsum_", TORCH_FN(wrap_cumsum_));
   m.impl("native_dropout", TORCH_FN(wrap_native_dropout));
+  m.impl("native_dropout_backward", TORCH_FN(wrap_native_dropout_backward));
   m.impl("index.Tensor", TORCH_FN(wrap_index_Tensor));
 }
 

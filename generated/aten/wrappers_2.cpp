@@ -1105,7 +1105,7 @@ const opweave::OpInfo kInfo_native_layer_norm{"aten::native_layer_norm",
 const int kOp_native_layer_norm = opweave::register_op(&kInfo_native_layer_norm);
 
 ::std::tuple<at::Tensor, at::Tensor, at::Tensor> native_layer_norm_impl(
-    int op, const at::Tensor& input, c10::SymIntArrayRef normalized_shape,
+    int op, const at::Tensor& input, at::IntArrayRef normalized_shape,
     const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias, double eps) {
   opweave::OpGuard guard(op, input, weight, bias);
   at::Tensor result0 = opweave::allocate(opweave::rules::like(input), guard.device());
@@ -1116,8 +1116,7 @@ const int kOp_native_layer_norm = opweave::register_op(&kInfo_native_layer_norm)
   const diopiError_t status = opweave::kernel<decltype(&::diopiLayerNorm)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::handle(result1), opweave::handle(result2),
       opweave::const_handle(guard.on_device(input)), guard.optional_on_device(weight),
-      guard.optional_on_device(bias),
-      opweave::to_diopi_size(c10::asIntArrayRefSlow(normalized_shape)), eps);
+      guard.optional_on_device(bias), opweave::to_diopi_size(normalized_shape), eps);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::native_layer_norm>(op, status, input, normalized_shape,
                                                                weight, bias, eps);
@@ -1126,7 +1125,7 @@ const int kOp_native_layer_norm = opweave::register_op(&kInfo_native_layer_norm)
 }
 
 ::std::tuple<at::Tensor, at::Tensor, at::Tensor> wrap_native_layer_norm(
-    const at::Tensor& input, c10::SymIntArrayRef normalized_shape,
+    const at::Tensor& input, at::IntArrayRef normalized_shape,
     const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias, double eps) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_native_layer_norm) != 0)) {
@@ -1146,10 +1145,9 @@ const opweave::OpInfo kInfo_native_layer_norm_backward{"aten::native_layer_norm_
 const int kOp_native_layer_norm_backward = opweave::register_op(&kInfo_native_layer_norm_backward);
 
 ::std::tuple<at::Tensor, at::Tensor, at::Tensor> native_layer_norm_backward_impl(
-    int op, const at::Tensor& grad_out, const at::Tensor& input,
-    c10::SymIntArrayRef normalized_shape, const at::Tensor& mean, const at::Tensor& rstd,
-    const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias,
-    ::std::array<bool, 3> output_mask) {
+    int op, const at::Tensor& grad_out, const at::Tensor& input, at::IntArrayRef normalized_shape,
+    const at::Tensor& mean, const at::Tensor& rstd, const c10::optional<at::Tensor>& weight,
+    const c10::optional<at::Tensor>& bias, ::std::array<bool, 3> output_mask) {
   opweave::OpGuard guard(op, grad_out, input, mean, rstd, weight, bias);
   at::Tensor result0 = output_mask[0]
                            ? opweave::allocate(opweave::rules::like(input), guard.device())
@@ -1164,8 +1162,7 @@ const int kOp_native_layer_norm_backward = opweave::register_op(&kInfo_native_la
       opweave::handle_or_null(result2), opweave::const_handle(guard.on_device(grad_out)),
       opweave::const_handle(guard.on_device(input)), guard.optional_on_device(weight),
       guard.optional_on_device(bias), opweave::const_handle(guard.on_device(mean)),
-      opweave::const_handle(guard.on_device(rstd)),
-      opweave::to_diopi_size(c10::asIntArrayRefSlow(normalized_shape)));
+      opweave::const_handle(guard.on_device(rstd)), opweave::to_diopi_size(normalized_shape));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::native_layer_norm_backward>(
         op, status, grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask);
@@ -1174,7 +1171,7 @@ const int kOp_native_layer_norm_backward = opweave::register_op(&kInfo_native_la
 }
 
 ::std::tuple<at::Tensor, at::Tensor, at::Tensor> wrap_native_layer_norm_backward(
-    const at::Tensor& grad_out, const at::Tensor& input, c10::SymIntArrayRef normalized_shape,
+    const at::Tensor& grad_out, const at::Tensor& input, at::IntArrayRef normalized_shape,
     const at::Tensor& mean, const at::Tensor& rstd, const c10::optional<at::Tensor>& weight,
     const c10::optional<at::Tensor>& bias, ::std::array<bool, 3> output_mask) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION

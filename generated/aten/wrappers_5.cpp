@@ -868,7 +868,7 @@ at::Tensor autograd_gather_backward(const at::Tensor& grad, const at::Tensor& se
     return at::compositeimplicitautograd::gather_backward(grad, self, dim, index, sparse_grad);
   }
   at::AutoDispatchBelowADInplaceOrView below_autograd;
-  return at::_ops::gather_backward::call(grad, self, dim, index, sparse_grad);
+  return opweave::compat::call<at::_ops::gather_backward>(grad, self, dim, index, sparse_grad);
 }
 
 // ---- aten::_adaptive_avg_pool2d -> diopiAdaptiveAvgPool2d
@@ -879,21 +879,20 @@ const opweave::OpInfo kInfo__adaptive_avg_pool2d{"aten::_adaptive_avg_pool2d",
                                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
 const int kOp__adaptive_avg_pool2d = opweave::register_op(&kInfo__adaptive_avg_pool2d);
 
-at::Tensor _adaptive_avg_pool2d_impl(int op, const at::Tensor& self,
-                                     c10::SymIntArrayRef output_size) {
+at::Tensor _adaptive_avg_pool2d_impl(int op, const at::Tensor& self, at::IntArrayRef output_size) {
   opweave::OpGuard guard(op, self);
   at::Tensor result0 =
       opweave::allocate(opweave::rules::adaptive_pool2d(self, output_size), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiAdaptiveAvgPool2d)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
-      opweave::to_diopi_size(c10::asIntArrayRefSlow(output_size)));
+      opweave::to_diopi_size(output_size));
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::_adaptive_avg_pool2d>(op, status, self, output_size);
   }
   return result0;
 }
 
-at::Tensor wrap__adaptive_avg_pool2d(const at::Tensor& self, c10::SymIntArrayRef output_size) {
+at::Tensor wrap__adaptive_avg_pool2d(const at::Tensor& self, at::IntArrayRef output_size) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp__adaptive_avg_pool2d) != 0)) {
     return opweave::instrumented_call<at::_ops::_adaptive_avg_pool2d>(

@@ -866,15 +866,15 @@ const opweave::OpInfo kInfo_embedding_dense_backward{"aten::embedding_dense_back
 const int kOp_embedding_dense_backward = opweave::register_op(&kInfo_embedding_dense_backward);
 
 at::Tensor embedding_dense_backward_impl(int op, const at::Tensor& grad_output,
-                                         const at::Tensor& indices, c10::SymInt num_weights,
+                                         const at::Tensor& indices, int64_t num_weights,
                                          int64_t padding_idx, bool scale_grad_by_freq) {
   opweave::OpGuard guard(op, grad_output, indices);
   at::Tensor result0 = opweave::allocate(
       opweave::rules::embedding_backward(grad_output, num_weights), guard.device());
   const diopiError_t status = opweave::kernel<decltype(&::diopiEmbeddingBackward)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(grad_output)),
-      opweave::const_handle(guard.on_device(indices)), num_weights.expect_int(), padding_idx,
-      scale_grad_by_freq, false);
+      opweave::const_handle(guard.on_device(indices)), num_weights, padding_idx, scale_grad_by_freq,
+      false);
   if (C10_UNLIKELY(status != diopiSuccess)) {
     return opweave::kernel_failed<at::_ops::embedding_dense_backward>(
         op, status, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq);
@@ -883,7 +883,7 @@ at::Tensor embedding_dense_backward_impl(int op, const at::Tensor& grad_output,
 }
 
 at::Tensor wrap_embedding_dense_backward(const at::Tensor& grad_output, const at::Tensor& indices,
-                                         c10::SymInt num_weights, int64_t padding_idx,
+                                         int64_t num_weights, int64_t padding_idx,
                                          bool scale_grad_by_freq) {
 #ifndef OPWEAVE_STRIP_INSTRUMENTATION
   if (C10_UNLIKELY(opweave::op_flags(kOp_embedding_dense_backward) != 0)) {

@@ -51,8 +51,8 @@ extern "C" diopiError_t diopiSub(diopiContextHandle_t ctx, diopiTensorHandle_t o
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     aten_ref::Output out_o(out);
-    at::_ops::sub_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, aten_ref::scalar(alpha),
-                                  out_o.tensor());
+    opweave::compat::redispatch<at::_ops::sub_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                   aten_ref::scalar(alpha), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -68,8 +68,8 @@ extern "C" diopiError_t diopiSubInp(diopiContextHandle_t ctx, diopiTensorHandle_
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::_ops::sub__Tensor::redispatch(aten_ref::kCpuKeys, input_t, other_t,
-                                      aten_ref::scalar(alpha));
+    opweave::compat::redispatch<at::_ops::sub__Tensor>(aten_ref::kCpuKeys, input_t, other_t,
+                                                       aten_ref::scalar(alpha));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -84,7 +84,7 @@ extern "C" diopiError_t diopiSubScalar(diopiContextHandle_t ctx, diopiTensorHand
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = at::_ops::sub_Scalar::redispatch(
+    const auto result = opweave::compat::redispatch<at::_ops::sub_Scalar>(
         aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::scalar(alpha));
     aten_ref::copy_result(out, result);
     return diopiSuccess;
@@ -100,8 +100,8 @@ extern "C" diopiError_t diopiSubInpScalar(diopiContextHandle_t ctx, diopiTensorH
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::sub__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
-                                      aten_ref::scalar(alpha));
+    opweave::compat::redispatch<at::_ops::sub__Scalar>(
+        aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::scalar(alpha));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -118,8 +118,8 @@ extern "C" diopiError_t diopiLerpScalar(diopiContextHandle_t ctx, diopiTensorHan
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor end_t = aten_ref::wrap(end);
     aten_ref::Output out_o(out);
-    at::_ops::lerp_Scalar_out::redispatch(aten_ref::kCpuKeys, input_t, end_t,
-                                          aten_ref::scalar(weight), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::lerp_Scalar_out>(
+        aten_ref::kCpuKeys, input_t, end_t, aten_ref::scalar(weight), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -139,8 +139,8 @@ extern "C" diopiError_t diopiLerpTensor(diopiContextHandle_t ctx, diopiTensorHan
     at::Tensor end_t = aten_ref::wrap(end);
     at::Tensor weight_t = aten_ref::wrap(weight);
     aten_ref::Output out_o(out);
-    at::_ops::lerp_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, end_t, weight_t,
-                                          out_o.tensor());
+    opweave::compat::redispatch<at::_ops::lerp_Tensor_out>(aten_ref::kCpuKeys, input_t, end_t,
+                                                           weight_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -160,8 +160,8 @@ extern "C" diopiError_t diopiAddcmul(diopiContextHandle_t ctx, diopiTensorHandle
     at::Tensor tensor1_t = aten_ref::wrap(tensor1);
     at::Tensor tensor2_t = aten_ref::wrap(tensor2);
     aten_ref::Output out_o(out);
-    at::_ops::addcmul_out::redispatch(aten_ref::kCpuKeys, input_t, tensor1_t, tensor2_t,
-                                      aten_ref::scalar(value), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::addcmul_out>(
+        aten_ref::kCpuKeys, input_t, tensor1_t, tensor2_t, aten_ref::scalar(value), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -181,8 +181,8 @@ extern "C" diopiError_t diopiAddcdiv(diopiContextHandle_t ctx, diopiTensorHandle
     at::Tensor tensor1_t = aten_ref::wrap(tensor1);
     at::Tensor tensor2_t = aten_ref::wrap(tensor2);
     aten_ref::Output out_o(out);
-    at::_ops::addcdiv_out::redispatch(aten_ref::kCpuKeys, input_t, tensor1_t, tensor2_t,
-                                      aten_ref::scalar(value), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::addcdiv_out>(
+        aten_ref::kCpuKeys, input_t, tensor1_t, tensor2_t, aten_ref::scalar(value), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -198,7 +198,7 @@ extern "C" diopiError_t diopiSqrt(diopiContextHandle_t ctx, diopiTensorHandle_t 
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::sqrt_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::sqrt_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -212,7 +212,7 @@ extern "C" diopiError_t diopiSqrtInp(diopiContextHandle_t ctx, diopiTensorHandle
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::sqrt_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::sqrt_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -227,7 +227,7 @@ extern "C" diopiError_t diopiErf(diopiContextHandle_t ctx, diopiTensorHandle_t o
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::erf_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::erf_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -241,7 +241,7 @@ extern "C" diopiError_t diopiErfInp(diopiContextHandle_t ctx, diopiTensorHandle_
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::erf_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::erf_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -255,7 +255,7 @@ extern "C" diopiError_t diopiRelu(diopiContextHandle_t ctx, diopiTensorHandle_t 
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = at::_ops::relu::redispatch(aten_ref::kCpuKeys, input_t);
+    const auto result = opweave::compat::redispatch<at::_ops::relu>(aten_ref::kCpuKeys, input_t);
     aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -269,7 +269,7 @@ extern "C" diopiError_t diopiReluInp(diopiContextHandle_t ctx, diopiTensorHandle
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::relu_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::relu_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -285,7 +285,8 @@ extern "C" diopiError_t diopiGe(diopiContextHandle_t ctx, diopiTensorHandle_t ou
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     aten_ref::Output out_o(out);
-    at::_ops::ge_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::ge_Tensor_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                         out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -301,8 +302,8 @@ extern "C" diopiError_t diopiGeScalar(diopiContextHandle_t ctx, diopiTensorHandl
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::ge_Scalar_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
-                                        out_o.tensor());
+    opweave::compat::redispatch<at::_ops::ge_Scalar_out>(aten_ref::kCpuKeys, input_t,
+                                                         aten_ref::scalar(other), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -318,7 +319,7 @@ extern "C" diopiError_t diopiGeInp(diopiContextHandle_t ctx, diopiTensorHandle_t
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::_ops::ge__Tensor::redispatch(aten_ref::kCpuKeys, input_t, other_t);
+    opweave::compat::redispatch<at::_ops::ge__Tensor>(aten_ref::kCpuKeys, input_t, other_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -332,7 +333,8 @@ extern "C" diopiError_t diopiGeInpScalar(diopiContextHandle_t ctx, diopiTensorHa
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::ge__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other));
+    opweave::compat::redispatch<at::_ops::ge__Scalar>(aten_ref::kCpuKeys, input_t,
+                                                      aten_ref::scalar(other));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -348,9 +350,9 @@ extern "C" diopiError_t diopiMean(diopiContextHandle_t ctx, diopiTensorHandle_t 
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor out_t = aten_ref::wrap(out);
     aten_ref::Output out_o(out);
-    at::_ops::mean_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::optional_ints(dim),
-                                   aten_ref::keepdim_of(out_t, input_t), out_t.scalar_type(),
-                                   out_o.tensor());
+    opweave::compat::redispatch<at::_ops::mean_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::optional_ints(dim),
+        aten_ref::keepdim_of(out_t, input_t), out_t.scalar_type(), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -367,7 +369,8 @@ extern "C" diopiError_t diopiMm(diopiContextHandle_t ctx, diopiTensorHandle_t ou
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mat2_t = aten_ref::wrap(mat2);
     aten_ref::Output out_o(out);
-    at::_ops::mm_out::redispatch(aten_ref::kCpuKeys, input_t, mat2_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::mm_out>(aten_ref::kCpuKeys, input_t, mat2_t,
+                                                  out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -386,8 +389,9 @@ extern "C" diopiError_t diopiSmoothL1Loss(diopiContextHandle_t ctx, diopiTensorH
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor target_t = aten_ref::wrap(target);
     aten_ref::Output out_o(out);
-    at::_ops::smooth_l1_loss_out::redispatch(aten_ref::kCpuKeys, input_t, target_t,
-                                             static_cast<int64_t>(reduction), beta, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::smooth_l1_loss_out>(aten_ref::kCpuKeys, input_t, target_t,
+                                                              static_cast<int64_t>(reduction), beta,
+                                                              out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -409,7 +413,7 @@ extern "C" diopiError_t diopiSmoothL1LossBackward(diopiContextHandle_t ctx,
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor target_t = aten_ref::wrap(target);
     aten_ref::Output grad_input_o(grad_input);
-    at::_ops::smooth_l1_loss_backward_grad_input::redispatch(
+    opweave::compat::redispatch<at::_ops::smooth_l1_loss_backward_grad_input>(
         aten_ref::kCpuKeys, grad_output_t, input_t, target_t, static_cast<int64_t>(reduction), beta,
         grad_input_o.tensor());
     grad_input_o.commit();
@@ -431,8 +435,8 @@ extern "C" diopiError_t diopiScatter(diopiContextHandle_t ctx, diopiTensorHandle
     at::Tensor index_t = aten_ref::wrap(index);
     at::Tensor src_t = aten_ref::wrap(src);
     aten_ref::Output out_o(out);
-    at::_ops::scatter_src_out::redispatch(aten_ref::kCpuKeys, input_t, dim, index_t, src_t,
-                                          out_o.tensor());
+    opweave::compat::redispatch<at::_ops::scatter_src_out>(aten_ref::kCpuKeys, input_t, dim,
+                                                           index_t, src_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -450,7 +454,8 @@ extern "C" diopiError_t diopiScatterInp(diopiContextHandle_t ctx, diopiTensorHan
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
     at::Tensor src_t = aten_ref::wrap(src);
-    at::_ops::scatter__src::redispatch(aten_ref::kCpuKeys, input_t, dim, index_t, src_t);
+    opweave::compat::redispatch<at::_ops::scatter__src>(aten_ref::kCpuKeys, input_t, dim, index_t,
+                                                        src_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -468,8 +473,8 @@ extern "C" diopiError_t diopiScatterScalar(diopiContextHandle_t ctx, diopiTensor
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
     aten_ref::Output out_o(out);
-    at::_ops::scatter_value_out::redispatch(aten_ref::kCpuKeys, input_t, dim, index_t,
-                                            aten_ref::scalar(value), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::scatter_value_out>(
+        aten_ref::kCpuKeys, input_t, dim, index_t, aten_ref::scalar(value), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -486,8 +491,8 @@ extern "C" diopiError_t diopiScatterInpScalar(diopiContextHandle_t ctx, diopiTen
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
-    at::_ops::scatter__value::redispatch(aten_ref::kCpuKeys, input_t, dim, index_t,
-                                         aten_ref::scalar(value));
+    opweave::compat::redispatch<at::_ops::scatter__value>(aten_ref::kCpuKeys, input_t, dim, index_t,
+                                                          aten_ref::scalar(value));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -505,8 +510,8 @@ extern "C" diopiError_t diopiMaskedFill(diopiContextHandle_t ctx, diopiTensorHan
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mask_t = aten_ref::wrap(mask);
     at::Tensor value_t = aten_ref::wrap(value);
-    const auto result =
-        at::_ops::masked_fill_Tensor::redispatch(aten_ref::kCpuKeys, input_t, mask_t, value_t);
+    const auto result = opweave::compat::redispatch<at::_ops::masked_fill_Tensor>(
+        aten_ref::kCpuKeys, input_t, mask_t, value_t);
     aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -524,7 +529,8 @@ extern "C" diopiError_t diopiMaskedFillInp(diopiContextHandle_t ctx, diopiTensor
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mask_t = aten_ref::wrap(mask);
     at::Tensor value_t = aten_ref::wrap(value);
-    at::_ops::masked_fill__Tensor::redispatch(aten_ref::kCpuKeys, input_t, mask_t, value_t);
+    opweave::compat::redispatch<at::_ops::masked_fill__Tensor>(aten_ref::kCpuKeys, input_t, mask_t,
+                                                               value_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -541,8 +547,8 @@ extern "C" diopiError_t diopiMaskedFillScalar(diopiContextHandle_t ctx, diopiTen
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mask_t = aten_ref::wrap(mask);
-    const auto result = at::_ops::masked_fill_Scalar::redispatch(aten_ref::kCpuKeys, input_t,
-                                                                 mask_t, aten_ref::scalar(value));
+    const auto result = opweave::compat::redispatch<at::_ops::masked_fill_Scalar>(
+        aten_ref::kCpuKeys, input_t, mask_t, aten_ref::scalar(value));
     aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -560,8 +566,8 @@ extern "C" diopiError_t diopiMaskedFillInpScalar(diopiContextHandle_t ctx,
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mask_t = aten_ref::wrap(mask);
-    at::_ops::masked_fill__Scalar::redispatch(aten_ref::kCpuKeys, input_t, mask_t,
-                                              aten_ref::scalar(value));
+    opweave::compat::redispatch<at::_ops::masked_fill__Scalar>(aten_ref::kCpuKeys, input_t, mask_t,
+                                                               aten_ref::scalar(value));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -576,7 +582,8 @@ extern "C" diopiError_t diopiTriu(diopiContextHandle_t ctx, diopiTensorHandle_t 
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::triu_out::redispatch(aten_ref::kCpuKeys, input_t, diagonal, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::triu_out>(aten_ref::kCpuKeys, input_t, diagonal,
+                                                    out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -591,7 +598,7 @@ extern "C" diopiError_t diopiTriuInp(diopiContextHandle_t ctx, diopiTensorHandle
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::triu_::redispatch(aten_ref::kCpuKeys, input_t, diagonal);
+    opweave::compat::redispatch<at::_ops::triu_>(aten_ref::kCpuKeys, input_t, diagonal);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -606,7 +613,8 @@ extern "C" diopiError_t diopiTril(diopiContextHandle_t ctx, diopiTensorHandle_t 
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::tril_out::redispatch(aten_ref::kCpuKeys, input_t, diagonal, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::tril_out>(aten_ref::kCpuKeys, input_t, diagonal,
+                                                    out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -623,8 +631,8 @@ extern "C" diopiError_t diopiCat(diopiContextHandle_t ctx, diopiTensorHandle_t o
     const aten_ref::BelowAutograd below_autograd;
     std::vector<at::Tensor> tensors_t = aten_ref::wrap_list(tensors, num_inputs);
     aten_ref::Output out_o(out);
-    at::_ops::cat_out::redispatch(aten_ref::kCpuKeys, at::ITensorListRef(tensors_t), dim,
-                                  out_o.tensor());
+    opweave::compat::redispatch<at::_ops::cat_out>(
+        aten_ref::kCpuKeys, at::ITensorListRef(tensors_t), dim, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -643,9 +651,9 @@ extern "C" diopiError_t diopiMin(diopiContextHandle_t ctx, diopiTensorHandle_t m
     at::Tensor min_t = aten_ref::wrap(min);
     aten_ref::Output min_o(min);
     aten_ref::Output min_indices_o(min_indices);
-    at::_ops::min_dim_min::redispatch(aten_ref::kCpuKeys, input_t, dim,
-                                      aten_ref::keepdim_of(min_t, input_t), min_o.tensor(),
-                                      min_indices_o.tensor());
+    opweave::compat::redispatch<at::_ops::min_dim_min>(aten_ref::kCpuKeys, input_t, dim,
+                                                       aten_ref::keepdim_of(min_t, input_t),
+                                                       min_o.tensor(), min_indices_o.tensor());
     min_o.commit();
     min_indices_o.commit();
     return diopiSuccess;
@@ -661,7 +669,7 @@ extern "C" diopiError_t diopiMinAll(diopiContextHandle_t ctx, diopiTensorHandle_
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = at::_ops::min::redispatch(aten_ref::kCpuKeys, input_t);
+    const auto result = opweave::compat::redispatch<at::_ops::min>(aten_ref::kCpuKeys, input_t);
     aten_ref::copy_result(min, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -677,8 +685,8 @@ extern "C" diopiError_t diopiAmin(diopiContextHandle_t ctx, diopiTensorHandle_t 
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor self_t = aten_ref::wrap(self);
     aten_ref::Output out_o(out);
-    at::_ops::amin_out::redispatch(aten_ref::kCpuKeys, self_t, aten_ref::ints(dim), keepdim,
-                                   out_o.tensor());
+    opweave::compat::redispatch<at::_ops::amin_out>(aten_ref::kCpuKeys, self_t, aten_ref::ints(dim),
+                                                    keepdim, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -694,9 +702,9 @@ extern "C" diopiError_t diopiUpsampleNearest(diopiContextHandle_t ctx, diopiTens
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::upsample_nearest2d_out::redispatch(aten_ref::kCpuKeys, input_t,
-                                                 c10::fromIntArrayRef(aten_ref::ints(size)),
-                                                 c10::nullopt, c10::nullopt, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::upsample_nearest2d_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::ints(size), c10::nullopt, c10::nullopt,
+        out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -714,10 +722,9 @@ extern "C" diopiError_t diopiUpsampleNearestBackward(diopiContextHandle_t ctx,
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     aten_ref::Output grad_input_o(grad_input);
-    at::_ops::upsample_nearest2d_backward_grad_input::redispatch(
-        aten_ref::kCpuKeys, grad_output_t, c10::fromIntArrayRef(aten_ref::ints(out_size)),
-        c10::fromIntArrayRef(aten_ref::ints(in_size)), c10::nullopt, c10::nullopt,
-        grad_input_o.tensor());
+    opweave::compat::redispatch<at::_ops::upsample_nearest2d_backward_grad_input>(
+        aten_ref::kCpuKeys, grad_output_t, aten_ref::ints(out_size), aten_ref::ints(in_size),
+        c10::nullopt, c10::nullopt, grad_input_o.tensor());
     grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -733,9 +740,9 @@ extern "C" diopiError_t diopiArange(diopiContextHandle_t ctx, diopiTensorHandle_
   try {
     const aten_ref::BelowAutograd below_autograd;
     aten_ref::Output out_o(out);
-    at::_ops::arange_start_out::redispatch(aten_ref::kCpuKeys, aten_ref::scalar(start),
-                                           aten_ref::scalar(end), aten_ref::scalar(step),
-                                           out_o.tensor());
+    opweave::compat::redispatch<at::_ops::arange_start_out>(
+        aten_ref::kCpuKeys, aten_ref::scalar(start), aten_ref::scalar(end), aten_ref::scalar(step),
+        out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -750,7 +757,8 @@ extern "C" diopiError_t diopiFill(diopiContextHandle_t ctx, diopiTensorHandle_t 
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::fill__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(value));
+    opweave::compat::redispatch<at::_ops::fill__Scalar>(aten_ref::kCpuKeys, input_t,
+                                                        aten_ref::scalar(value));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -765,7 +773,8 @@ extern "C" diopiError_t diopiNormalInp(diopiContextHandle_t ctx, diopiTensorHand
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor inout_t = aten_ref::wrap(inout);
     aten_ref::SeededCpuGenerator generator_g(generator);
-    at::_ops::normal_::redispatch(aten_ref::kCpuKeys, inout_t, mean, std, generator_g.get());
+    opweave::compat::redispatch<at::_ops::normal_>(aten_ref::kCpuKeys, inout_t, mean, std,
+                                                   generator_g.get());
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -782,8 +791,8 @@ extern "C" diopiError_t diopiNormalTensorScalar(diopiContextHandle_t ctx, diopiT
     at::Tensor mean_t = aten_ref::wrap(mean);
     aten_ref::SeededCpuGenerator generator_g(generator);
     aten_ref::Output out_o(out);
-    at::_ops::normal_Tensor_float_out::redispatch(aten_ref::kCpuKeys, mean_t, std,
-                                                  generator_g.get(), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::normal_Tensor_float_out>(
+        aten_ref::kCpuKeys, mean_t, std, generator_g.get(), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -801,8 +810,8 @@ extern "C" diopiError_t diopiNormalScalarTensor(diopiContextHandle_t ctx, diopiT
     at::Tensor std_t = aten_ref::wrap(std);
     aten_ref::SeededCpuGenerator generator_g(generator);
     aten_ref::Output out_o(out);
-    at::_ops::normal_float_Tensor_out::redispatch(aten_ref::kCpuKeys, mean, std_t,
-                                                  generator_g.get(), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::normal_float_Tensor_out>(
+        aten_ref::kCpuKeys, mean, std_t, generator_g.get(), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -822,8 +831,8 @@ extern "C" diopiError_t diopiNormalTensor(diopiContextHandle_t ctx, diopiTensorH
     at::Tensor std_t = aten_ref::wrap(std);
     aten_ref::SeededCpuGenerator generator_g(generator);
     aten_ref::Output out_o(out);
-    at::_ops::normal_Tensor_Tensor_out::redispatch(aten_ref::kCpuKeys, mean_t, std_t,
-                                                   generator_g.get(), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::normal_Tensor_Tensor_out>(
+        aten_ref::kCpuKeys, mean_t, std_t, generator_g.get(), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -839,8 +848,8 @@ extern "C" diopiError_t diopiRandperm(diopiContextHandle_t ctx, diopiTensorHandl
     const aten_ref::BelowAutograd below_autograd;
     aten_ref::SeededCpuGenerator generator_g(generator);
     aten_ref::Output out_o(out);
-    at::_ops::randperm_generator_out::redispatch(aten_ref::kCpuKeys, n, generator_g.get(),
-                                                 out_o.tensor());
+    opweave::compat::redispatch<at::_ops::randperm_generator_out>(
+        aten_ref::kCpuKeys, n, generator_g.get(), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -858,8 +867,9 @@ extern "C" diopiError_t diopiTopk(diopiContextHandle_t ctx, diopiTensorHandle_t 
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output values_o(values);
     aten_ref::Output indices_o(indices);
-    at::_ops::topk_values::redispatch(aten_ref::kCpuKeys, input_t, k, dim, largest, sorted,
-                                      values_o.tensor(), indices_o.tensor());
+    opweave::compat::redispatch<at::_ops::topk_values>(aten_ref::kCpuKeys, input_t, k, dim, largest,
+                                                       sorted, values_o.tensor(),
+                                                       indices_o.tensor());
     values_o.commit();
     indices_o.commit();
     return diopiSuccess;
@@ -877,8 +887,9 @@ extern "C" diopiError_t diopiAny(diopiContextHandle_t ctx, diopiTensorHandle_t o
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor out_t = aten_ref::wrap(out);
     aten_ref::Output out_o(out);
-    at::_ops::any_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::required(dim, "dim"),
-                                  aten_ref::keepdim_of(out_t, input_t), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::any_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::required(dim, "dim"),
+        aten_ref::keepdim_of(out_t, input_t), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -893,7 +904,7 @@ extern "C" diopiError_t diopiIsNan(diopiContextHandle_t ctx, diopiTensorHandle_t
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = at::_ops::isnan::redispatch(aten_ref::kCpuKeys, input_t);
+    const auto result = opweave::compat::redispatch<at::_ops::isnan>(aten_ref::kCpuKeys, input_t);
     aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -909,7 +920,8 @@ extern "C" diopiError_t diopiBitwiseNot(diopiContextHandle_t ctx, diopiTensorHan
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::bitwise_not_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::bitwise_not_out>(aten_ref::kCpuKeys, input_t,
+                                                           out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -923,7 +935,7 @@ extern "C" diopiError_t diopiBitwiseNotInp(diopiContextHandle_t ctx, diopiTensor
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::bitwise_not_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::bitwise_not_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -940,9 +952,9 @@ extern "C" diopiError_t diopiNorm(diopiContextHandle_t ctx, diopiTensorHandle_t 
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor out_t = aten_ref::wrap(out);
     aten_ref::Output out_o(out);
-    at::_ops::norm_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::optional_scalar(p),
-                                   aten_ref::ints(dim), aten_ref::keepdim_of(out_t, input_t),
-                                   out_o.tensor());
+    opweave::compat::redispatch<at::_ops::norm_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::optional_scalar(p), aten_ref::ints(dim),
+        aten_ref::keepdim_of(out_t, input_t), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -957,8 +969,8 @@ extern "C" diopiError_t diopiRepeat(diopiContextHandle_t ctx, diopiTensorHandle_
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = at::_ops::repeat::redispatch(
-        aten_ref::kCpuKeys, input_t, c10::fromIntArrayRef(aten_ref::ints(repeats_size)));
+    const auto result = opweave::compat::redispatch<at::_ops::repeat>(aten_ref::kCpuKeys, input_t,
+                                                                      aten_ref::ints(repeats_size));
     aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {

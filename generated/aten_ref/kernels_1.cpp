@@ -32,6 +32,7 @@
 #include <ATen/ops/max_ops.h>
 #include <ATen/ops/minimum_ops.h>
 #include <ATen/ops/mul_ops.h>
+#include <ATen/ops/native_dropout_backward_ops.h>
 #include <ATen/ops/native_dropout_ops.h>
 #include <ATen/ops/ne_ops.h>
 #include <ATen/ops/neg_ops.h>
@@ -52,7 +53,8 @@ extern "C" diopiError_t diopiMul(diopiContextHandle_t ctx, diopiTensorHandle_t o
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     aten_ref::Output out_o(out);
-    at::_ops::mul_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::mul_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                   out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -68,7 +70,7 @@ extern "C" diopiError_t diopiMulInp(diopiContextHandle_t ctx, diopiTensorHandle_
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::_ops::mul__Tensor::redispatch(aten_ref::kCpuKeys, input_t, other_t);
+    opweave::compat::redispatch<at::_ops::mul__Tensor>(aten_ref::kCpuKeys, input_t, other_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -82,8 +84,8 @@ extern "C" diopiError_t diopiMulScalar(diopiContextHandle_t ctx, diopiTensorHand
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result =
-        at::_ops::mul_Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other));
+    const auto result = opweave::compat::redispatch<at::_ops::mul_Scalar>(
+        aten_ref::kCpuKeys, input_t, aten_ref::scalar(other));
     aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -98,7 +100,8 @@ extern "C" diopiError_t diopiMulInpScalar(diopiContextHandle_t ctx, diopiTensorH
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::mul__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other));
+    opweave::compat::redispatch<at::_ops::mul__Scalar>(aten_ref::kCpuKeys, input_t,
+                                                       aten_ref::scalar(other));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -115,8 +118,8 @@ extern "C" diopiError_t diopiDiv(diopiContextHandle_t ctx, diopiTensorHandle_t o
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     aten_ref::Output out_o(out);
-    at::_ops::div_out_mode::redispatch(aten_ref::kCpuKeys, input_t, other_t,
-                                       aten_ref::round_mode(rounding_mode), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::div_out_mode>(
+        aten_ref::kCpuKeys, input_t, other_t, aten_ref::round_mode(rounding_mode), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -133,8 +136,8 @@ extern "C" diopiError_t diopiDivInp(diopiContextHandle_t ctx, diopiTensorHandle_
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::_ops::div__Tensor_mode::redispatch(aten_ref::kCpuKeys, input_t, other_t,
-                                           aten_ref::round_mode(rounding_mode));
+    opweave::compat::redispatch<at::_ops::div__Tensor_mode>(aten_ref::kCpuKeys, input_t, other_t,
+                                                            aten_ref::round_mode(rounding_mode));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -149,7 +152,7 @@ extern "C" diopiError_t diopiDivScalar(diopiContextHandle_t ctx, diopiTensorHand
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = at::_ops::div_Scalar_mode::redispatch(
+    const auto result = opweave::compat::redispatch<at::_ops::div_Scalar_mode>(
         aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::round_mode(rounding_mode));
     aten_ref::copy_result(out, result);
     return diopiSuccess;
@@ -166,8 +169,8 @@ extern "C" diopiError_t diopiDivInpScalar(diopiContextHandle_t ctx, diopiTensorH
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::div__Scalar_mode::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
-                                           aten_ref::round_mode(rounding_mode));
+    opweave::compat::redispatch<at::_ops::div__Scalar_mode>(
+        aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::round_mode(rounding_mode));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -182,8 +185,8 @@ extern "C" diopiError_t diopiPow(diopiContextHandle_t ctx, diopiTensorHandle_t o
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::pow_Tensor_Scalar_out::redispatch(aten_ref::kCpuKeys, input_t,
-                                                aten_ref::scalar(exponent), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::pow_Tensor_Scalar_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::scalar(exponent), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -201,8 +204,8 @@ extern "C" diopiError_t diopiPowTensor(diopiContextHandle_t ctx, diopiTensorHand
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor exponent_t = aten_ref::wrap(exponent);
     aten_ref::Output out_o(out);
-    at::_ops::pow_Tensor_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, exponent_t,
-                                                out_o.tensor());
+    opweave::compat::redispatch<at::_ops::pow_Tensor_Tensor_out>(aten_ref::kCpuKeys, input_t,
+                                                                 exponent_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -220,7 +223,8 @@ extern "C" diopiError_t diopiMinimum(diopiContextHandle_t ctx, diopiTensorHandle
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     aten_ref::Output out_o(out);
-    at::_ops::minimum_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::minimum_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                       out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -236,7 +240,7 @@ extern "C" diopiError_t diopiNeg(diopiContextHandle_t ctx, diopiTensorHandle_t o
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::neg_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::neg_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -250,7 +254,7 @@ extern "C" diopiError_t diopiNegInp(diopiContextHandle_t ctx, diopiTensorHandle_
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::neg_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::neg_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -265,7 +269,7 @@ extern "C" diopiError_t diopiLog(diopiContextHandle_t ctx, diopiTensorHandle_t o
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::log_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::log_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -279,7 +283,7 @@ extern "C" diopiError_t diopiLogInp(diopiContextHandle_t ctx, diopiTensorHandle_
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::log_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::log_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -294,7 +298,7 @@ extern "C" diopiError_t diopiCos(diopiContextHandle_t ctx, diopiTensorHandle_t o
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::cos_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::cos_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -308,7 +312,7 @@ extern "C" diopiError_t diopiCosInp(diopiContextHandle_t ctx, diopiTensorHandle_
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::cos_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::cos_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -323,7 +327,8 @@ extern "C" diopiError_t diopiReciprocal(diopiContextHandle_t ctx, diopiTensorHan
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::reciprocal_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::reciprocal_out>(aten_ref::kCpuKeys, input_t,
+                                                          out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -337,7 +342,7 @@ extern "C" diopiError_t diopiReciprocalInp(diopiContextHandle_t ctx, diopiTensor
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::reciprocal_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::reciprocal_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -352,7 +357,7 @@ extern "C" diopiError_t diopiSilu(diopiContextHandle_t ctx, diopiTensorHandle_t 
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::silu_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::silu_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -366,7 +371,7 @@ extern "C" diopiError_t diopiSiluInp(diopiContextHandle_t ctx, diopiTensorHandle
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::silu_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::silu_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -383,8 +388,8 @@ extern "C" diopiError_t diopiSiluBackward(diopiContextHandle_t ctx, diopiTensorH
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output grad_input_o(grad_input);
-    at::_ops::silu_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, input_t,
-                                                   grad_input_o.tensor());
+    opweave::compat::redispatch<at::_ops::silu_backward_grad_input>(
+        aten_ref::kCpuKeys, grad_output_t, input_t, grad_input_o.tensor());
     grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -400,8 +405,8 @@ extern "C" diopiError_t diopiGelu(diopiContextHandle_t ctx, diopiTensorHandle_t 
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::gelu_out::redispatch(aten_ref::kCpuKeys, input_t, c10::string_view(approximate),
-                                   out_o.tensor());
+    opweave::compat::redispatch<at::_ops::gelu_out>(aten_ref::kCpuKeys, input_t,
+                                                    c10::string_view(approximate), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -419,9 +424,9 @@ extern "C" diopiError_t diopiGeluBackward(diopiContextHandle_t ctx, diopiTensorH
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output grad_input_o(grad_input);
-    at::_ops::gelu_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, input_t,
-                                                   c10::string_view(approximate),
-                                                   grad_input_o.tensor());
+    opweave::compat::redispatch<at::_ops::gelu_backward_grad_input>(
+        aten_ref::kCpuKeys, grad_output_t, input_t, c10::string_view(approximate),
+        grad_input_o.tensor());
     grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -438,9 +443,9 @@ extern "C" diopiError_t diopiElu(diopiContextHandle_t ctx, diopiTensorHandle_t o
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::elu_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(alpha),
-                                  aten_ref::scalar(scale), aten_ref::scalar(input_scale),
-                                  out_o.tensor());
+    opweave::compat::redispatch<at::_ops::elu_out>(aten_ref::kCpuKeys, input_t,
+                                                   aten_ref::scalar(alpha), aten_ref::scalar(scale),
+                                                   aten_ref::scalar(input_scale), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -460,7 +465,7 @@ extern "C" diopiError_t diopiEluBackward(diopiContextHandle_t ctx, diopiTensorHa
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output grad_input_o(grad_input);
-    at::_ops::elu_backward_grad_input::redispatch(
+    opweave::compat::redispatch<at::_ops::elu_backward_grad_input>(
         aten_ref::kCpuKeys, grad_output_t, aten_ref::scalar(alpha), aten_ref::scalar(scale),
         aten_ref::scalar(input_scale), input_is_result, input_t, grad_input_o.tensor());
     grad_input_o.commit();
@@ -479,7 +484,8 @@ extern "C" diopiError_t diopiLt(diopiContextHandle_t ctx, diopiTensorHandle_t ou
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     aten_ref::Output out_o(out);
-    at::_ops::lt_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::lt_Tensor_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                         out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -495,8 +501,8 @@ extern "C" diopiError_t diopiLtScalar(diopiContextHandle_t ctx, diopiTensorHandl
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::lt_Scalar_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
-                                        out_o.tensor());
+    opweave::compat::redispatch<at::_ops::lt_Scalar_out>(aten_ref::kCpuKeys, input_t,
+                                                         aten_ref::scalar(other), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -512,7 +518,7 @@ extern "C" diopiError_t diopiLtInp(diopiContextHandle_t ctx, diopiTensorHandle_t
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::_ops::lt__Tensor::redispatch(aten_ref::kCpuKeys, input_t, other_t);
+    opweave::compat::redispatch<at::_ops::lt__Tensor>(aten_ref::kCpuKeys, input_t, other_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -526,7 +532,8 @@ extern "C" diopiError_t diopiLtInpScalar(diopiContextHandle_t ctx, diopiTensorHa
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::lt__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other));
+    opweave::compat::redispatch<at::_ops::lt__Scalar>(aten_ref::kCpuKeys, input_t,
+                                                      aten_ref::scalar(other));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -542,7 +549,8 @@ extern "C" diopiError_t diopiNe(diopiContextHandle_t ctx, diopiTensorHandle_t ou
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     aten_ref::Output out_o(out);
-    at::_ops::ne_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::ne_Tensor_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                         out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -558,8 +566,8 @@ extern "C" diopiError_t diopiNeScalar(diopiContextHandle_t ctx, diopiTensorHandl
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::ne_Scalar_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
-                                        out_o.tensor());
+    opweave::compat::redispatch<at::_ops::ne_Scalar_out>(aten_ref::kCpuKeys, input_t,
+                                                         aten_ref::scalar(other), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -575,7 +583,7 @@ extern "C" diopiError_t diopiNeInp(diopiContextHandle_t ctx, diopiTensorHandle_t
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::_ops::ne__Tensor::redispatch(aten_ref::kCpuKeys, input_t, other_t);
+    opweave::compat::redispatch<at::_ops::ne__Tensor>(aten_ref::kCpuKeys, input_t, other_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -589,7 +597,8 @@ extern "C" diopiError_t diopiNeInpScalar(diopiContextHandle_t ctx, diopiTensorHa
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::ne__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other));
+    opweave::compat::redispatch<at::_ops::ne__Scalar>(aten_ref::kCpuKeys, input_t,
+                                                      aten_ref::scalar(other));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -605,9 +614,9 @@ extern "C" diopiError_t diopiSum(diopiContextHandle_t ctx, diopiTensorHandle_t o
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor out_t = aten_ref::wrap(out);
     aten_ref::Output out_o(out);
-    at::_ops::sum_IntList_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::optional_ints(dim),
-                                          aten_ref::keepdim_of(out_t, input_t), out_t.scalar_type(),
-                                          out_o.tensor());
+    opweave::compat::redispatch<at::_ops::sum_IntList_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::optional_ints(dim),
+        aten_ref::keepdim_of(out_t, input_t), out_t.scalar_type(), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -627,8 +636,9 @@ extern "C" diopiError_t diopiBaddbmm(diopiContextHandle_t ctx, diopiTensorHandle
     at::Tensor batch1_t = aten_ref::wrap(batch1);
     at::Tensor batch2_t = aten_ref::wrap(batch2);
     aten_ref::Output out_o(out);
-    at::_ops::baddbmm_out::redispatch(aten_ref::kCpuKeys, input_t, batch1_t, batch2_t,
-                                      at::Scalar(beta), at::Scalar(alpha), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::baddbmm_out>(aten_ref::kCpuKeys, input_t, batch1_t,
+                                                       batch2_t, at::Scalar(beta),
+                                                       at::Scalar(alpha), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -647,8 +657,8 @@ extern "C" diopiError_t diopiBaddbmmInp(diopiContextHandle_t ctx, diopiTensorHan
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor batch1_t = aten_ref::wrap(batch1);
     at::Tensor batch2_t = aten_ref::wrap(batch2);
-    at::_ops::baddbmm_::redispatch(aten_ref::kCpuKeys, input_t, batch1_t, batch2_t,
-                                   at::Scalar(beta), at::Scalar(alpha));
+    opweave::compat::redispatch<at::_ops::baddbmm_>(aten_ref::kCpuKeys, input_t, batch1_t, batch2_t,
+                                                    at::Scalar(beta), at::Scalar(alpha));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -663,7 +673,8 @@ extern "C" diopiError_t diopiLogSoftmax(diopiContextHandle_t ctx, diopiTensorHan
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::_log_softmax_out::redispatch(aten_ref::kCpuKeys, input_t, dim, false, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::_log_softmax_out>(aten_ref::kCpuKeys, input_t, dim, false,
+                                                            out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -683,9 +694,9 @@ extern "C" diopiError_t diopiLogSoftmaxBackward(diopiContextHandle_t ctx,
     at::Tensor output_t = aten_ref::wrap(output);
     at::Tensor grad_input_t = aten_ref::wrap(grad_input);
     aten_ref::Output grad_input_o(grad_input);
-    at::_ops::_log_softmax_backward_data_out::redispatch(aten_ref::kCpuKeys, grad_output_t,
-                                                         output_t, dim, grad_input_t.scalar_type(),
-                                                         grad_input_o.tensor());
+    opweave::compat::redispatch<at::_ops::_log_softmax_backward_data_out>(
+        aten_ref::kCpuKeys, grad_output_t, output_t, dim, grad_input_t.scalar_type(),
+        grad_input_o.tensor());
     grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -703,8 +714,8 @@ extern "C" diopiError_t diopiIndexSelect(diopiContextHandle_t ctx, diopiTensorHa
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
     aten_ref::Output out_o(out);
-    at::_ops::index_select_out::redispatch(aten_ref::kCpuKeys, input_t, dim, index_t,
-                                           out_o.tensor());
+    opweave::compat::redispatch<at::_ops::index_select_out>(aten_ref::kCpuKeys, input_t, dim,
+                                                            index_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -723,7 +734,7 @@ extern "C" diopiError_t diopiIndexSelectBackward(diopiContextHandle_t ctx,
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_t = aten_ref::wrap(grad);
     at::Tensor index_t = aten_ref::wrap(index);
-    const auto result = at::_ops::index_select_backward::redispatch(
+    const auto result = opweave::compat::redispatch<at::_ops::index_select_backward>(
         aten_ref::kCpuKeys, grad_t, aten_ref::ints(input_sizes), dim, index_t);
     aten_ref::copy_result(grad_input, result);
     return diopiSuccess;
@@ -742,8 +753,8 @@ extern "C" diopiError_t diopiGather(diopiContextHandle_t ctx, diopiTensorHandle_
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
     aten_ref::Output out_o(out);
-    at::_ops::gather_out::redispatch(aten_ref::kCpuKeys, input_t, dim, index_t, false,
-                                     out_o.tensor());
+    opweave::compat::redispatch<at::_ops::gather_out>(aten_ref::kCpuKeys, input_t, dim, index_t,
+                                                      false, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -763,8 +774,8 @@ extern "C" diopiError_t diopiGatherBackward(diopiContextHandle_t ctx,
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
-    const auto result = at::_ops::gather_backward::redispatch(aten_ref::kCpuKeys, grad_output_t,
-                                                              input_t, dim, index_t, false);
+    const auto result = opweave::compat::redispatch<at::_ops::gather_backward>(
+        aten_ref::kCpuKeys, grad_output_t, input_t, dim, index_t, false);
     aten_ref::copy_result(grad_input, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -783,9 +794,9 @@ extern "C" diopiError_t diopiMax(diopiContextHandle_t ctx, diopiTensorHandle_t m
     at::Tensor max_t = aten_ref::wrap(max);
     aten_ref::Output max_o(max);
     aten_ref::Output max_indices_o(max_indices);
-    at::_ops::max_dim_max::redispatch(aten_ref::kCpuKeys, input_t, dim,
-                                      aten_ref::keepdim_of(max_t, input_t), max_o.tensor(),
-                                      max_indices_o.tensor());
+    opweave::compat::redispatch<at::_ops::max_dim_max>(aten_ref::kCpuKeys, input_t, dim,
+                                                       aten_ref::keepdim_of(max_t, input_t),
+                                                       max_o.tensor(), max_indices_o.tensor());
     max_o.commit();
     max_indices_o.commit();
     return diopiSuccess;
@@ -801,7 +812,7 @@ extern "C" diopiError_t diopiMaxAll(diopiContextHandle_t ctx, diopiTensorHandle_
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = at::_ops::max::redispatch(aten_ref::kCpuKeys, input_t);
+    const auto result = opweave::compat::redispatch<at::_ops::max>(aten_ref::kCpuKeys, input_t);
     aten_ref::copy_result(max, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -817,8 +828,8 @@ extern "C" diopiError_t diopiAmax(diopiContextHandle_t ctx, diopiTensorHandle_t 
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor self_t = aten_ref::wrap(self);
     aten_ref::Output out_o(out);
-    at::_ops::amax_out::redispatch(aten_ref::kCpuKeys, self_t, aten_ref::ints(dim), keepdim,
-                                   out_o.tensor());
+    opweave::compat::redispatch<at::_ops::amax_out>(aten_ref::kCpuKeys, self_t, aten_ref::ints(dim),
+                                                    keepdim, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -835,8 +846,8 @@ extern "C" diopiError_t diopiCumsum(diopiContextHandle_t ctx, diopiTensorHandle_
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor out_t = aten_ref::wrap(out);
     aten_ref::Output out_o(out);
-    at::_ops::cumsum_out::redispatch(aten_ref::kCpuKeys, input_t, dim, out_t.scalar_type(),
-                                     out_o.tensor());
+    opweave::compat::redispatch<at::_ops::cumsum_out>(aten_ref::kCpuKeys, input_t, dim,
+                                                      out_t.scalar_type(), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -852,8 +863,8 @@ extern "C" diopiError_t diopiAdaptiveAvgPool2d(diopiContextHandle_t ctx, diopiTe
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = at::_ops::_adaptive_avg_pool2d::redispatch(
-        aten_ref::kCpuKeys, input_t, c10::fromIntArrayRef(aten_ref::ints(output_size)));
+    const auto result = opweave::compat::redispatch<at::_ops::_adaptive_avg_pool2d>(
+        aten_ref::kCpuKeys, input_t, aten_ref::ints(output_size));
     aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -871,8 +882,8 @@ extern "C" diopiError_t diopiAdaptiveAvgPool2dBackward(diopiContextHandle_t ctx,
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = at::_ops::_adaptive_avg_pool2d_backward::redispatch(aten_ref::kCpuKeys,
-                                                                            grad_output_t, input_t);
+    const auto result = opweave::compat::redispatch<at::_ops::_adaptive_avg_pool2d_backward>(
+        aten_ref::kCpuKeys, grad_output_t, input_t);
     aten_ref::copy_result(grad_input, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -888,9 +899,29 @@ extern "C" diopiError_t diopiDropout(diopiContextHandle_t ctx, diopiTensorHandle
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = at::_ops::native_dropout::redispatch(aten_ref::kCpuKeys, input_t, p, true);
+    const auto result =
+        opweave::compat::redispatch<at::_ops::native_dropout>(aten_ref::kCpuKeys, input_t, p, true);
     aten_ref::copy_result(out, std::get<0>(result));
     aten_ref::copy_result(mask, std::get<1>(result));
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::native_dropout_backward
+extern "C" diopiError_t diopiDropoutBackward(diopiContextHandle_t ctx,
+                                             diopiTensorHandle_t grad_input,
+                                             diopiConstTensorHandle_t grad_output,
+                                             diopiConstTensorHandle_t mask, double scale) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor grad_output_t = aten_ref::wrap(grad_output);
+    at::Tensor mask_t = aten_ref::wrap(mask);
+    const auto result = opweave::compat::redispatch<at::_ops::native_dropout_backward>(
+        aten_ref::kCpuKeys, grad_output_t, mask_t, scale);
+    aten_ref::copy_result(grad_input, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -906,8 +937,9 @@ extern "C" diopiError_t diopiAll(diopiContextHandle_t ctx, diopiTensorHandle_t o
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor out_t = aten_ref::wrap(out);
     aten_ref::Output out_o(out);
-    at::_ops::all_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::required(dim, "dim"),
-                                  aten_ref::keepdim_of(out_t, input_t), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::all_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::required(dim, "dim"),
+        aten_ref::keepdim_of(out_t, input_t), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -922,8 +954,8 @@ extern "C" diopiError_t diopiFlip(diopiContextHandle_t ctx, diopiTensorHandle_t 
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result =
-        at::_ops::flip::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::ints(dims));
+    const auto result = opweave::compat::redispatch<at::_ops::flip>(aten_ref::kCpuKeys, input_t,
+                                                                    aten_ref::ints(dims));
     aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -940,7 +972,8 @@ extern "C" diopiError_t diopiIndex(diopiContextHandle_t ctx, diopiTensorHandle_t
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     c10::List<c10::optional<at::Tensor>> indices_t = aten_ref::wrap_optional_list(indices, nums);
-    const auto result = at::_ops::index_Tensor::redispatch(aten_ref::kCpuKeys, input_t, indices_t);
+    const auto result =
+        opweave::compat::redispatch<at::_ops::index_Tensor>(aten_ref::kCpuKeys, input_t, indices_t);
     aten_ref::return_allocated(ctx, out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {

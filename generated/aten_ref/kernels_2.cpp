@@ -54,7 +54,8 @@ extern "C" diopiError_t diopiMaximum(diopiContextHandle_t ctx, diopiTensorHandle
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     aten_ref::Output out_o(out);
-    at::_ops::maximum_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::maximum_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                       out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -70,7 +71,7 @@ extern "C" diopiError_t diopiRsqrt(diopiContextHandle_t ctx, diopiTensorHandle_t
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::rsqrt_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::rsqrt_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -84,7 +85,7 @@ extern "C" diopiError_t diopiRsqrtInp(diopiContextHandle_t ctx, diopiTensorHandl
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::rsqrt_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::rsqrt_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -99,7 +100,7 @@ extern "C" diopiError_t diopiAbs(diopiContextHandle_t ctx, diopiTensorHandle_t o
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::abs_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::abs_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -113,7 +114,7 @@ extern "C" diopiError_t diopiAbsInp(diopiContextHandle_t ctx, diopiTensorHandle_
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::abs_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::abs_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -128,7 +129,7 @@ extern "C" diopiError_t diopiSin(diopiContextHandle_t ctx, diopiTensorHandle_t o
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::sin_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::sin_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -142,7 +143,7 @@ extern "C" diopiError_t diopiSinInp(diopiContextHandle_t ctx, diopiTensorHandle_
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::sin_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::sin_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -157,7 +158,7 @@ extern "C" diopiError_t diopiFloor(diopiContextHandle_t ctx, diopiTensorHandle_t
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::floor_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::floor_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -171,7 +172,7 @@ extern "C" diopiError_t diopiFloorInp(diopiContextHandle_t ctx, diopiTensorHandl
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::floor_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::floor_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -186,7 +187,7 @@ extern "C" diopiError_t diopiLog2(diopiContextHandle_t ctx, diopiTensorHandle_t 
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::log2_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::log2_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -200,7 +201,7 @@ extern "C" diopiError_t diopiLog2Inp(diopiContextHandle_t ctx, diopiTensorHandle
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::log2_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::log2_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -215,7 +216,7 @@ extern "C" diopiError_t diopiSign(diopiContextHandle_t ctx, diopiTensorHandle_t 
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::sign_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::sign_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -232,8 +233,9 @@ extern "C" diopiError_t diopiClampScalar(diopiContextHandle_t ctx, diopiTensorHa
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::clamp_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::optional_scalar(min),
-                                    aten_ref::optional_scalar(max), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::clamp_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::optional_scalar(min), aten_ref::optional_scalar(max),
+        out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -248,8 +250,9 @@ extern "C" diopiError_t diopiClampInpScalar(diopiContextHandle_t ctx, diopiTenso
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::clamp_::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::optional_scalar(min),
-                                 aten_ref::optional_scalar(max));
+    opweave::compat::redispatch<at::_ops::clamp_>(aten_ref::kCpuKeys, input_t,
+                                                  aten_ref::optional_scalar(min),
+                                                  aten_ref::optional_scalar(max));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -265,8 +268,8 @@ extern "C" diopiError_t diopiClampMinScalar(diopiContextHandle_t ctx, diopiTenso
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::clamp_min_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(min),
-                                        out_o.tensor());
+    opweave::compat::redispatch<at::_ops::clamp_min_out>(aten_ref::kCpuKeys, input_t,
+                                                         aten_ref::scalar(min), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -281,7 +284,8 @@ extern "C" diopiError_t diopiClampMinInpScalar(diopiContextHandle_t ctx, diopiTe
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::clamp_min_::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(min));
+    opweave::compat::redispatch<at::_ops::clamp_min_>(aten_ref::kCpuKeys, input_t,
+                                                      aten_ref::scalar(min));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -297,8 +301,8 @@ extern "C" diopiError_t diopiClampMaxScalar(diopiContextHandle_t ctx, diopiTenso
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::clamp_max_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(max),
-                                        out_o.tensor());
+    opweave::compat::redispatch<at::_ops::clamp_max_out>(aten_ref::kCpuKeys, input_t,
+                                                         aten_ref::scalar(max), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -313,7 +317,8 @@ extern "C" diopiError_t diopiClampMaxInpScalar(diopiContextHandle_t ctx, diopiTe
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::clamp_max_::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(max));
+    opweave::compat::redispatch<at::_ops::clamp_max_>(aten_ref::kCpuKeys, input_t,
+                                                      aten_ref::scalar(max));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -331,8 +336,8 @@ extern "C" diopiError_t diopiClamp(diopiContextHandle_t ctx, diopiTensorHandle_t
     c10::optional<at::Tensor> min_t = aten_ref::wrap_optional(min);
     c10::optional<at::Tensor> max_t = aten_ref::wrap_optional(max);
     aten_ref::Output out_o(out);
-    at::_ops::clamp_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, min_t, max_t,
-                                           out_o.tensor());
+    opweave::compat::redispatch<at::_ops::clamp_Tensor_out>(aten_ref::kCpuKeys, input_t, min_t,
+                                                            max_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -349,7 +354,7 @@ extern "C" diopiError_t diopiClampInp(diopiContextHandle_t ctx, diopiTensorHandl
     at::Tensor input_t = aten_ref::wrap(input);
     c10::optional<at::Tensor> min_t = aten_ref::wrap_optional(min);
     c10::optional<at::Tensor> max_t = aten_ref::wrap_optional(max);
-    at::_ops::clamp__Tensor::redispatch(aten_ref::kCpuKeys, input_t, min_t, max_t);
+    opweave::compat::redispatch<at::_ops::clamp__Tensor>(aten_ref::kCpuKeys, input_t, min_t, max_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -366,7 +371,8 @@ extern "C" diopiError_t diopiClampMin(diopiContextHandle_t ctx, diopiTensorHandl
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor min_t = aten_ref::wrap(min);
     aten_ref::Output out_o(out);
-    at::_ops::clamp_min_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, min_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::clamp_min_Tensor_out>(aten_ref::kCpuKeys, input_t, min_t,
+                                                                out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -382,7 +388,7 @@ extern "C" diopiError_t diopiClampMinInp(diopiContextHandle_t ctx, diopiTensorHa
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor min_t = aten_ref::wrap(min);
-    at::_ops::clamp_min__Tensor::redispatch(aten_ref::kCpuKeys, input_t, min_t);
+    opweave::compat::redispatch<at::_ops::clamp_min__Tensor>(aten_ref::kCpuKeys, input_t, min_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -399,7 +405,8 @@ extern "C" diopiError_t diopiClampMax(diopiContextHandle_t ctx, diopiTensorHandl
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor max_t = aten_ref::wrap(max);
     aten_ref::Output out_o(out);
-    at::_ops::clamp_max_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, max_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::clamp_max_Tensor_out>(aten_ref::kCpuKeys, input_t, max_t,
+                                                                out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -415,7 +422,7 @@ extern "C" diopiError_t diopiClampMaxInp(diopiContextHandle_t ctx, diopiTensorHa
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor max_t = aten_ref::wrap(max);
-    at::_ops::clamp_max__Tensor::redispatch(aten_ref::kCpuKeys, input_t, max_t);
+    opweave::compat::redispatch<at::_ops::clamp_max__Tensor>(aten_ref::kCpuKeys, input_t, max_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -431,8 +438,9 @@ extern "C" diopiError_t diopiThreshold(diopiContextHandle_t ctx, diopiTensorHand
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::threshold_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(threshold),
-                                        aten_ref::scalar(value), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::threshold_out>(aten_ref::kCpuKeys, input_t,
+                                                         aten_ref::scalar(threshold),
+                                                         aten_ref::scalar(value), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -452,9 +460,9 @@ extern "C" diopiError_t diopiThresholdBackward(diopiContextHandle_t ctx,
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output grad_input_o(grad_input);
-    at::_ops::threshold_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, input_t,
-                                                        aten_ref::scalar(threshold),
-                                                        grad_input_o.tensor());
+    opweave::compat::redispatch<at::_ops::threshold_backward_grad_input>(
+        aten_ref::kCpuKeys, grad_output_t, input_t, aten_ref::scalar(threshold),
+        grad_input_o.tensor());
     grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -471,8 +479,8 @@ extern "C" diopiError_t diopiLeakyRelu(diopiContextHandle_t ctx, diopiTensorHand
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::leaky_relu_out::redispatch(aten_ref::kCpuKeys, input_t,
-                                         aten_ref::scalar(negative_slope), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::leaky_relu_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::scalar(negative_slope), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -487,8 +495,8 @@ extern "C" diopiError_t diopiLeakyReluInp(diopiContextHandle_t ctx, diopiTensorH
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::leaky_relu_::redispatch(aten_ref::kCpuKeys, input_t,
-                                      aten_ref::scalar(negative_slope));
+    opweave::compat::redispatch<at::_ops::leaky_relu_>(aten_ref::kCpuKeys, input_t,
+                                                       aten_ref::scalar(negative_slope));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -505,9 +513,9 @@ extern "C" diopiError_t diopiLeakyReluBackward(
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output grad_input_o(grad_input);
-    at::_ops::leaky_relu_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, input_t,
-                                                         aten_ref::scalar(negative_slope),
-                                                         input_is_result, grad_input_o.tensor());
+    opweave::compat::redispatch<at::_ops::leaky_relu_backward_grad_input>(
+        aten_ref::kCpuKeys, grad_output_t, input_t, aten_ref::scalar(negative_slope),
+        input_is_result, grad_input_o.tensor());
     grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -524,7 +532,8 @@ extern "C" diopiError_t diopiGt(diopiContextHandle_t ctx, diopiTensorHandle_t ou
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     aten_ref::Output out_o(out);
-    at::_ops::gt_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::gt_Tensor_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                         out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -540,8 +549,8 @@ extern "C" diopiError_t diopiGtScalar(diopiContextHandle_t ctx, diopiTensorHandl
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::gt_Scalar_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
-                                        out_o.tensor());
+    opweave::compat::redispatch<at::_ops::gt_Scalar_out>(aten_ref::kCpuKeys, input_t,
+                                                         aten_ref::scalar(other), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -557,7 +566,7 @@ extern "C" diopiError_t diopiGtInp(diopiContextHandle_t ctx, diopiTensorHandle_t
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::_ops::gt__Tensor::redispatch(aten_ref::kCpuKeys, input_t, other_t);
+    opweave::compat::redispatch<at::_ops::gt__Tensor>(aten_ref::kCpuKeys, input_t, other_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -571,7 +580,8 @@ extern "C" diopiError_t diopiGtInpScalar(diopiContextHandle_t ctx, diopiTensorHa
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::gt__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other));
+    opweave::compat::redispatch<at::_ops::gt__Scalar>(aten_ref::kCpuKeys, input_t,
+                                                      aten_ref::scalar(other));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -589,8 +599,8 @@ extern "C" diopiError_t diopiWhere(diopiContextHandle_t ctx, diopiTensorHandle_t
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     aten_ref::Output out_o(out);
-    at::_ops::where_self_out::redispatch(aten_ref::kCpuKeys, condition_t, input_t, other_t,
-                                         out_o.tensor());
+    opweave::compat::redispatch<at::_ops::where_self_out>(aten_ref::kCpuKeys, condition_t, input_t,
+                                                          other_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -606,7 +616,8 @@ extern "C" diopiError_t diopiSoftmax(diopiContextHandle_t ctx, diopiTensorHandle
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::_softmax_out::redispatch(aten_ref::kCpuKeys, input_t, dim, false, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::_softmax_out>(aten_ref::kCpuKeys, input_t, dim, false,
+                                                        out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -626,9 +637,9 @@ extern "C" diopiError_t diopiSoftmaxBackward(diopiContextHandle_t ctx,
     at::Tensor output_t = aten_ref::wrap(output);
     at::Tensor grad_input_t = aten_ref::wrap(grad_input);
     aten_ref::Output grad_input_o(grad_input);
-    at::_ops::_softmax_backward_data_out::redispatch(aten_ref::kCpuKeys, grad_output_t, output_t,
-                                                     dim, grad_input_t.scalar_type(),
-                                                     grad_input_o.tensor());
+    opweave::compat::redispatch<at::_ops::_softmax_backward_data_out>(
+        aten_ref::kCpuKeys, grad_output_t, output_t, dim, grad_input_t.scalar_type(),
+        grad_input_o.tensor());
     grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -646,8 +657,8 @@ extern "C" diopiError_t diopiEmbedding(diopiContextHandle_t ctx, diopiTensorHand
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor weight_t = aten_ref::wrap(weight);
     at::Tensor indices_t = aten_ref::wrap(indices);
-    const auto result = at::_ops::embedding::redispatch(aten_ref::kCpuKeys, weight_t, indices_t,
-                                                        padding_idx, scale_grad_byfreq, sparse);
+    const auto result = opweave::compat::redispatch<at::_ops::embedding>(
+        aten_ref::kCpuKeys, weight_t, indices_t, padding_idx, scale_grad_byfreq, sparse);
     aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -666,9 +677,8 @@ extern "C" diopiError_t diopiEmbeddingBackward(diopiContextHandle_t ctx, diopiTe
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_t = aten_ref::wrap(grad);
     at::Tensor indices_t = aten_ref::wrap(indices);
-    const auto result = at::_ops::embedding_dense_backward::redispatch(
-        aten_ref::kCpuKeys, grad_t, indices_t, c10::SymInt(num_weights), padding_idx,
-        scale_grad_byfreq);
+    const auto result = opweave::compat::redispatch<at::_ops::embedding_dense_backward>(
+        aten_ref::kCpuKeys, grad_t, indices_t, num_weights, padding_idx, scale_grad_byfreq);
     aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -685,8 +695,8 @@ extern "C" diopiError_t diopiStack(diopiContextHandle_t ctx, diopiTensorHandle_t
     const aten_ref::BelowAutograd below_autograd;
     std::vector<at::Tensor> tensors_t = aten_ref::wrap_list(tensors, numTensors);
     aten_ref::Output out_o(out);
-    at::_ops::stack_out::redispatch(aten_ref::kCpuKeys, at::TensorList(tensors_t), dim,
-                                    out_o.tensor());
+    opweave::compat::redispatch<at::_ops::stack_out>(aten_ref::kCpuKeys, at::TensorList(tensors_t),
+                                                     dim, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -703,8 +713,8 @@ extern "C" diopiError_t diopiArgmax(diopiContextHandle_t ctx, diopiTensorHandle_
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::argmax_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::optional_value(dim),
-                                     keepdim, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::argmax_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::optional_value(dim), keepdim, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -726,9 +736,8 @@ extern "C" diopiError_t diopiLayerNorm(diopiContextHandle_t ctx, diopiTensorHand
     at::Tensor input_t = aten_ref::wrap(input);
     c10::optional<at::Tensor> weight_t = aten_ref::wrap_optional(weight);
     c10::optional<at::Tensor> bias_t = aten_ref::wrap_optional(bias);
-    const auto result = at::_ops::native_layer_norm::redispatch(
-        aten_ref::kCpuKeys, input_t, c10::fromIntArrayRef(aten_ref::ints(normalized_shape)),
-        weight_t, bias_t, eps);
+    const auto result = opweave::compat::redispatch<at::_ops::native_layer_norm>(
+        aten_ref::kCpuKeys, input_t, aten_ref::ints(normalized_shape), weight_t, bias_t, eps);
     aten_ref::copy_result(out, std::get<0>(result));
     aten_ref::copy_result(save_mean, std::get<1>(result));
     aten_ref::copy_result(save_invstd, std::get<2>(result));
@@ -753,9 +762,9 @@ extern "C" diopiError_t diopiLayerNormBackward(
     at::Tensor rstd_t = aten_ref::wrap(rstd);
     c10::optional<at::Tensor> weight_t = aten_ref::wrap_optional(weight);
     c10::optional<at::Tensor> bias_t = aten_ref::wrap_optional(bias);
-    const auto result = at::_ops::native_layer_norm_backward::redispatch(
-        aten_ref::kCpuKeys, grad_output_t, input_t,
-        c10::fromIntArrayRef(aten_ref::ints(normalized_shape)), mean_t, rstd_t, weight_t, bias_t,
+    const auto result = opweave::compat::redispatch<at::_ops::native_layer_norm_backward>(
+        aten_ref::kCpuKeys, grad_output_t, input_t, aten_ref::ints(normalized_shape), mean_t,
+        rstd_t, weight_t, bias_t,
         std::array<bool, 3>{grad_input != nullptr, grad_weight != nullptr, grad_bias != nullptr});
     aten_ref::copy_result(grad_input, std::get<0>(result));
     aten_ref::copy_result(grad_weight, std::get<1>(result));
@@ -779,7 +788,7 @@ extern "C" diopiError_t diopiMaxPool2dWithIndices(diopiContextHandle_t ctx, diop
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
     aten_ref::Output indices_o(indices);
-    at::_ops::max_pool2d_with_indices_out::redispatch(
+    opweave::compat::redispatch<at::_ops::max_pool2d_with_indices_out>(
         aten_ref::kCpuKeys, input_t, aten_ref::ints(kernel_size), aten_ref::ints(stride),
         aten_ref::ints(padding), aten_ref::ints(dilation), ceil_mode, out_o.tensor(),
         indices_o.tensor());
@@ -803,7 +812,7 @@ extern "C" diopiError_t diopiMaxPool2dBackward(
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor indices_t = aten_ref::wrap(indices);
     aten_ref::Output grad_input_o(grad_input);
-    at::_ops::max_pool2d_with_indices_backward_grad_input::redispatch(
+    opweave::compat::redispatch<at::_ops::max_pool2d_with_indices_backward_grad_input>(
         aten_ref::kCpuKeys, grad_output_t, input_t, aten_ref::ints(kernel_size),
         aten_ref::ints(stride), aten_ref::ints(padding), aten_ref::ints(dilation), ceil_mode,
         indices_t, grad_input_o.tensor());
@@ -823,8 +832,9 @@ extern "C" diopiError_t diopiHardtanh(diopiContextHandle_t ctx, diopiTensorHandl
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::hardtanh_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(min_val),
-                                       aten_ref::scalar(max_val), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::hardtanh_out>(aten_ref::kCpuKeys, input_t,
+                                                        aten_ref::scalar(min_val),
+                                                        aten_ref::scalar(max_val), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -840,8 +850,8 @@ extern "C" diopiError_t diopiHardtanhInp(diopiContextHandle_t ctx, diopiTensorHa
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::hardtanh_::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(min_val),
-                                    aten_ref::scalar(max_val));
+    opweave::compat::redispatch<at::_ops::hardtanh_>(
+        aten_ref::kCpuKeys, input_t, aten_ref::scalar(min_val), aten_ref::scalar(max_val));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -858,7 +868,7 @@ extern "C" diopiError_t diopiHardtanhBackward(
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output grad_input_o(grad_input);
-    at::_ops::hardtanh_backward_grad_input::redispatch(
+    opweave::compat::redispatch<at::_ops::hardtanh_backward_grad_input>(
         aten_ref::kCpuKeys, grad_output_t, input_t, aten_ref::scalar(min_val),
         aten_ref::scalar(max_val), grad_input_o.tensor());
     grad_input_o.commit();
@@ -876,8 +886,8 @@ extern "C" diopiError_t diopiLinspace(diopiContextHandle_t ctx, diopiTensorHandl
   try {
     const aten_ref::BelowAutograd below_autograd;
     aten_ref::Output out_o(out);
-    at::_ops::linspace_out::redispatch(aten_ref::kCpuKeys, aten_ref::scalar(start),
-                                       aten_ref::scalar(end), steps, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::linspace_out>(
+        aten_ref::kCpuKeys, aten_ref::scalar(start), aten_ref::scalar(end), steps, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -891,7 +901,7 @@ extern "C" diopiError_t diopiZeroInp(diopiContextHandle_t ctx, diopiTensorHandle
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor self_t = aten_ref::wrap(self);
-    at::_ops::zero_::redispatch(aten_ref::kCpuKeys, self_t);
+    opweave::compat::redispatch<at::_ops::zero_>(aten_ref::kCpuKeys, self_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -908,8 +918,8 @@ extern "C" diopiError_t diopiBernoulli(diopiContextHandle_t ctx, diopiTensorHand
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::SeededCpuGenerator generator_g(generator);
     aten_ref::Output out_o(out);
-    at::_ops::bernoulli_out::redispatch(aten_ref::kCpuKeys, input_t, generator_g.get(),
-                                        out_o.tensor());
+    opweave::compat::redispatch<at::_ops::bernoulli_out>(aten_ref::kCpuKeys, input_t,
+                                                         generator_g.get(), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -925,7 +935,8 @@ extern "C" diopiError_t diopiBernoulliScalar(diopiContextHandle_t ctx, diopiTens
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor out_t = aten_ref::wrap(out);
     aten_ref::SeededCpuGenerator generator_g(generator);
-    at::_ops::bernoulli__float::redispatch(aten_ref::kCpuKeys, out_t, p, generator_g.get());
+    opweave::compat::redispatch<at::_ops::bernoulli__float>(aten_ref::kCpuKeys, out_t, p,
+                                                            generator_g.get());
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -942,9 +953,9 @@ extern "C" diopiError_t diopiSort(diopiContextHandle_t ctx, diopiTensorHandle_t 
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output values_o(values);
     aten_ref::Output indices_o(indices);
-    at::_ops::sort_values_stable::redispatch(aten_ref::kCpuKeys, input_t,
-                                             aten_ref::optional_value(pStable), dim, descending,
-                                             values_o.tensor(), indices_o.tensor());
+    opweave::compat::redispatch<at::_ops::sort_values_stable>(
+        aten_ref::kCpuKeys, input_t, aten_ref::optional_value(pStable), dim, descending,
+        values_o.tensor(), indices_o.tensor());
     values_o.commit();
     indices_o.commit();
     return diopiSuccess;
@@ -963,7 +974,8 @@ extern "C" diopiError_t diopiLogicalOr(diopiContextHandle_t ctx, diopiTensorHand
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     aten_ref::Output out_o(out);
-    at::_ops::logical_or_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::logical_or_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                          out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -979,7 +991,7 @@ extern "C" diopiError_t diopiLogicalOrInp(diopiContextHandle_t ctx, diopiTensorH
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::_ops::logical_or_::redispatch(aten_ref::kCpuKeys, input_t, other_t);
+    opweave::compat::redispatch<at::_ops::logical_or_>(aten_ref::kCpuKeys, input_t, other_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -994,8 +1006,8 @@ extern "C" diopiError_t diopiRoll(diopiContextHandle_t ctx, diopiTensorHandle_t 
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = at::_ops::roll::redispatch(aten_ref::kCpuKeys, input_t,
-                                                   aten_ref::ints(shifts), aten_ref::ints(dims));
+    const auto result = opweave::compat::redispatch<at::_ops::roll>(
+        aten_ref::kCpuKeys, input_t, aten_ref::ints(shifts), aten_ref::ints(dims));
     aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {

@@ -52,8 +52,8 @@ extern "C" diopiError_t diopiAdd(diopiContextHandle_t ctx, diopiTensorHandle_t o
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     aten_ref::Output out_o(out);
-    at::_ops::add_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, aten_ref::scalar(alpha),
-                                  out_o.tensor());
+    opweave::compat::redispatch<at::_ops::add_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                   aten_ref::scalar(alpha), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -69,8 +69,8 @@ extern "C" diopiError_t diopiAddInp(diopiContextHandle_t ctx, diopiTensorHandle_
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::_ops::add__Tensor::redispatch(aten_ref::kCpuKeys, input_t, other_t,
-                                      aten_ref::scalar(alpha));
+    opweave::compat::redispatch<at::_ops::add__Tensor>(aten_ref::kCpuKeys, input_t, other_t,
+                                                       aten_ref::scalar(alpha));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -85,7 +85,7 @@ extern "C" diopiError_t diopiAddScalar(diopiContextHandle_t ctx, diopiTensorHand
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = at::_ops::add_Scalar::redispatch(
+    const auto result = opweave::compat::redispatch<at::_ops::add_Scalar>(
         aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::scalar(alpha));
     aten_ref::copy_result(out, result);
     return diopiSuccess;
@@ -101,8 +101,8 @@ extern "C" diopiError_t diopiAddInpScalar(diopiContextHandle_t ctx, diopiTensorH
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::add__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
-                                      aten_ref::scalar(alpha));
+    opweave::compat::redispatch<at::_ops::add__Scalar>(
+        aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::scalar(alpha));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -117,7 +117,7 @@ extern "C" diopiError_t diopiExp(diopiContextHandle_t ctx, diopiTensorHandle_t o
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::exp_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::exp_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -131,7 +131,7 @@ extern "C" diopiError_t diopiExpInp(diopiContextHandle_t ctx, diopiTensorHandle_
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::exp_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::exp_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -146,7 +146,7 @@ extern "C" diopiError_t diopiLog1p(diopiContextHandle_t ctx, diopiTensorHandle_t
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::log1p_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::log1p_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -160,7 +160,7 @@ extern "C" diopiError_t diopiLog1pInp(diopiContextHandle_t ctx, diopiTensorHandl
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::log1p_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::log1p_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -175,7 +175,7 @@ extern "C" diopiError_t diopiCeil(diopiContextHandle_t ctx, diopiTensorHandle_t 
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::ceil_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::ceil_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -189,7 +189,7 @@ extern "C" diopiError_t diopiCeilInp(diopiContextHandle_t ctx, diopiTensorHandle
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::ceil_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::ceil_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -204,7 +204,7 @@ extern "C" diopiError_t diopiLog10(diopiContextHandle_t ctx, diopiTensorHandle_t
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::log10_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::log10_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -218,7 +218,7 @@ extern "C" diopiError_t diopiLog10Inp(diopiContextHandle_t ctx, diopiTensorHandl
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::log10_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::log10_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -233,7 +233,7 @@ extern "C" diopiError_t diopiSigmoid(diopiContextHandle_t ctx, diopiTensorHandle
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::sigmoid_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::sigmoid_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -247,7 +247,7 @@ extern "C" diopiError_t diopiSigmoidInp(diopiContextHandle_t ctx, diopiTensorHan
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::sigmoid_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::sigmoid_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -265,8 +265,8 @@ extern "C" diopiError_t diopiSigmoidBackward(diopiContextHandle_t ctx,
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor output_t = aten_ref::wrap(output);
     aten_ref::Output grad_input_o(grad_input);
-    at::_ops::sigmoid_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, output_t,
-                                                      grad_input_o.tensor());
+    opweave::compat::redispatch<at::_ops::sigmoid_backward_grad_input>(
+        aten_ref::kCpuKeys, grad_output_t, output_t, grad_input_o.tensor());
     grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -282,7 +282,7 @@ extern "C" diopiError_t diopiTanh(diopiContextHandle_t ctx, diopiTensorHandle_t 
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::tanh_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::tanh_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -296,7 +296,7 @@ extern "C" diopiError_t diopiTanhInp(diopiContextHandle_t ctx, diopiTensorHandle
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::tanh_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::tanh_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -313,8 +313,8 @@ extern "C" diopiError_t diopiTanhBackward(diopiContextHandle_t ctx, diopiTensorH
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor output_t = aten_ref::wrap(output);
     aten_ref::Output grad_input_o(grad_input);
-    at::_ops::tanh_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, output_t,
-                                                   grad_input_o.tensor());
+    opweave::compat::redispatch<at::_ops::tanh_backward_grad_input>(
+        aten_ref::kCpuKeys, grad_output_t, output_t, grad_input_o.tensor());
     grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -331,8 +331,9 @@ extern "C" diopiError_t diopiSoftplus(diopiContextHandle_t ctx, diopiTensorHandl
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::softplus_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(beta),
-                                       aten_ref::scalar(threshold), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::softplus_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::scalar(beta), aten_ref::scalar(threshold),
+        out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -350,7 +351,7 @@ extern "C" diopiError_t diopiSoftplusBackward(
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output grad_input_o(grad_input);
-    at::_ops::softplus_backward_grad_input::redispatch(
+    opweave::compat::redispatch<at::_ops::softplus_backward_grad_input>(
         aten_ref::kCpuKeys, grad_output_t, input_t, aten_ref::scalar(beta),
         aten_ref::scalar(threshold), grad_input_o.tensor());
     grad_input_o.commit();
@@ -369,7 +370,8 @@ extern "C" diopiError_t diopiEq(diopiContextHandle_t ctx, diopiTensorHandle_t ou
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     aten_ref::Output out_o(out);
-    at::_ops::eq_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::eq_Tensor_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                         out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -385,8 +387,8 @@ extern "C" diopiError_t diopiEqScalar(diopiContextHandle_t ctx, diopiTensorHandl
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::eq_Scalar_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
-                                        out_o.tensor());
+    opweave::compat::redispatch<at::_ops::eq_Scalar_out>(aten_ref::kCpuKeys, input_t,
+                                                         aten_ref::scalar(other), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -402,7 +404,7 @@ extern "C" diopiError_t diopiEqInp(diopiContextHandle_t ctx, diopiTensorHandle_t
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::_ops::eq__Tensor::redispatch(aten_ref::kCpuKeys, input_t, other_t);
+    opweave::compat::redispatch<at::_ops::eq__Tensor>(aten_ref::kCpuKeys, input_t, other_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -416,7 +418,8 @@ extern "C" diopiError_t diopiEqInpScalar(diopiContextHandle_t ctx, diopiTensorHa
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::eq__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other));
+    opweave::compat::redispatch<at::_ops::eq__Scalar>(aten_ref::kCpuKeys, input_t,
+                                                      aten_ref::scalar(other));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -432,7 +435,8 @@ extern "C" diopiError_t diopiLe(diopiContextHandle_t ctx, diopiTensorHandle_t ou
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     aten_ref::Output out_o(out);
-    at::_ops::le_Tensor_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::le_Tensor_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                         out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -448,8 +452,8 @@ extern "C" diopiError_t diopiLeScalar(diopiContextHandle_t ctx, diopiTensorHandl
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::le_Scalar_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
-                                        out_o.tensor());
+    opweave::compat::redispatch<at::_ops::le_Scalar_out>(aten_ref::kCpuKeys, input_t,
+                                                         aten_ref::scalar(other), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -465,7 +469,7 @@ extern "C" diopiError_t diopiLeInp(diopiContextHandle_t ctx, diopiTensorHandle_t
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::_ops::le__Tensor::redispatch(aten_ref::kCpuKeys, input_t, other_t);
+    opweave::compat::redispatch<at::_ops::le__Tensor>(aten_ref::kCpuKeys, input_t, other_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -479,7 +483,8 @@ extern "C" diopiError_t diopiLeInpScalar(diopiContextHandle_t ctx, diopiTensorHa
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::le__Scalar::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::scalar(other));
+    opweave::compat::redispatch<at::_ops::le__Scalar>(aten_ref::kCpuKeys, input_t,
+                                                      aten_ref::scalar(other));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -495,7 +500,8 @@ extern "C" diopiError_t diopiBmm(diopiContextHandle_t ctx, diopiTensorHandle_t o
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mat2_t = aten_ref::wrap(mat2);
     aten_ref::Output out_o(out);
-    at::_ops::bmm_out::redispatch(aten_ref::kCpuKeys, input_t, mat2_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::bmm_out>(aten_ref::kCpuKeys, input_t, mat2_t,
+                                                   out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -515,9 +521,9 @@ extern "C" diopiError_t diopiAddmm(diopiContextHandle_t ctx, diopiTensorHandle_t
     at::Tensor mat1_t = aten_ref::wrap(mat1);
     at::Tensor mat2_t = aten_ref::wrap(mat2);
     aten_ref::Output out_o(out);
-    at::_ops::addmm_out::redispatch(aten_ref::kCpuKeys, input_t, mat1_t, mat2_t,
-                                    aten_ref::scalar(beta), aten_ref::scalar(alpha),
-                                    out_o.tensor());
+    opweave::compat::redispatch<at::_ops::addmm_out>(aten_ref::kCpuKeys, input_t, mat1_t, mat2_t,
+                                                     aten_ref::scalar(beta),
+                                                     aten_ref::scalar(alpha), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -535,8 +541,8 @@ extern "C" diopiError_t diopiMSELoss(diopiContextHandle_t ctx, diopiTensorHandle
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor target_t = aten_ref::wrap(target);
     aten_ref::Output out_o(out);
-    at::_ops::mse_loss_out::redispatch(aten_ref::kCpuKeys, input_t, target_t,
-                                       static_cast<int64_t>(reduction), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::mse_loss_out>(
+        aten_ref::kCpuKeys, input_t, target_t, static_cast<int64_t>(reduction), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -555,9 +561,9 @@ extern "C" diopiError_t diopiMSELossBackward(
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor target_t = aten_ref::wrap(target);
     aten_ref::Output grad_input_o(grad_input);
-    at::_ops::mse_loss_backward_grad_input::redispatch(aten_ref::kCpuKeys, grad_output_t, input_t,
-                                                       target_t, static_cast<int64_t>(reduction),
-                                                       grad_input_o.tensor());
+    opweave::compat::redispatch<at::_ops::mse_loss_backward_grad_input>(
+        aten_ref::kCpuKeys, grad_output_t, input_t, target_t, static_cast<int64_t>(reduction),
+        grad_input_o.tensor());
     grad_input_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -574,8 +580,8 @@ extern "C" diopiError_t diopiArgmin(diopiContextHandle_t ctx, diopiTensorHandle_
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::argmin_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::optional_value(dim),
-                                     keepdim, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::argmin_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::optional_value(dim), keepdim, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -598,7 +604,7 @@ extern "C" diopiError_t diopiBatchNorm(
     c10::optional<at::Tensor> bias_t = aten_ref::wrap_optional(bias);
     c10::optional<at::Tensor> running_mean_t = aten_ref::wrap_optional(running_mean);
     c10::optional<at::Tensor> running_var_t = aten_ref::wrap_optional(running_var);
-    const auto result = at::_ops::native_batch_norm::redispatch(
+    const auto result = opweave::compat::redispatch<at::_ops::native_batch_norm>(
         aten_ref::kCpuKeys, input_t, weight_t, bias_t, running_mean_t, running_var_t, training,
         momentum, eps);
     aten_ref::copy_result(out, std::get<0>(result));
@@ -628,7 +634,7 @@ extern "C" diopiError_t diopiBatchNormBackward(
     c10::optional<at::Tensor> running_var_t = aten_ref::wrap_optional(running_var);
     c10::optional<at::Tensor> save_mean_t = aten_ref::wrap_optional(save_mean);
     c10::optional<at::Tensor> save_invstd_t = aten_ref::wrap_optional(save_invstd);
-    const auto result = at::_ops::native_batch_norm_backward::redispatch(
+    const auto result = opweave::compat::redispatch<at::_ops::native_batch_norm_backward>(
         aten_ref::kCpuKeys, grad_output_t, input_t, weight_t, running_mean_t, running_var_t,
         save_mean_t, save_invstd_t, training, eps,
         std::array<bool, 3>{grad_input != nullptr, grad_weight != nullptr, grad_bias != nullptr});
@@ -651,7 +657,7 @@ extern "C" diopiError_t diopiAvgPool2d(diopiContextHandle_t ctx, diopiTensorHand
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::avg_pool2d_out::redispatch(
+    opweave::compat::redispatch<at::_ops::avg_pool2d_out>(
         aten_ref::kCpuKeys, input_t, aten_ref::ints(kernel_size), aten_ref::ints(stride),
         aten_ref::ints(padding), ceil_mode, count_include_pad,
         aten_ref::optional_value(divisor_override), out_o.tensor());
@@ -673,7 +679,7 @@ extern "C" diopiError_t diopiAvgPool2dBackward(
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output grad_input_o(grad_input);
-    at::_ops::avg_pool2d_backward_grad_input::redispatch(
+    opweave::compat::redispatch<at::_ops::avg_pool2d_backward_grad_input>(
         aten_ref::kCpuKeys, grad_output_t, input_t, aten_ref::ints(kernel_size),
         aten_ref::ints(stride), aten_ref::ints(padding), ceil_mode, count_include_pad,
         aten_ref::optional_value(divisor_override), grad_input_o.tensor());
@@ -692,7 +698,8 @@ extern "C" diopiError_t diopiHardswish(diopiContextHandle_t ctx, diopiTensorHand
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::hardswish_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::hardswish_out>(aten_ref::kCpuKeys, input_t,
+                                                         out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -706,7 +713,7 @@ extern "C" diopiError_t diopiHardswishInp(diopiContextHandle_t ctx, diopiTensorH
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::hardswish_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::hardswish_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -723,8 +730,8 @@ extern "C" diopiError_t diopiHardswishBackward(diopiContextHandle_t ctx,
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result =
-        at::_ops::hardswish_backward::redispatch(aten_ref::kCpuKeys, grad_output_t, input_t);
+    const auto result = opweave::compat::redispatch<at::_ops::hardswish_backward>(
+        aten_ref::kCpuKeys, grad_output_t, input_t);
     aten_ref::copy_result(grad_input, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -740,7 +747,8 @@ extern "C" diopiError_t diopiUniformInp(diopiContextHandle_t ctx, diopiTensorHan
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor inout_t = aten_ref::wrap(inout);
     aten_ref::SeededCpuGenerator generator_g(generator);
-    at::_ops::uniform_::redispatch(aten_ref::kCpuKeys, inout_t, from, to, generator_g.get());
+    opweave::compat::redispatch<at::_ops::uniform_>(aten_ref::kCpuKeys, inout_t, from, to,
+                                                    generator_g.get());
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -757,7 +765,8 @@ extern "C" diopiError_t diopiLogicalAnd(diopiContextHandle_t ctx, diopiTensorHan
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     aten_ref::Output out_o(out);
-    at::_ops::logical_and_out::redispatch(aten_ref::kCpuKeys, input_t, other_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::logical_and_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                           out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -773,7 +782,7 @@ extern "C" diopiError_t diopiLogicalAndInp(diopiContextHandle_t ctx, diopiTensor
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    at::_ops::logical_and_::redispatch(aten_ref::kCpuKeys, input_t, other_t);
+    opweave::compat::redispatch<at::_ops::logical_and_>(aten_ref::kCpuKeys, input_t, other_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -788,7 +797,8 @@ extern "C" diopiError_t diopiLogicalNot(diopiContextHandle_t ctx, diopiTensorHan
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     aten_ref::Output out_o(out);
-    at::_ops::logical_not_out::redispatch(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    opweave::compat::redispatch<at::_ops::logical_not_out>(aten_ref::kCpuKeys, input_t,
+                                                           out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -802,7 +812,7 @@ extern "C" diopiError_t diopiLogicalNotInp(diopiContextHandle_t ctx, diopiTensor
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    at::_ops::logical_not_::redispatch(aten_ref::kCpuKeys, input_t);
+    opweave::compat::redispatch<at::_ops::logical_not_>(aten_ref::kCpuKeys, input_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -818,9 +828,9 @@ extern "C" diopiError_t diopiProd(diopiContextHandle_t ctx, diopiTensorHandle_t 
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor out_t = aten_ref::wrap(out);
     aten_ref::Output out_o(out);
-    at::_ops::prod_int_out::redispatch(aten_ref::kCpuKeys, input_t, aten_ref::required(dim, "dim"),
-                                       aten_ref::keepdim_of(out_t, input_t), out_t.scalar_type(),
-                                       out_o.tensor());
+    opweave::compat::redispatch<at::_ops::prod_int_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::required(dim, "dim"),
+        aten_ref::keepdim_of(out_t, input_t), out_t.scalar_type(), out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -835,7 +845,7 @@ extern "C" diopiError_t diopiNonzero(diopiContextHandle_t ctx, diopiTensorHandle
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = at::_ops::nonzero::redispatch(aten_ref::kCpuKeys, input_t);
+    const auto result = opweave::compat::redispatch<at::_ops::nonzero>(aten_ref::kCpuKeys, input_t);
     aten_ref::return_allocated(ctx, out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -852,7 +862,8 @@ extern "C" diopiError_t diopiMaskedSelect(diopiContextHandle_t ctx, diopiTensorH
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mask_t = aten_ref::wrap(mask);
-    const auto result = at::_ops::masked_select::redispatch(aten_ref::kCpuKeys, input_t, mask_t);
+    const auto result =
+        opweave::compat::redispatch<at::_ops::masked_select>(aten_ref::kCpuKeys, input_t, mask_t);
     aten_ref::return_allocated(ctx, out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -873,8 +884,8 @@ extern "C" diopiError_t diopiIndexPut(diopiContextHandle_t ctx, diopiTensorHandl
     c10::List<c10::optional<at::Tensor>> indices_t =
         aten_ref::wrap_optional_list(indices, indices_counts);
     at::Tensor values_t = aten_ref::wrap(values);
-    const auto result = at::_ops::index_put::redispatch(aten_ref::kCpuKeys, input_t, indices_t,
-                                                        values_t, accumulate);
+    const auto result = opweave::compat::redispatch<at::_ops::index_put>(
+        aten_ref::kCpuKeys, input_t, indices_t, values_t, accumulate);
     aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -894,8 +905,8 @@ extern "C" diopiError_t diopiIndexPutInp(diopiContextHandle_t ctx, diopiTensorHa
     c10::List<c10::optional<at::Tensor>> indices_t =
         aten_ref::wrap_optional_list(indices, indices_counts);
     at::Tensor values_t = aten_ref::wrap(values);
-    at::_ops::_index_put_impl_::redispatch(aten_ref::kCpuKeys, input_t, indices_t, values_t,
-                                           accumulate, false);
+    opweave::compat::redispatch<at::_ops::_index_put_impl_>(aten_ref::kCpuKeys, input_t, indices_t,
+                                                            values_t, accumulate, false);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -26,3 +26,20 @@ extern "C" diopiError_t diopiDropout(diopiContextHandle_t ctx, diopiTensorHandle
   (void)generator;
   return diopiNoImplement;
 }
+
+// grad_input = grad_output * mask * scale (scale is 1 / (1 - p), or 0 when p is 1).
+//   grad_input [out] dtypes: float16, bfloat16, float32, float64
+//   grad_output [in] dtypes: float16, bfloat16, float32, float64
+//   mask [in] dtypes: bool
+//   scale [in]
+extern "C" diopiError_t diopiDropoutBackward(diopiContextHandle_t ctx,
+                                             diopiTensorHandle_t grad_input,
+                                             diopiConstTensorHandle_t grad_output,
+                                             diopiConstTensorHandle_t mask, double scale) {
+  (void)ctx;
+  (void)grad_input;
+  (void)grad_output;
+  (void)mask;
+  (void)scale;
+  return diopiNoImplement;
+}

@@ -23,13 +23,18 @@ void throw_device_mismatch(int op, const at::Tensor& t, c10::Device expected) {
 // A CPU 0-dim tensor (a Python number ATen wrapped) becomes a device scalar filled on the
 // stream: no host-to-device copy whose host buffer must outlive it, and no dispatcher trip
 // through to() / empty_strided / copy_.
-void OpGuard::stage(const at::Tensor& t) {
-  c10::Scalar value;
-  AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND3(at::kHalf, at::kBFloat16, at::kBool, t.scalar_type(),
-                                         "opweave_stage", [&] { value = *t.data_ptr<scalar_t>(); });
-  at::Tensor on_device = allocate(OutMeta{{}, t.scalar_type()}, device_);
-  on_device.fill_(value);
-  staged_.emplace_back(&t, std::move(on_device));
+void OpGuard::materialize(at::ScalarType promoted) {
+  const bool reduced = promoted == at::kHalf || promoted == at::kBFloat16;
+  const at::ScalarType for_numbers = reduced ? at::kFloat : promoted;
+  for (auto& [source, on_device] : staged_) {
+    const at::Tensor& t = *source;
+    c10::Scalar value;
+    AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND3(at::kHalf, at::kBFloat16, at::kBool, t.scalar_type(),
+                                           "opweave_stage", [&] { value = *t.data_ptr<scalar_t>(); });
+    const bool number = t.unsafeGetTensorImpl()->is_wrapped_number();
+    on_device = allocate(OutMeta{{}, number ? for_numbers : t.scalar_type()}, device_);
+    on_device.fill_(value);
+  }
 }
 
 const at::Tensor& OpGuard::staged(const at::Tensor& t) const {

@@ -154,12 +154,6 @@ int64_t wrap(int64_t dim, int64_t ndim, const char* op) {
   return dim < 0 ? dim + n : dim;
 }
 
-c10::SmallVector<int64_t, 6> concrete(c10::SymIntArrayRef sizes) {
-  c10::SmallVector<int64_t, 6> v;
-  for (const c10::SymInt& s : sizes) v.push_back(s.expect_int());
-  return v;
-}
-
 }  // namespace
 
 // ---- indexing, joining ----
@@ -173,9 +167,9 @@ OutMeta embedding(const at::Tensor& weight, const at::Tensor& indices) {
   return OutMeta{sizes, weight.scalar_type()};
 }
 
-OutMeta embedding_backward(const at::Tensor& grad_output, const c10::SymInt& num_weights) {
+OutMeta embedding_backward(const at::Tensor& grad_output, int64_t num_weights) {
   TORCH_CHECK(grad_output.dim() >= 1, "embedding_backward: grad_output must have a dim");
-  return make({num_weights.expect_int(), grad_output.size(-1)}, grad_output.scalar_type());
+  return make({num_weights, grad_output.size(-1)}, grad_output.scalar_type());
 }
 
 OutMeta index_select(const at::Tensor& self, int64_t dim, const at::Tensor& index) {
@@ -189,10 +183,6 @@ OutMeta index_select(const at::Tensor& self, int64_t dim, const at::Tensor& inde
 
 OutMeta gather(const at::Tensor& self, const at::Tensor& index) {
   return make(index.sizes(), self.scalar_type());
-}
-
-OutMeta shape(const at::Tensor& dtype_of, c10::SymIntArrayRef sizes) {
-  return OutMeta{concrete(sizes), dtype_of.scalar_type()};
 }
 
 OutMeta shape(const at::Tensor& dtype_of, at::IntArrayRef sizes) {
@@ -365,10 +355,6 @@ OutMeta repeat(const at::Tensor& a, at::IntArrayRef repeats) {
   return OutMeta{sizes, a.scalar_type()};
 }
 
-OutMeta repeat(const at::Tensor& a, c10::SymIntArrayRef repeats) {
-  return rules::repeat(a, c10::asIntArrayRefSlow(repeats));
-}
-
 OutMeta argreduce(const at::Tensor& a, c10::optional<int64_t> dim, bool keepdim) {
   if (dim.has_value()) return argreduce(a, *dim, keepdim);
   TORCH_CHECK(a.numel() > 0, "argmax/argmin of an empty tensor has no result");
@@ -401,11 +387,6 @@ OutMeta layer_norm_stats(const at::Tensor& input, at::IntArrayRef normalized_sha
   c10::SmallVector<int64_t, 6> sizes;
   for (int64_t i = 0; i < input.dim(); ++i) sizes.push_back(i < axis ? input.size(i) : 1);
   return OutMeta{sizes, input.scalar_type()};
-}
-
-OutMeta layer_norm_stats(const at::Tensor& input, c10::SymIntArrayRef normalized_shape) {
-  const auto shape = concrete(normalized_shape);
-  return layer_norm_stats(input, at::IntArrayRef(shape));
 }
 
 OutMeta batch_norm_stats(const at::Tensor& input) {
@@ -500,11 +481,6 @@ OutMeta adaptive_pool2d(const at::Tensor& input, at::IntArrayRef output_size) {
   sizes.push_back(output_size[0]);
   sizes.push_back(output_size[1]);
   return OutMeta{sizes, input.scalar_type()};
-}
-
-OutMeta adaptive_pool2d(const at::Tensor& input, c10::SymIntArrayRef output_size) {
-  const auto v = concrete(output_size);
-  return adaptive_pool2d(input, at::IntArrayRef(v));
 }
 
 }  // namespace rules

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "opweave/stream.h"
+#include "opweave/torch_compat.h"
 #include "opweave/vendor.h"
 
 namespace opweave {
@@ -162,7 +163,7 @@ Block* malloc_block(DeviceCache& c, c10::DeviceIndex device, owStream_t stream, 
       snapshot = c.stats;
     }
     TORCH_CHECK(false, "opweave: ", st == owOutOfMemory ? "out of memory" : "allocation failed",
-                " on privateuseone:", static_cast<int>(device), ": tried to allocate ",
+                " on ", c10::Device(kType, device), ": tried to allocate ",
                 format_bytes(static_cast<int64_t>(size)), " (", format_bytes(snapshot.allocated),
                 " allocated, ", format_bytes(snapshot.reserved),
                 " reserved by the caching allocator); vendor '", vendor_info().name,
@@ -178,7 +179,19 @@ Block* malloc_block(DeviceCache& c, c10::DeviceIndex device, owStream_t stream, 
 
 class DeviceAllocator final : public c10::Allocator {
  public:
-  c10::DataPtr allocate(size_t n) const override { return allocate_on(current_device(), n); }
+  c10::DataPtr allocate(size_t n) OPWEAVE_ALLOCATE_CONST override {
+    return allocate_on(current_device(), n);
+  }
+#if OPWEAVE_TORCH_AT_LEAST(2, 0)
+  // torch 2.x clones storages through this (Storage copies, torch.save of a shared storage):
+  // a device-to-device copy on the current stream, complete when it returns.
+  void copy_data(void* dst, const void* src, std::size_t n) const override {
+    if (n == 0) return;
+    const owStream_t s = current_native_stream(current_device());
+    check_seam(seam().memcpyAsync(dst, src, n, owMemcpyDeviceToDevice, s), "memcpyAsync");
+    check_seam(seam().streamSynchronize(s), "streamSynchronize");
+  }
+#endif
 };
 
 DeviceAllocator g_allocator;

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "opweave/torch_compat.h"
 #include "opweave/context.h"
 #include "opweave/diopi_convert.h"
 #include "opweave/diopi_errors.h"
@@ -123,7 +124,7 @@ diopiError_t diopiGetTensorElemSize(diopiConstTensorHandle_t th, int64_t* itemsi
 diopiError_t diopiGetTensorStoragePtr(diopiConstTensorHandle_t th, void** ptr) {
   OPWEAVE_DIOPI_TRY
   require(ptr != nullptr, "diopiGetTensorStoragePtr", "ptr is NULL");
-  *ptr = checked(th, "diopiGetTensorStoragePtr").storage().data();
+  *ptr = opweave::compat::storage_data(checked(th, "diopiGetTensorStoragePtr").storage());
   return diopiSuccess;
   OPWEAVE_DIOPI_CATCH
 }

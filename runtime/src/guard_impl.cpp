@@ -2,6 +2,7 @@
 // This is what makes c10::DeviceGuard, c10::Stream and c10::Event work on the opweave device.
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 
+#include "opweave/torch_compat.h"
 #include "opweave/allocator.h"
 #include "opweave/stream.h"
 #include "opweave/vendor.h"
@@ -15,7 +16,7 @@ struct GuardImpl final : public c10::impl::DeviceGuardImplInterface {
   c10::DeviceType type() const override { return kType; }
 
   c10::Device exchangeDevice(c10::Device d) const override {
-    TORCH_CHECK(d.type() == kType, "opweave guard: expected a privateuseone device, got ", d);
+    TORCH_CHECK(d.type() == kType, "opweave guard: expected a ", c10::DeviceTypeName(kType, true), " device, got ", d);
     const c10::DeviceIndex old = current_device();
     if (d.index() != old) set_device(d.index());
     return c10::Device(kType, old);
@@ -24,7 +25,7 @@ struct GuardImpl final : public c10::impl::DeviceGuardImplInterface {
   c10::Device getDevice() const override { return c10::Device(kType, current_device()); }
 
   void setDevice(c10::Device d) const override {
-    TORCH_CHECK(d.type() == kType, "opweave guard: expected a privateuseone device, got ", d);
+    TORCH_CHECK(d.type() == kType, "opweave guard: expected a ", c10::DeviceTypeName(kType, true), " device, got ", d);
     set_device(d.index());
   }
 
@@ -91,6 +92,28 @@ struct GuardImpl final : public c10::impl::DeviceGuardImplInterface {
 
   void recordDataPtrOnStream(const c10::DataPtr& data, const c10::Stream& stream) const override {
     record_stream(data, stream);
+  }
+
+  // Virtuals torch 2.x added: torch.Stream(device=...), torch.Event.synchronize /
+  // elapsed_time and torch.accelerator.synchronize go through them.
+  c10::Stream getNewStream(c10::Device d, int) const OPWEAVE_OVERRIDE_2X {
+    return stream_from_pool(d.index());
+  }
+  void synchronizeEvent(void* event) const OPWEAVE_OVERRIDE_2X {
+    if (event == nullptr) return;
+    check_seam(seam().eventSynchronize(static_cast<owEvent_t>(event)), "eventSynchronize");
+  }
+  void synchronizeDevice(const c10::DeviceIndex device) const OPWEAVE_OVERRIDE_2X {
+    synchronize_device(device);
+  }
+  double elapsedTime(void* start, void* end, const c10::DeviceIndex) const OPWEAVE_OVERRIDE_2X {
+    TORCH_CHECK(start != nullptr && end != nullptr,
+                "opweave: elapsed_time needs two recorded events");
+    float ms = 0.f;
+    check_seam(seam().eventElapsedTime(&ms, static_cast<owEvent_t>(start),
+                                       static_cast<owEvent_t>(end)),
+               "eventElapsedTime");
+    return ms;
   }
 };
 

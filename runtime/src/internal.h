@@ -25,6 +25,10 @@ void copy_into(const at::Tensor& dst, const at::Tensor& src, bool non_blocking);
 void resize_device_tensor(c10::TensorImpl* self, c10::IntArrayRef size,
                           c10::optional<c10::IntArrayRef> stride);
 
+// tensor_ops.cpp: replaces the storage's memory by `nbytes` of fresh device memory, keeping
+// the first min(old, new) bytes.
+void resize_device_storage(c10::StorageImpl* storage, size_t nbytes);
+
 // cpu_substitutes.cpp: runs `op` with the CPU dispatch key, as the ATen op it stands for when
 // ATen gives it no CPU kernel (convolution_overrideable and its backward).
 void redispatch_on_cpu(const c10::OperatorHandle& op, const std::string& name,

@@ -150,12 +150,29 @@ std::string generator_state_op(int64_t d) {
   return os.str();
 }
 
+// The default generator's state as torch's generators give it: a CPU uint8 tensor.
+at::Tensor get_rng_state_op(int64_t device) {
+  const auto d = checked_device_index(static_cast<c10::DeviceIndex>(device), "get_rng_state");
+  at::Generator g = default_generator(d);
+  std::lock_guard<std::mutex> lock(g.mutex());
+  return g.get_state();
+}
+
+void set_rng_state_op(int64_t device, const at::Tensor& state) {
+  const auto d = checked_device_index(static_cast<c10::DeviceIndex>(device), "set_rng_state");
+  at::Generator g = default_generator(d);
+  std::lock_guard<std::mutex> lock(g.mutex());
+  g.set_state(state);
+}
+
 std::string report_op() {
   const VendorInfo& v = vendor_info();
   std::ostringstream os;
   os << "{\"vendor\": " << quoted(v.name) << ", \"library\": " << quoted(v.library)
      << ", \"load_error\": " << quoted(v.load_error)
      << ", \"seam_version\": " << (g_seam ? g_seam->version : 0)
+     << ", \"device_name\": "
+     << quoted(g_seam && g_seam->device_name ? g_seam->device_name : "opweave")
      << ", \"device_count\": " << v.device_count;
   std::string present, absent;
   auto capability = [&](const char* name, const void* fn) {
@@ -219,6 +236,8 @@ TORCH_LIBRARY(opweave, m) {
   m.def("empty_cache() -> ()", &empty_cache_op);
   m.def("manual_seed(int seed) -> ()", &manual_seed_op);
   m.def("generator_state(int device) -> str", &generator_state_op);
+  m.def("get_rng_state(int device) -> Tensor", &get_rng_state_op);
+  m.def("set_rng_state(int device, Tensor state) -> ()", &set_rng_state_op);
   m.def("report() -> str", &report_op);
   m.def("fallback_stats(bool reset) -> str", &fallback_stats_op);
 }

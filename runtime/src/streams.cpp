@@ -35,7 +35,7 @@ owStream_t create_stream(c10::DeviceIndex device, c10::StreamId id) {
 }
 
 void check_stream(const c10::Stream& stream) {
-  TORCH_CHECK(stream.device_type() == kType, "opweave: expected a privateuseone stream, got ",
+  TORCH_CHECK(stream.device_type() == kType, "opweave: expected a ", c10::DeviceTypeName(kType, true), " stream, got ",
               stream);
   checked_device_index(stream.device_index(), "opweave stream");
   TORCH_CHECK(stream.id() >= 0 && stream.id() < kStreamsPerDevice, "opweave: invalid stream id ",
@@ -51,8 +51,8 @@ c10::DeviceIndex checked_device_index(c10::DeviceIndex index, const char* op) {
   if (C10_UNLIKELY(index >= device_count())) {
     seam();  // no vendor: report the load error instead
     TORCH_CHECK(false, op, ": device index ", static_cast<int>(index), " is out of range: vendor '",
-                vendor_info().name, "' has ", device_count(), " device(s) (privateuseone:0..",
-                device_count() - 1, ")");
+                vendor_info().name, "' has ", device_count(), " device(s) (",
+                c10::DeviceTypeName(kType, /*lower_case=*/true), ":0..", device_count() - 1, ")");
   }
   return index;
 }

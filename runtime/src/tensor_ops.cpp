@@ -17,16 +17,18 @@
 #include "internal.h"
 #include "opweave/allocator.h"
 #include "opweave/stream.h"
+#include "opweave/torch_compat.h"
 #include "opweave/vendor.h"
 
 namespace opweave {
 namespace {
 
-// The device a factory targets: explicit index, or the current device for "privateuseone".
+// The device a factory targets: explicit index, or the current device for "opweave"
+// ("privateuseone" on torch 1.13).
 c10::DeviceIndex target_device(const c10::optional<c10::Device>& device, const char* op) {
   if (device.has_value()) {
-    TORCH_CHECK(device->type() == kDeviceType, op, ": expected a privateuseone device, got ",
-                *device);
+    TORCH_CHECK(device->type() == kDeviceType, op, ": expected a ",
+                c10::DeviceTypeName(kDeviceType, /*lower_case=*/true), " device, got ", *device);
     return checked_device_index(device->index(), op);
   }
   return checked_device_index(-1, op);
@@ -59,7 +61,7 @@ at::Tensor empty_memory_format(c10::SymIntArrayRef size, c10::optional<at::Scala
   check_factory_options(layout, pin_memory, op);
   return with_op_context(op, [&] {
     const c10::DeviceGuard guard(c10::Device(kDeviceType, d));  // the allocator's device
-    return at::Tensor(at::detail::empty_generic(c10::asIntArrayRefSlow(size), device_allocator(),
+    return at::Tensor(at::detail::empty_generic(opweave::compat::ints(size), device_allocator(),
                                                 c10::DispatchKeySet(c10::DispatchKey::PrivateUse1),
                                                 c10::dtype_or_default(dtype), memory_format));
   });
@@ -74,35 +76,18 @@ at::Tensor empty_strided(c10::SymIntArrayRef size, c10::SymIntArrayRef stride,
   return with_op_context(op, [&] {
     const c10::DeviceGuard guard(c10::Device(kDeviceType, d));
     return at::Tensor(at::detail::empty_strided_generic(
-        c10::asIntArrayRefSlow(size), c10::asIntArrayRefSlow(stride), device_allocator(),
+        opweave::compat::ints(size), opweave::compat::ints(stride), device_allocator(),
         c10::DispatchKeySet(c10::DispatchKey::PrivateUse1), c10::dtype_or_default(dtype)));
   });
 }
 
-// Grows a device storage: a new block, the old bytes copied over on the current stream.
-void resize_device_storage(c10::StorageImpl* storage, size_t nbytes) {
-  TORCH_CHECK(storage->resizable(), "aten::resize_: trying to resize a storage of ",
-              storage->nbytes(), " bytes that is not resizable to ", nbytes, " bytes");
-  const c10::DeviceIndex device = storage->device().index();
-  c10::DataPtr fresh = allocate_on(device, nbytes);
-  const size_t keep = std::min(storage->nbytes(), nbytes);
-  if (keep > 0) {
-    check_seam(seam().memcpyAsync(fresh.get(), storage->data(), keep, owMemcpyDeviceToDevice,
-                                  current_native_stream(device)),
-               "memcpyAsync");
-  }
-  c10::DataPtr old = storage->set_data_ptr(std::move(fresh));
-  // The copy above still reads the old block: keep it from being reused before that.
-  record_stream(old, current_stream(device));
-  storage->set_nbytes(nbytes);
-}
 
 const at::Tensor& resize_(const at::Tensor& self, c10::SymIntArrayRef size,
                           c10::optional<at::MemoryFormat> memory_format) {
   TORCH_CHECK(!self.has_names(), "aten::resize_: named tensors are not supported on opweave");
   auto* impl = self.unsafeGetTensorImpl();
   with_op_context("aten::resize_",
-                  [&] { resize_device_tensor(impl, c10::asIntArrayRefSlow(size), c10::nullopt); });
+                  [&] { resize_device_tensor(impl, opweave::compat::ints(size), c10::nullopt); });
   if (memory_format.has_value()) {
     TORCH_CHECK(*memory_format != at::MemoryFormat::Preserve,
                 "aten::resize_: unsupported memory format ", *memory_format);
@@ -115,25 +100,25 @@ at::Tensor as_strided(const at::Tensor& self, c10::SymIntArrayRef size, c10::Sym
                       c10::optional<c10::SymInt> storage_offset) {
   c10::optional<int64_t> offset;
   if (storage_offset.has_value()) offset = storage_offset->expect_int();
-  return at::native::as_strided_tensorimpl(self, c10::asIntArrayRefSlow(size),
-                                           c10::asIntArrayRefSlow(stride), offset);
+  return at::native::as_strided_tensorimpl(self, opweave::compat::ints(size),
+                                           opweave::compat::ints(stride), offset);
 }
 
 at::Tensor view(const at::Tensor& self, c10::SymIntArrayRef size) {
-  return at::native::view(self, c10::asIntArrayRefSlow(size));
+  return at::native::view(self, opweave::compat::ints(size));
 }
 
 at::Tensor reshape_alias(const at::Tensor& self, c10::SymIntArrayRef size,
                          c10::SymIntArrayRef stride) {
-  return at::native::_reshape_alias(self, c10::asIntArrayRefSlow(size),
-                                    c10::asIntArrayRefSlow(stride));
+  return at::native::_reshape_alias(self, opweave::compat::ints(size),
+                                    opweave::compat::ints(stride));
 }
 
 at::Tensor& set_storage(at::Tensor& self, at::Storage source, c10::SymInt storage_offset,
                         c10::SymIntArrayRef size, c10::SymIntArrayRef stride) {
   const int64_t offset = storage_offset.expect_int();
-  const c10::IntArrayRef sizes = c10::asIntArrayRefSlow(size);
-  const c10::IntArrayRef strides = c10::asIntArrayRefSlow(stride);
+  const c10::IntArrayRef sizes = opweave::compat::ints(size);
+  const c10::IntArrayRef strides = opweave::compat::ints(stride);
   at::native::checkSetStorage(self, std::move(source), offset, sizes, strides);
   self.unsafeGetTensorImpl()->set_storage_offset(offset);
   c10::optional<c10::IntArrayRef> stride_opt;
@@ -187,6 +172,24 @@ void record_stream_op(at::Tensor& self, c10::Stream stream) {
 }
 
 }  // namespace
+
+// Grows a device storage: a new block, the old bytes copied over on the current stream.
+void resize_device_storage(c10::StorageImpl* storage, size_t nbytes) {
+  TORCH_CHECK(storage->resizable(), "aten::resize_: trying to resize a storage of ",
+              storage->nbytes(), " bytes that is not resizable to ", nbytes, " bytes");
+  const c10::DeviceIndex device = storage->device().index();
+  c10::DataPtr fresh = allocate_on(device, nbytes);
+  const size_t keep = std::min(storage->nbytes(), nbytes);
+  if (keep > 0) {
+    check_seam(seam().memcpyAsync(fresh.get(), storage->data(), keep, owMemcpyDeviceToDevice,
+                                  current_native_stream(device)),
+               "memcpyAsync");
+  }
+  c10::DataPtr old = storage->set_data_ptr(std::move(fresh));
+  // The copy above still reads the old block: keep it from being reused before that.
+  record_stream(old, current_stream(device));
+  storage->set_nbytes(nbytes);
+}
 
 void resize_device_tensor(c10::TensorImpl* self, c10::IntArrayRef size,
                           c10::optional<c10::IntArrayRef> stride) {

@@ -4,7 +4,7 @@ shows up as stale data, deterministically."""
 CODE = """
     import torch, opweave
     x = torch.arange(1, 1001, dtype=torch.float32)
-    d = x.to("privateuseone")                  # blocking: waits for the upload
+    d = x.to(opweave.DEVICE)                  # blocking: waits for the upload
     out = torch.zeros(1000)
     out.copy_(d, non_blocking=True)            # queued behind a 200 ms task latency
     print("before", out.sum().item())          # BUG being demonstrated: no synchronize
@@ -28,7 +28,7 @@ def test_missing_synchronize_is_observable(run_python):
 def test_blocking_copy_needs_no_synchronize(run_python):
     r = run_python("""
         import torch, opweave
-        d = torch.arange(1, 1001, dtype=torch.float32).to("privateuseone")
+        d = torch.arange(1, 1001, dtype=torch.float32).to(opweave.DEVICE)
         print(d.cpu().sum().item())
     """, OPWEAVE_SIM_DELAY_US="50000")
     assert r.returncode == 0, r.stderr

@@ -20,12 +20,12 @@ MODEL_STEP = """
     from opweave.demo import mlp
     x, y = mlp.make_data(256, 20, 5, seed=0)
     mlp.train(mlp.make_model(20, 16, 5, seed=0), x, y, opweave.device(0), 3, 32, 0.02)
-    a = torch.randn(4, 4, device="privateuseone")
+    a = torch.randn(4, 4, device=opweave.DEVICE)
     (a + a).cpu(); (a * a).cpu()
     # tensor-list arguments (Tensor[] and Tensor?[] with CPU and device entries)
-    i = torch.tensor([0, 3, 3], device="privateuseone")
+    i = torch.tensor([0, 3, 3], device=opweave.DEVICE)
     torch.cat([a, a]).cpu(); a[i].cpu(); a[:, torch.tensor([1, 2])].cpu(); a[a > 0].cpu()
-    a.clamp(min=torch.zeros(4, device="privateuseone")).cpu()
+    a.clamp(min=torch.zeros(4, device=opweave.DEVICE)).cpu()
 """
 
 

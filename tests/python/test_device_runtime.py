@@ -5,6 +5,8 @@ import torch
 
 import opweave
 
+TORCH2 = int(torch.__version__.split(".")[0]) >= 2
+
 
 def test_two_sim_devices_and_report():
     assert opweave.device_count() == 2
@@ -24,9 +26,12 @@ def test_print_report_lists_vendor(capsys):
     assert "opweave vendor 'sim'" in out and "DIOPI functions" in out
 
 
-def test_device_helpers():
-    assert opweave.DEVICE == "privateuseone"
-    assert opweave.device(1) == torch.device("privateuseone:1")
+def test_device_type_name_depends_on_the_torch_version():
+    # torch 2.x: renamed to the vendor's device name (sim declares none: "opweave");
+    # torch 1.13 cannot rename PrivateUse1.
+    expected = "opweave" if TORCH2 else "privateuseone"
+    assert opweave.DEVICE == expected
+    assert opweave.device(1) == torch.device(f"{expected}:1")
 
 
 def test_factories_place_tensors_on_the_requested_device(dev0, dev1):
@@ -43,10 +48,10 @@ def test_unindexed_device_means_the_current_device(dev1):
     opweave.set_device(1)
     try:
         assert opweave.current_device() == 1
-        assert torch.empty(2, device="privateuseone").device == dev1
+        assert torch.empty(2, device=opweave.DEVICE).device == dev1
     finally:
         opweave.set_device(0)
-    assert torch.empty(2, device="privateuseone").device.index == 0
+    assert torch.empty(2, device=opweave.DEVICE).device.index == 0
 
 
 def test_memory_stats_track_tensors_and_empty_cache(dev1):
@@ -74,7 +79,7 @@ def test_memory_stats_track_tensors_and_empty_cache(dev1):
 def test_streams_are_printable_and_switchable(dev0):
     cur = opweave.current_stream()
     assert cur.id == 0 and cur.device_index == 0
-    assert "privateuseone:0" in repr(cur) and "id=0" in repr(cur)
+    assert f"{opweave.DEVICE}:0" in repr(cur) and "id=0" in repr(cur)
     s = opweave.Stream(dev0)
     assert s != cur
     with opweave.stream(s):
@@ -108,4 +113,4 @@ def test_manual_seed_sets_every_device_generator():
 
 def test_printing_a_device_tensor(dev1, all_on_cpu):
     text = repr(torch.tensor([[1.5, -2.0], [3.0, 4.0]]).to(dev1))
-    assert "device='privateuseone:1'" in text and "1.5000" in text
+    assert f"device='{opweave.DEVICE}:1'" in text and "1.5000" in text

@@ -195,6 +195,16 @@ def test_case_matches_eager_on_cpu(vendor, family, name, fn, make):
     assert_close(got, fn(*inputs), f"{vendor}:{name}")
 
 
+# Entries no graph reaches on the installed torch, by name, with the reason.
+TORCH2 = int(torch.__version__.split(".")[0]) >= 2
+UNREACHABLE = {
+    # torch 2.x's make_fx emits _native_batch_norm_legit(.no_stats / _no_training) for
+    # batch_norm; no table lists those, so they run eagerly, as `unsupported` makes
+    # native_batch_norm run on 1.13.
+    "native_batch_norm",
+} if TORCH2 else set()
+
+
 @pytest.mark.parametrize("vendor", VENDORS)
 def test_every_table_entry_is_exercised(vendor):
     table = dicp.load_table(vendor)
@@ -202,7 +212,8 @@ def test_every_table_entry_is_exercised(vendor):
     for _family, name, fn, make in ALL_CASES:
         applied |= run_case(vendor, name, fn, make)[2]
     dead = [f"{table.source}:{c.line} {c.aten} ({c.kind})"
-            for i, c in enumerate(table.conversions) if i not in applied]
+            for i, c in enumerate(table.conversions)
+            if i not in applied and c.aten not in UNREACHABLE]
     assert not dead, "conversion entries no case reaches:\n  " + "\n  ".join(dead)
 
 

@@ -139,7 +139,9 @@ def test_state_dict_has_torchs_layout_and_round_trips(dev0):
     resumed = opweave.optim.AdamW([p2], amsgrad=True)
     # as from a checkpoint: torch 1.13 cannot deepcopy a privateuseone tensor, which
     # load_state_dict does; it moves the state to the parameter's device itself
-    on_host = {"state": {k: {n: t.cpu() for n, t in st.items()} for k, st in s_ours["state"].items()},
+    # (copies: .cpu() of the CPU step is the step tensor itself, and torch 2.x's
+    # load_state_dict no longer deep-copies, so both optimizers would count on one tensor)
+    on_host = {"state": {k: {n: t.cpu().clone() for n, t in st.items()} for k, st in s_ours["state"].items()},
                "param_groups": s_ours["param_groups"]}
     resumed.load_state_dict(on_host)
     assert resumed.state[p2]["exp_avg"].device == dev0

@@ -128,7 +128,7 @@ def test_dump_level_2_writes_json_lines(run_python, tmp_path):
     path = tmp_path / "dump.jsonl"
     proc = run_python("""
         import torch, opweave
-        a = torch.ones(2, 3, device="privateuseone")
+        a = torch.ones(2, 3, device=opweave.DEVICE)
         (a + a).cpu()
     """, OPWEAVE_DUMP_LEVEL="2", OPWEAVE_DUMP_OPS=r"aten::add", OPWEAVE_DUMP_FILE=str(path))
     assert proc.returncode == 0, proc.stderr

@@ -4,7 +4,7 @@
 #pragma once
 
 #include <ATen/core/Tensor.h>
-#include <c10/core/SymIntArrayRef.h>
+#include <c10/util/ArrayRef.h>
 #include <c10/util/Optional.h>
 
 #include <array>
@@ -63,16 +63,15 @@ inline bool nearest_scale_matches_sizes(c10::optional<double> scale, int64_t in,
 
 // Spatial dim `dim` (0: H, 1: W) of the input tensor.
 inline bool nearest_scale_matches(c10::optional<double> scale, const at::Tensor& input,
-                                  c10::SymIntArrayRef output_size, int64_t dim) {
-  return nearest_scale_matches_sizes(scale, input.size(input.dim() - 2 + dim),
-                                     output_size[dim].expect_int());
+                                  at::IntArrayRef output_size, int64_t dim) {
+  return nearest_scale_matches_sizes(scale, input.size(input.dim() - 2 + dim), output_size[dim]);
 }
 
 // ... of the input sizes [N, C, H, W] (the backward).
-inline bool nearest_scale_matches(c10::optional<double> scale, c10::SymIntArrayRef input_size,
-                                  c10::SymIntArrayRef output_size, int64_t dim) {
-  return nearest_scale_matches_sizes(scale, input_size[input_size.size() - 2 + dim].expect_int(),
-                                     output_size[dim].expect_int());
+inline bool nearest_scale_matches(c10::optional<double> scale, at::IntArrayRef input_size,
+                                  at::IntArrayRef output_size, int64_t dim) {
+  return nearest_scale_matches_sizes(scale, input_size[input_size.size() - 2 + dim],
+                                     output_size[dim]);
 }
 
 }  // namespace guards

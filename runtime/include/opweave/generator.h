@@ -11,6 +11,8 @@
 #include <c10/util/Optional.h>
 #include <diopi/diopirt.h>
 
+#include "opweave/torch_compat.h"
+
 #include <cstdint>
 
 namespace opweave {
@@ -27,7 +29,9 @@ class DeviceGenerator final : public c10::GeneratorImpl {
   void set_state(const c10::TensorImpl& new_state) override;
 
   uint64_t offset() const { return offset_; }
-  void set_offset(uint64_t offset) { offset_ = offset; }
+  // Pure virtual in torch 2.x's GeneratorImpl (plain members on 1.13).
+  void set_offset(uint64_t offset) OPWEAVE_OVERRIDE_2X { offset_ = offset; }
+  uint64_t get_offset() const OPWEAVE_OVERRIDE_2X { return offset_; }
   static c10::DeviceType device_type() { return c10::DeviceType::PrivateUse1; }
 
  private:

@@ -7,6 +7,7 @@
 #include <ATen/core/Tensor.h>
 #include <ATen/core/boxing/KernelFunction.h>
 #include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/native/TypeProperties.h>
 #include <ATen/record_function.h>
 #include <c10/core/DeviceGuard.h>
 #include <c10/util/SmallVector.h>
@@ -20,6 +21,7 @@
 #include "opweave/diopi_handles.h"
 #include "opweave/fallback.h"
 #include "opweave/op_registry.h"
+#include "opweave/torch_compat.h"
 
 namespace opweave {
 
@@ -32,6 +34,12 @@ class OpGuard {
   template <class... Ts>
   explicit OpGuard(int op, const Ts&... tensors) : device_(find_device(tensors...)) {
     (check(op, tensors), ...);
+    if (C10_UNLIKELY(!staged_.empty())) {
+      // Python numbers take the dtype ATen's promotion gives them among the op's tensors
+      at::native::ResultTypeState state{};
+      (promote(state, tensors), ...);
+      materialize(at::native::result_type(state));
+    }
     guard_.emplace(device_);
     ctx_.emplace(device_.index());
   }
@@ -114,7 +122,20 @@ class OpGuard {
       }
     }
   }
-  void stage(const at::Tensor& t);
+  void stage(const at::Tensor& t) { staged_.emplace_back(&t, at::Tensor()); }
+  // Copies the staged CPU 0-dim tensors to the device. A wrapped number (a Python scalar) goes
+  // in the op's promoted dtype (float32 for float16 / bfloat16, the precision ATen's CPU
+  // kernels compute a scalar operand in), not as float64: a kernel sees only 0-dim tensors,
+  // and a 0-dim float64 one would promote a 0-dim float32 operand to float64.
+  void materialize(at::ScalarType promoted);
+  static void promote(at::native::ResultTypeState& s, const at::Tensor& t) {
+    if (t.defined()) s = at::native::update_result_type_state(t, s);
+  }
+  static void promote(at::native::ResultTypeState& s, const c10::optional<at::Tensor>& t) {
+    if (t.has_value()) promote(s, *t);
+  }
+  template <class List>
+  static void promote(at::native::ResultTypeState&, const List&) {}  // lists: not operands
   const at::Tensor& staged(const at::Tensor& t) const;
 
   c10::Device device_;
@@ -137,9 +158,13 @@ decltype(auto) fallback_call(int op, const char* reason, Args&&... args) {
   (void)op;
   FallbackReason scope(reason);  // explains this call in the one-time log line
   using Sig = typename Ops::schema;
-  return c10::impl::BoxedKernelWrapper<Sig>::call(
-      c10::BoxedKernel::makeFromFunction<&cpu_fallback>(), operator_handle<Ops>(),
-      c10::DispatchKeySet(), std::forward<Args>(args)...);
+  return compat::schema_apply<Sig>(
+      [](auto&&... ps) -> decltype(auto) {
+        return c10::impl::BoxedKernelWrapper<Sig>::call(
+            c10::BoxedKernel::makeFromFunction<&cpu_fallback>(), operator_handle<Ops>(),
+            c10::DispatchKeySet(), std::forward<decltype(ps)>(ps)...);
+      },
+      std::forward<Args>(args)...);
 }
 
 // A DIOPI call returned `status`: throws a RuntimeError naming the op, the DIOPI function and

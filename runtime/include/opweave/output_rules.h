@@ -4,7 +4,6 @@
 
 #include <ATen/core/IListRef.h>
 #include <ATen/core/Tensor.h>
-#include <c10/core/SymIntArrayRef.h>
 #include <c10/util/SmallVector.h>
 
 namespace opweave {
@@ -52,15 +51,13 @@ OutMeta topk(const at::Tensor& a, int64_t k, int64_t dim);
 OutMeta topk_indices(const at::Tensor& a, int64_t k, int64_t dim);
 OutMeta randperm(int64_t n);
 OutMeta linspace(int64_t steps);
-OutMeta repeat(const at::Tensor& a, c10::SymIntArrayRef repeats);
 OutMeta repeat(const at::Tensor& a, at::IntArrayRef repeats);
 
 // ---- indexing, joining ----
 OutMeta embedding(const at::Tensor& weight, const at::Tensor& indices);
-OutMeta embedding_backward(const at::Tensor& grad_output, const c10::SymInt& num_weights);
+OutMeta embedding_backward(const at::Tensor& grad_output, int64_t num_weights);
 OutMeta index_select(const at::Tensor& self, int64_t dim, const at::Tensor& index);
 OutMeta gather(const at::Tensor& self, const at::Tensor& index);
-OutMeta shape(const at::Tensor& dtype_of, c10::SymIntArrayRef sizes);
 OutMeta shape(const at::Tensor& dtype_of, at::IntArrayRef sizes);
 OutMeta shape(const at::Tensor& dtype_of, const at::Tensor& shape_of);
 OutMeta cat(const at::ITensorListRef& tensors, int64_t dim);
@@ -75,7 +72,6 @@ OutMeta argreduce(const at::Tensor& a, c10::optional<int64_t> dim, bool keepdim)
 OutMeta cumsum(const at::Tensor& a, c10::optional<at::ScalarType> dtype);
 
 // ---- normalization ----
-OutMeta layer_norm_stats(const at::Tensor& input, c10::SymIntArrayRef normalized_shape);
 OutMeta layer_norm_stats(const at::Tensor& input, at::IntArrayRef normalized_shape);
 OutMeta batch_norm_stats(const at::Tensor& input);
 
@@ -89,7 +85,6 @@ OutMeta pool2d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArra
                at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode);
 OutMeta pool2d_indices(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
                        at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode);
-OutMeta adaptive_pool2d(const at::Tensor& input, c10::SymIntArrayRef output_size);
 OutMeta adaptive_pool2d(const at::Tensor& input, at::IntArrayRef output_size);
 
 }  // namespace rules

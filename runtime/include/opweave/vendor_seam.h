@@ -92,6 +92,12 @@ typedef struct owVendorSeam {
    * pending batch first. Batches do not nest (owInvalidValue). Both present or both NULL. */
   owStatus (*streamBeginBatch)(owStream_t stream);
   owStatus (*streamEndBatch)(owStream_t stream);
+
+  /* The device type torch 2.x shows for this vendor's devices (torch.device("<name>:0"),
+   * the module torch.<name>); NULL: "opweave". Lower-case letters, digits and '_', not a
+   * built-in torch device type. torch 1.13 cannot rename its out-of-tree device type, which
+   * stays "privateuseone" there. */
+  const char* device_name;
 } owVendorSeam;
 
 /* The single entry point a vendor library exports. */

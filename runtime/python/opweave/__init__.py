@@ -4,17 +4,19 @@ Import it next to torch; that is all the set-up there is::
 
     import torch, opweave
 
-    x = torch.randn(4, 4, device="privateuseone")     # the current device (0 by default)
-    y = torch.ones(4, device="privateuseone:1")       # an explicit device index
+    x = torch.randn(4, 4, device="opweave")           # the current device (0 by default)
+    y = torch.ones(4, device="opweave:1")             # an explicit device index
     z = x.to(opweave.device(1))                       # opweave.device(i) == torch.device(...)
-    model.to(opweave.DEVICE)                          # "privateuseone"
+    model.to(opweave.DEVICE)                          # "opweave" ("privateuseone" on 1.13)
     print(z.cpu())
 
-Addressing the device: PyTorch 1.13 names out-of-tree accelerators by the dispatch key they
-use, so the device type is spelled ``"privateuseone"`` (``opweave.DEVICE``) and devices are
-``"privateuseone:0"``, ``"privateuseone:1"``, ... (``opweave.device(i)``). Which accelerator
-that is depends on the vendor library loaded at import: ``OPWEAVE_VENDOR`` (default ``sim``,
-the simulated accelerator). ``opweave.print_report()`` shows the vendor, its devices and
+Addressing the device: on torch 2.x the device type is the name the vendor declares
+(default ``"opweave"``: ``torch.device("opweave:1")``, ``torch.opweave.device_count()``,
+``tensor.opweave()``; see opweave.device_module). PyTorch 1.13 names out-of-tree
+accelerators by their dispatch key, so there the device type is ``"privateuseone"``.
+``opweave.DEVICE`` holds the name in use and ``opweave.device(i)`` the i-th device. Which
+accelerator that is depends on the vendor library loaded at import: ``OPWEAVE_VENDOR``
+(default ``sim``, the simulated accelerator). ``opweave.print_report()`` shows the vendor, its devices and
 which DIOPI kernels it has; every op without a device kernel runs on the CPU (see
 ``opweave.fallback_stats()``).
 
@@ -29,11 +31,10 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import pathlib
 
 import torch
-
-DEVICE = "privateuseone"
 
 _REPO = pathlib.Path(__file__).resolve().parents[3]
 
@@ -56,6 +57,9 @@ def _load() -> None:
 
 _load()
 _C = torch.ops.opweave
+
+# The device type name: "opweave" (or the vendor's) on torch 2.x, set at the end of this file.
+DEVICE = "privateuseone"
 
 from . import instrument  # noqa: E402  (needs the library loaded)
 from . import optim  # noqa: E402  (Adam / AdamW with one fused call per parameter group)
@@ -261,3 +265,10 @@ def compile(fn, *args, **kwargs):  # noqa: A001  (mirrors torch.compile)
     """Graph mode: see opweave.dicp.compile (imported on first use)."""
     from .dicp import compile as dicp_compile
     return dicp_compile(fn, *args, **kwargs)
+
+
+# Last, once every function above exists: on torch 2.x the device takes its own name and
+# torch.<name> becomes this package's device module (opweave.device_module).
+from . import device_module as _device_module  # noqa: E402
+
+DEVICE = _device_module.register(sys.modules[__name__])

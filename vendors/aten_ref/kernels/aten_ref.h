@@ -24,6 +24,8 @@
 #include <exception>
 #include <vector>
 
+#include "opweave/torch_compat.h"  // compat::redispatch: plain integers to the schema's SymInts
+
 namespace aten_ref {
 
 inline const c10::DispatchKeySet kCpuKeys{c10::DispatchKey::CPU};

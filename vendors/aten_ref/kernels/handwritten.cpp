@@ -45,7 +45,7 @@ extern "C" diopiError_t diopiNLLLoss(diopiContextHandle_t, diopiTensorHandle_t o
                                      diopiConstTensorHandle_t weight, diopiReduction_t reduction,
                                      int64_t ignore_index) {
   return guarded([&] {
-    const auto result = at::_ops::nll_loss_forward::redispatch(
+    const auto result = opweave::compat::redispatch<at::_ops::nll_loss_forward>(
         kCpuKeys, wrap(input), wrap(target), aten_ref::wrap_optional(weight),
         static_cast<int64_t>(reduction), ignore_index);
     aten_ref::copy_result(out, std::get<0>(result));
@@ -63,10 +63,10 @@ extern "C" diopiError_t diopiNLLLossBackward(diopiContextHandle_t, diopiTensorHa
     const at::Tensor self = wrap(input);
     const at::Tensor labels = wrap(target);
     const auto weight_t = aten_ref::wrap_optional(weight);
-    const auto forward = at::_ops::nll_loss_forward::redispatch(
+    const auto forward = opweave::compat::redispatch<at::_ops::nll_loss_forward>(
         kCpuKeys, self, labels, weight_t, static_cast<int64_t>(reduction), ignore_index);
     aten_ref::Output result(grad_input);
-    at::_ops::nll_loss_backward_grad_input::redispatch(
+    opweave::compat::redispatch<at::_ops::nll_loss_backward_grad_input>(
         kCpuKeys, wrap(grad_output), self, labels, weight_t, static_cast<int64_t>(reduction),
         ignore_index, std::get<1>(forward), result.tensor());
     result.commit();
@@ -82,9 +82,9 @@ extern "C" diopiError_t diopiConvolution2d(diopiContextHandle_t, diopiTensorHand
                                            diopiSize_t padding, diopiSize_t dilation,
                                            int64_t groups) {
   return guarded([&] {
-    const auto result = at::_ops::convolution::redispatch(
+    const auto result = opweave::compat::redispatch<at::_ops::convolution>(
         kCpuKeys, wrap(input), wrap(weight), aten_ref::wrap_optional(bias), aten_ref::ints(stride),
-        aten_ref::ints(padding), aten_ref::ints(dilation), /*transposed=*/false, kNoOutputPadding,
+        aten_ref::ints(padding), aten_ref::ints(dilation), /*transposed=*/false, at::IntArrayRef(kNoOutputPadding),
         groups);
     aten_ref::copy_result(out, result);
   });
@@ -96,13 +96,13 @@ extern "C" diopiError_t diopiConvolution2dBackward(
     diopiConstTensorHandle_t input, diopiConstTensorHandle_t weight, diopiSize_t* bias_sizes,
     diopiSize_t stride, diopiSize_t padding, diopiSize_t dilation, int64_t groups) {
   return guarded([&] {
-    at::OptionalSymIntArrayRef bias_shape = c10::nullopt;
-    if (bias_sizes != nullptr) bias_shape = c10::fromIntArrayRef(aten_ref::ints(*bias_sizes));
+    at::OptionalIntArrayRef bias_shape = c10::nullopt;
+    if (bias_sizes != nullptr) bias_shape = aten_ref::ints(*bias_sizes);
     const std::array<bool, 3> wanted{grad_input != nullptr, grad_weight != nullptr,
                                      grad_bias != nullptr && bias_sizes != nullptr};
-    const auto grads = at::_ops::convolution_backward::redispatch(
+    const auto grads = opweave::compat::redispatch<at::_ops::convolution_backward>(
         kCpuKeys, wrap(grad_output), wrap(input), wrap(weight), bias_shape, aten_ref::ints(stride),
-        aten_ref::ints(padding), aten_ref::ints(dilation), /*transposed=*/false, kNoOutputPadding,
+        aten_ref::ints(padding), aten_ref::ints(dilation), /*transposed=*/false, at::IntArrayRef(kNoOutputPadding),
         groups, wanted);
     if (wanted[0]) aten_ref::copy_result(grad_input, std::get<0>(grads));
     if (wanted[1]) aten_ref::copy_result(grad_weight, std::get<1>(grads));
@@ -174,7 +174,13 @@ void adam_update(diopiTensorHandle_t input, diopiTensorHandle_t grad_h,
   } else if (weight_decay != 0) {
     grad = grad.add(param, weight_decay);
   }
+  // The installed torch's own single-tensor Adam, operation for operation (2.x moved the first
+  // moment to lerp_): the reference is bit-identical to CPU torch.optim on either version.
+#if OPWEAVE_TORCH_AT_LEAST(2, 0)
+  exp_avg.lerp_(grad, 1 - beta1);
+#else
   exp_avg.mul_(beta1).add_(grad, 1 - beta1);
+#endif
   exp_avg_sq.mul_(beta2).addcmul_(grad, grad, 1 - beta2);
   const double steps = static_cast<double>(step);
   const double step_size = lr / (1 - std::pow(beta1, steps));

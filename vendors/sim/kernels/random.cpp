@@ -285,3 +285,37 @@ diopiError_t diopiDropout(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
     });
   });
 }
+
+// OpWeave extension: dropout's gradient, grad_output * (mask * scale). Like ATen, scale is first
+// rounded to the gradient's dtype; the product of two such values is exact in double, so
+// rounding it once gives ATen's result in every floating dtype.
+diopiError_t diopiDropoutBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input_h,
+                                  diopiConstTensorHandle_t grad_output_h,
+                                  diopiConstTensorHandle_t mask_h, double scale) {
+  SIMK_KERNEL(diopiDropoutBackward);
+  return guarded(kernel.name, [&] {
+    const View grad_input = output_view(grad_input_h, "grad_input");
+    const View grad_output = input_view(grad_output_h, "grad_output");
+    const View mask = input_view(mask_h, "mask");
+    check_dtype(grad_output, kFloating, "grad_output");
+    check_dtype(grad_input, kFloating, "grad_input");
+    SIMK_CHECK(mask.dtype == diopi_dtype_bool, "mask must be bool");
+    SIMK_CHECK(same_shape(grad_input, grad_output) && same_shape(mask, grad_output),
+               "grad_input %s and mask %s must have grad_output's shape %s",
+               grad_input.shape_str().c_str(), mask.shape_str().c_str(),
+               grad_output.shape_str().c_str());
+    launch(kernel, ctx, grad_input, [=] {
+      dispatch<kFloating>(grad_input.dtype, [&](auto tag) {
+        using T = TypeOf<decltype(tag)>;
+        const std::vector<T> g = packed<T>(grad_output);
+        const std::vector<double> m = packed<double>(mask);
+        const double s = static_cast<double>(load(convert<T>(scale)));
+        std::vector<T> y(g.size());
+        for (size_t i = 0; i < g.size(); ++i) {
+          y[i] = convert<T>(static_cast<double>(load(g[i])) * (m[i] * s));  // inf * 0: NaN, as ATen
+        }
+        unpack(grad_input, y);
+      });
+    });
+  });
+}

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 
 import torch
 
+import opweave
+
 from . import golden, native, progress, tensorfile
 from .reference import DTYPES
 
@@ -256,7 +258,7 @@ def _token(sig: dict, value) -> str:
 class Runner:
     def __init__(self, expectations=None, device: int = 0, save_failures: str | None = None):
         self.ops = native.load()
-        self.device = torch.device("privateuseone", device)
+        self.device = opweave.device(device)
         self.device_index = device
         self.expectations = expectations
         self.save_failures = save_failures

@@ -12,6 +12,7 @@ that fell back to CPU.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import math
 import sys
@@ -112,15 +113,22 @@ def make_optimizer(params, device, lr: float, optimizer: str):
 
 
 def train(model, x, y, device, steps: int, batch: int, lr: float,
-          optimizer: str = "single") -> list[float]:
+          optimizer: str = "single", autocast: torch.dtype | None = None) -> list[float]:
+    """`autocast`: run the forward under torch.autocast(device type, dtype) (torch 2.x on the
+    device; CPU autocast for the CPU reference)."""
     model = model.to(device)
     opt = make_optimizer(model.parameters(), device, lr, optimizer)
+    device_type = torch.device(device).type
     losses = []
     for step in range(steps):
         i = (step * batch) % x.shape[0]
         xb, yb = x[i:i + batch].to(device), y[i:i + batch].to(device)
         opt.zero_grad(set_to_none=True)
-        loss = model(xb, yb)
+        # (torch 1.13's autocast rejects the device type even when disabled: no context then)
+        region = (torch.autocast(device_type=device_type, dtype=autocast) if autocast is not None
+                  else contextlib.nullcontext())
+        with region:
+            loss = model(xb, yb)
         loss.backward()
         opt.step()
         losses.append(loss.item())
@@ -128,15 +136,15 @@ def train(model, x, y, device, steps: int, batch: int, lr: float,
 
 
 def compare(steps: int = 20, batch: int = 8, lr: float = 3e-3, seed: int = 0, device=None,
-            optimizer: str = "single"):
+            optimizer: str = "single", autocast: torch.dtype | None = None):
     """(device losses, cpu losses, fallback stats of the device run)."""
     device = device or opweave.device(0)
     x, y = make_data(256, 16, 64, seed=seed)
     model = make_model(seed)
     opweave.fallback_stats(reset=True)
-    dev = train(copy.deepcopy(model), x, y, device, steps, batch, lr, optimizer)
+    dev = train(copy.deepcopy(model), x, y, device, steps, batch, lr, optimizer, autocast)
     fallbacks = opweave.fallback_stats()
-    cpu = train(copy.deepcopy(model), x, y, "cpu", steps, batch, lr)
+    cpu = train(copy.deepcopy(model), x, y, "cpu", steps, batch, lr, autocast=autocast)
     return dev, cpu, fallbacks
 
 
@@ -162,10 +170,14 @@ def main(argv=None) -> int:
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--optimizer", choices=OPTIMIZERS, default="single",
                    help="the device run's AdamW form (CPU: torch's single-tensor form)")
+    p.add_argument("--autocast", choices=("bfloat16", "float16"),
+                   help="forward under torch.autocast in this dtype, CPU too (torch 2.x)")
     args = p.parse_args(argv)
-    dev, cpu, fallbacks = compare(args.steps, args.batch, args.lr, optimizer=args.optimizer)
+    autocast = getattr(torch, args.autocast) if args.autocast else None
+    dev, cpu, fallbacks = compare(args.steps, args.batch, args.lr, optimizer=args.optimizer,
+                                  autocast=autocast)
     report(f"tiny GPT (vocab 64, 2 layers, d 32, 2 heads, seq 16), AdamW ({args.optimizer}), "
-           f"batch {args.batch}, "
+           f"batch {args.batch}, {'autocast ' + args.autocast + ', ' if autocast else ''}"
            f"{args.steps} steps on {opweave.device(0)} vs cpu", dev, cpu, fallbacks)
     return 0
 

@@ -35,13 +35,16 @@ class Signature:
 
 def flat_function(fn: Callable, module, state_names, n_state: int, in_spec, sig: Signature):
     """f(*state, *user_leaves) -> list of output tensors (pytree recorded in `sig`)."""
-    from torch.nn.utils import stateless
+    try:    # torch 2.x; torch 1.13 has only the (2.x-deprecated) stateless form
+        from torch.func import functional_call
+    except ImportError:
+        from torch.nn.utils.stateless import functional_call
 
     def flat(*leaves):
         args, kwargs = tree_unflatten(list(leaves[n_state:]), in_spec)
         if module is not None:
             state = dict(zip(state_names, leaves[:n_state]))
-            out = stateless.functional_call(module, state, tuple(args), kwargs)
+            out = functional_call(module, state, tuple(args), kwargs)
         else:
             out = fn(*args, **kwargs)
         outs, spec = tree_flatten(out)
@@ -72,7 +75,9 @@ def _explain(e: Exception) -> str:
     import traceback
     text = str(e)
     frames = traceback.extract_tb(e.__traceback__)
-    if "non-Fake Tensor" in text or any("non-Fake Tensor" in (f.line or "") for f in frames):
+    # torch 1.13 words it "non-Fake Tensor", torch 2.x "Please convert all Tensors to FakeTensors"
+    marks = ("non-Fake Tensor", "convert all Tensors to FakeTensors")
+    if any(m in text for m in marks) or any(m in (f.line or "") for f in frames for m in marks):
         return ("the function reads a tensor that is not an argument (a global or closure "
                 "variable, or a module's parameter): pass it as an argument, or compile the "
                 "nn.Module itself")

@@ -32,7 +32,10 @@ def _pop_mode(mode) -> None:
     TorchFunctionMode.__exit__(mode, None, None, None)
 
 
-DEVICE_TYPE = "privateuseone"
+from .. import DEVICE as DEVICE_TYPE  # noqa: E402  ("opweave" on torch 2.x, "privateuseone" on 1.13)
+
+# Device types a capture may record for this device (one made on the other torch version).
+RECORDED_DEVICE_TYPES = frozenset({DEVICE_TYPE, "privateuseone"})
 
 # Calls that are not computations: metadata, conversions to Python, autograd plumbing, host
 # copies. Never an op for any tool (matched against the last component of the name).
@@ -237,7 +240,7 @@ def to_cpu_device(value):
     """A device argument (`device=`, `.to(dev)`) pointing at the accelerator, moved to CPU."""
     if isinstance(value, torch.device) and value.type == DEVICE_TYPE:
         return torch.device("cpu")
-    if isinstance(value, str) and value.split(":")[0] == DEVICE_TYPE:
+    if isinstance(value, str) and value.split(":")[0] in RECORDED_DEVICE_TYPES:
         return "cpu"
     return value
 

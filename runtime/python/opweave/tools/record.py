@@ -34,7 +34,7 @@ import re
 import torch
 
 from . import tensorfile
-from ._base import DEVICE_TYPE, flatten_tensors
+from ._base import RECORDED_DEVICE_TYPES, flatten_tensors
 
 FORMAT = "opweave-opcall-1"
 _DTYPE_NAMES = {
@@ -269,7 +269,7 @@ def place(value: torch.Tensor, info: dict, device) -> torch.Tensor:
 
 
 def _device_for(recorded: str, device):
-    return device if recorded.split(":")[0] == DEVICE_TYPE else torch.device(recorded)
+    return device if recorded.split(":")[0] in RECORDED_DEVICE_TYPES else torch.device(recorded)
 
 
 def decode(obj, tensors: dict, device):
