@@ -29,6 +29,9 @@ FACTORS = (1, 4, 8, 16)
 
 def scaled_spec(text: str, factor: int) -> str:
     head, ops = text.split("\nops:\n", 1)
+    # Top-level keys after the op list (`foreach:`) stay once, after the clones.
+    tail_at = re.search(r"^(?:#.*\n)*[A-Za-z_]\w*:", ops, flags=re.M)
+    ops, tail = (ops[:tail_at.start()], ops[tail_at.start():]) if tail_at else (ops, "")
     # Runtime-only functions (device copies) have no ATen reference to clone: skip them.
     blocks = re.split(r"(?=^  - name: )", ops, flags=re.M)
     cloneable = "".join(b for b in blocks if "runtime:" not in b)
@@ -37,7 +40,7 @@ def scaled_spec(text: str, factor: int) -> str:
         clone = re.sub(r"(- name: )(\w+)", rf"\g<1>\g<2>_x{k}", cloneable)
         clone = re.sub(r"(diopi: )(diopi\w+)", rf"\g<1>\g<2>_x{k}", clone)
         clones.append(clone)
-    return head + "\nops:\n" + "".join(clones)
+    return head + "\nops:\n" + "".join(clones) + tail
 
 
 def time_generation(spec_text: str) -> tuple[float, int]:
