@@ -28,7 +28,7 @@ JOBS ?= $(shell nproc)
 export OPWEAVE_BUILD_DIR := $(abspath $(BUILD_DIR))
 export PYTHONPATH := $(abspath runtime/python):$(abspath .)$(if $(PYTHONPATH),:$(PYTHONPATH))
 
-DEBIAN_PACKAGES = libtorch-dev python3-torch python3-jinja2 python3-yaml python3-pytest \
+DEBIAN_PACKAGES = libtorch-dev python3-torch python3-jinja2 python3-yaml python3-pytest python3-pytest-timeout \
   python3-numpy cmake ninja-build g++ libgtest-dev clang-format ccache libopenblas-dev
 
 print-packages:
@@ -79,7 +79,7 @@ test-python: build build-autocompare
 	OPWEAVE_AUTOCOMPARE_BUILD_DIR=$(AUTOCOMPARE_BUILD_DIR) $(PYTHON) -m pytest -q tests/python
 
 test-cpp: build
-	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD_DIR) && ctest --output-on-failure --timeout 300 -j $(JOBS)
 
 test: check-gen test-python test-cpp
 

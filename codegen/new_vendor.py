@@ -28,6 +28,11 @@ from .render import REPO_ROOT, TEMPLATE_DIR
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 DEFINITION = re.compile(r'extern\s+"C"\s+diopiError_t\s+(diopi\w+)\s*\(')
 RESERVED = {"common", "include", "kernels", "seam", "opweave"}
+# torch's own device types: a vendor named like one keeps the default device name "opweave"
+# (torch 2.x cannot rename PrivateUse1 to a built-in type).
+TORCH_DEVICE_TYPES = {"cpu", "cuda", "mkldnn", "opengl", "opencl", "ideep", "hip", "fpga", "maia",
+                      "xla", "vulkan", "metal", "mps", "meta", "hpu", "ve", "lazy", "ipu", "xpu",
+                      "mtia", "privateuseone"}
 
 
 class VendorError(Exception):
@@ -112,7 +117,8 @@ def scaffold(name: str, vendors_dir: str | None = None, stubs_dir: str | None = 
     vdir = os.path.join(vendors_dir, name)
     result = Scaffold(vdir)
     env = _env()
-    context = {"name": name, "NAME": name.upper(), "families": [], "functions": []}
+    context = {"name": name, "NAME": name.upper(), "families": [], "functions": [],
+               "device_name": None if name in TORCH_DEVICE_TYPES else name}
 
     families = []
     for path in stub_files:

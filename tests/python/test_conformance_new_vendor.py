@@ -137,6 +137,11 @@ def test_scaffolded_vendor_loads_trains_the_mlp_on_cpu_fallback_and_reports_not_
         "import sys, json, opweave\n"
         "from opweave.demo import mlp\n"
         "assert opweave.report()['vendor'] == 'acme', opweave.report()\n"
+        # the vendor's device name on torch 2.x (the scaffold declares its own name)
+        "import torch\n"
+        "torch2 = int(torch.__version__.split('.')[0]) >= 2\n"
+        "assert opweave.DEVICE == ('acme' if torch2 else 'privateuseone'), opweave.DEVICE\n"
+        "assert not torch2 or torch.acme.device_count() == opweave.device_count()\n"
         "mlp.main(['--steps', '3', '--every', '1'])\n"
         "from opweave.conformance import __main__ as cli\n"
         "cli.main(['golden', '--op', 'diopiNeg,diopiAbs', '--dtype', 'float32'])\n"

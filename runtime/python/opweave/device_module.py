@@ -139,7 +139,11 @@ def register(pkg) -> str:
         raise ImportError(f"opweave: the PrivateUse1 device is already named {current!r} by "
                           f"another backend; torch allows one out-of-tree device per process")
     if current == "privateuseone":
-        torch.utils.rename_privateuse1_backend(name)
+        try:
+            torch.utils.rename_privateuse1_backend(name)
+        except RuntimeError as e:   # a built-in device type's name, for one
+            raise ImportError(f"opweave: vendor {pkg.report()['vendor']!r} declares the device "
+                              f"name {name!r}, which torch refuses: {e}") from e
     if not hasattr(torch, name):
         torch._register_device_module(name, build(pkg, name))
         torch.utils.generate_methods_for_privateuse1_backend(
