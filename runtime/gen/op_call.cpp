@@ -30,7 +30,8 @@ void OpGuard::materialize(at::ScalarType promoted) {
     const at::Tensor& t = *source;
     c10::Scalar value;
     AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND3(at::kHalf, at::kBFloat16, at::kBool, t.scalar_type(),
-                                           "opweave_stage", [&] { value = *t.data_ptr<scalar_t>(); });
+                                           "opweave_stage",
+                                           [&] { value = *t.data_ptr<scalar_t>(); });
     const bool number = t.unsafeGetTensorImpl()->is_wrapped_number();
     on_device = allocate(OutMeta{{}, number ? for_numbers : t.scalar_type()}, device_);
     on_device.fill_(value);

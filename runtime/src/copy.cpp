@@ -15,10 +15,10 @@
 #include "opweave/allocator.h"
 #include "opweave/context.h"
 #include "opweave/diopi_errors.h"
-#include "opweave/torch_compat.h"
 #include "opweave/diopi_handles.h"
 #include "opweave/diopi_slots.h"
 #include "opweave/stream.h"
+#include "opweave/torch_compat.h"
 #include "opweave/vendor.h"
 
 namespace opweave {
@@ -66,7 +66,9 @@ std::pair<int64_t, int64_t> span_of(const at::Tensor& t) {
   return {t.storage_offset(), last};
 }
 
-char* storage_base(const at::Tensor& t) { return static_cast<char*>(opweave::compat::storage_data(t.storage())); }
+char* storage_base(const at::Tensor& t) {
+  return static_cast<char*>(opweave::compat::storage_data(t.storage()));
+}
 
 // A CPU tensor with the values, sizes and strides of the device tensor `src` (waits for it).
 at::Tensor read_to_host(const at::Tensor& src) {

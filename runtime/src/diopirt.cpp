@@ -10,12 +10,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "opweave/torch_compat.h"
 #include "opweave/context.h"
 #include "opweave/diopi_convert.h"
 #include "opweave/diopi_errors.h"
 #include "opweave/diopi_handles.h"
 #include "opweave/generator.h"
+#include "opweave/torch_compat.h"
 #include "opweave/vendor.h"
 
 using opweave::diopi_fail;

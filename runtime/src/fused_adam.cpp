@@ -133,8 +133,8 @@ void fused_adam_impl(const Variant& v, at::TensorList params, at::TensorList gra
     const at::Tensor& p = params[i];
     const at::Tensor* state[4] = {&grads[i], &exp_avgs[i], &exp_avg_sqs[i],
                                   h.amsgrad ? &max_exp_avg_sqs[i] : nullptr};
-    TORCH_CHECK(on_device(p), v.op, ": params[", i, "] is on ", p.device(),
-                ", expected a ", c10::DeviceTypeName(c10::DeviceType::PrivateUse1, true), " device");
+    TORCH_CHECK(on_device(p), v.op, ": params[", i, "] is on ", p.device(), ", expected a ",
+                c10::DeviceTypeName(c10::DeviceType::PrivateUse1, true), " device");
     bool uniform = kernel_dtype(p.scalar_type());
     for (const at::Tensor* t : state) {
       if (t == nullptr) continue;

@@ -87,9 +87,9 @@ diopiGeneratorHandle_t generator_handle(const c10::optional<at::Generator>& gen,
                                         c10::DeviceIndex device) {
   c10::GeneratorImpl* impl = nullptr;
   if (gen.has_value() && gen->defined()) {
-    TORCH_CHECK(gen->device().type() == c10::DeviceType::PrivateUse1,
-                "expected a ", c10::DeviceTypeName(c10::DeviceType::PrivateUse1, true),
-                " generator, got one for ", gen->device());
+    TORCH_CHECK(gen->device().type() == c10::DeviceType::PrivateUse1, "expected a ",
+                c10::DeviceTypeName(c10::DeviceType::PrivateUse1, true), " generator, got one for ",
+                gen->device());
     impl = gen->unsafeGetGeneratorImpl();
   } else {
     impl = default_generator(device).unsafeGetGeneratorImpl();

@@ -2,9 +2,9 @@
 // This is what makes c10::DeviceGuard, c10::Stream and c10::Event work on the opweave device.
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 
-#include "opweave/torch_compat.h"
 #include "opweave/allocator.h"
 #include "opweave/stream.h"
+#include "opweave/torch_compat.h"
 #include "opweave/vendor.h"
 
 namespace opweave {
@@ -16,7 +16,8 @@ struct GuardImpl final : public c10::impl::DeviceGuardImplInterface {
   c10::DeviceType type() const override { return kType; }
 
   c10::Device exchangeDevice(c10::Device d) const override {
-    TORCH_CHECK(d.type() == kType, "opweave guard: expected a ", c10::DeviceTypeName(kType, true), " device, got ", d);
+    TORCH_CHECK(d.type() == kType, "opweave guard: expected a ", c10::DeviceTypeName(kType, true),
+                " device, got ", d);
     const c10::DeviceIndex old = current_device();
     if (d.index() != old) set_device(d.index());
     return c10::Device(kType, old);
@@ -25,7 +26,8 @@ struct GuardImpl final : public c10::impl::DeviceGuardImplInterface {
   c10::Device getDevice() const override { return c10::Device(kType, current_device()); }
 
   void setDevice(c10::Device d) const override {
-    TORCH_CHECK(d.type() == kType, "opweave guard: expected a ", c10::DeviceTypeName(kType, true), " device, got ", d);
+    TORCH_CHECK(d.type() == kType, "opweave guard: expected a ", c10::DeviceTypeName(kType, true),
+                " device, got ", d);
     set_device(d.index());
   }
 
@@ -110,9 +112,9 @@ struct GuardImpl final : public c10::impl::DeviceGuardImplInterface {
     TORCH_CHECK(start != nullptr && end != nullptr,
                 "opweave: elapsed_time needs two recorded events");
     float ms = 0.f;
-    check_seam(seam().eventElapsedTime(&ms, static_cast<owEvent_t>(start),
-                                       static_cast<owEvent_t>(end)),
-               "eventElapsedTime");
+    check_seam(
+        seam().eventElapsedTime(&ms, static_cast<owEvent_t>(start), static_cast<owEvent_t>(end)),
+        "eventElapsedTime");
     return ms;
   }
 };

@@ -170,8 +170,7 @@ std::string report_op() {
   std::ostringstream os;
   os << "{\"vendor\": " << quoted(v.name) << ", \"library\": " << quoted(v.library)
      << ", \"load_error\": " << quoted(v.load_error)
-     << ", \"seam_version\": " << (g_seam ? g_seam->version : 0)
-     << ", \"device_name\": "
+     << ", \"seam_version\": " << (g_seam ? g_seam->version : 0) << ", \"device_name\": "
      << quoted(g_seam && g_seam->device_name ? g_seam->device_name : "opweave")
      << ", \"device_count\": " << v.device_count;
   std::string present, absent;

@@ -35,8 +35,8 @@ owStream_t create_stream(c10::DeviceIndex device, c10::StreamId id) {
 }
 
 void check_stream(const c10::Stream& stream) {
-  TORCH_CHECK(stream.device_type() == kType, "opweave: expected a ", c10::DeviceTypeName(kType, true), " stream, got ",
-              stream);
+  TORCH_CHECK(stream.device_type() == kType, "opweave: expected a ",
+              c10::DeviceTypeName(kType, true), " stream, got ", stream);
   checked_device_index(stream.device_index(), "opweave stream");
   TORCH_CHECK(stream.id() >= 0 && stream.id() < kStreamsPerDevice, "opweave: invalid stream id ",
               stream.id());

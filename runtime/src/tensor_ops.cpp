@@ -81,7 +81,6 @@ at::Tensor empty_strided(c10::SymIntArrayRef size, c10::SymIntArrayRef stride,
   });
 }
 
-
 const at::Tensor& resize_(const at::Tensor& self, c10::SymIntArrayRef size,
                           c10::optional<at::MemoryFormat> memory_format) {
   TORCH_CHECK(!self.has_names(), "aten::resize_: named tensors are not supported on opweave");

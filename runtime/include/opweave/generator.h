@@ -11,9 +11,9 @@
 #include <c10/util/Optional.h>
 #include <diopi/diopirt.h>
 
-#include "opweave/torch_compat.h"
-
 #include <cstdint>
+
+#include "opweave/torch_compat.h"
 
 namespace opweave {
 

@@ -13,7 +13,8 @@
 
 namespace opweave {
 
-inline void host_loop(const c10::OperatorHandle& op, c10::DispatchKeySet, torch::jit::Stack* stack) {
+inline void host_loop(const c10::OperatorHandle& op, c10::DispatchKeySet,
+                      torch::jit::Stack* stack) {
   op.redispatchBoxed(c10::DispatchKeySet(c10::DispatchKey::CPU), stack);
 }
 

@@ -84,8 +84,8 @@ extern "C" diopiError_t diopiConvolution2d(diopiContextHandle_t, diopiTensorHand
   return guarded([&] {
     const auto result = opweave::compat::redispatch<at::_ops::convolution>(
         kCpuKeys, wrap(input), wrap(weight), aten_ref::wrap_optional(bias), aten_ref::ints(stride),
-        aten_ref::ints(padding), aten_ref::ints(dilation), /*transposed=*/false, at::IntArrayRef(kNoOutputPadding),
-        groups);
+        aten_ref::ints(padding), aten_ref::ints(dilation), /*transposed=*/false,
+        at::IntArrayRef(kNoOutputPadding), groups);
     aten_ref::copy_result(out, result);
   });
 }
@@ -102,8 +102,8 @@ extern "C" diopiError_t diopiConvolution2dBackward(
                                      grad_bias != nullptr && bias_sizes != nullptr};
     const auto grads = opweave::compat::redispatch<at::_ops::convolution_backward>(
         kCpuKeys, wrap(grad_output), wrap(input), wrap(weight), bias_shape, aten_ref::ints(stride),
-        aten_ref::ints(padding), aten_ref::ints(dilation), /*transposed=*/false, at::IntArrayRef(kNoOutputPadding),
-        groups, wanted);
+        aten_ref::ints(padding), aten_ref::ints(dilation), /*transposed=*/false,
+        at::IntArrayRef(kNoOutputPadding), groups, wanted);
     if (wanted[0]) aten_ref::copy_result(grad_input, std::get<0>(grads));
     if (wanted[1]) aten_ref::copy_result(grad_weight, std::get<1>(grads));
     if (wanted[2]) aten_ref::copy_result(grad_bias, std::get<2>(grads));
