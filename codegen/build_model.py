@@ -24,8 +24,8 @@ from .yaml_loader import LineDict, LineList
 
 TOP_KEYS = {"version": False, "tolerances": True, "ops": True, "foreach": False,
             "aten_since": False}
-# The torch versions one generated tree serves; `aten_since` keys must name one above the first.
-SUPPORTED_TORCH = ("1.13", "2.6")
+# The oldest torch the generated tree serves (1.13); `aten_since` keys name newer versions.
+OLDEST_TORCH = (1, 13)
 _VERSION = re.compile(r"^(\d+)\.(\d+)$")
 OP_KEYS = {"name": True, "doc": True, "dtypes": True, "functions": True, "tolerance": False,
            "autocompare": False}
@@ -187,7 +187,6 @@ class _Builder:
             return frozenset()
         installed = _VERSION.match(".".join(torch_version().split(".")[:2]))
         have = (int(installed.group(1)), int(installed.group(2))) if installed else None
-        oldest = tuple(int(x) for x in SUPPORTED_TORCH[0].split("."))
         hidden: set[str] = set()
         for version, names in raw.items():
             line = raw.line_of(version)
@@ -197,9 +196,9 @@ class _Builder:
                                      f"got {version!r}")
                 continue
             since = (int(m.group(1)), int(m.group(2)))
-            if since <= oldest:
+            if since <= OLDEST_TORCH:
                 self.err(line, None, f"'aten_since' version {version} is not newer than the "
-                                     f"oldest supported torch ({SUPPORTED_TORCH[0]})")
+                                     f"oldest supported torch ({OLDEST_TORCH[0]}.{OLDEST_TORCH[1]})")
                 continue
             if not isinstance(names, LineList) or not all(isinstance(n, str) for n in names):
                 self.err(line, None, f"'aten_since' {version}: a list of ATen overload names")

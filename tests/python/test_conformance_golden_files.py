@@ -9,6 +9,7 @@ import torch
 
 from opweave.conformance import cases, golden, paths, tensorfile
 from opweave.conformance.tensorfile import TensorFileError
+from opweave.device_module import TORCH2
 
 
 @pytest.fixture(scope="module")
@@ -152,7 +153,6 @@ def test_inputs_are_deterministic_per_case_id_and_backward_sees_the_forward(cat)
 
 # An op whose CPU kernel rejects float16 on the installed torch: torch 1.13 lacks most of them
 # (sigmoid among them); torch 2.x has almost all, smooth_l1_loss's backward still missing.
-TORCH2 = int(torch.__version__.split(".")[0]) >= 2
 if TORCH2:
     NO_CPU_FLOAT16 = ("diopiSmoothL1LossBackward", "grad_input",
                       lambda i, a: torch.ops.aten.smooth_l1_loss_backward(

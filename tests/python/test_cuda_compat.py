@@ -9,7 +9,7 @@ import pathlib
 import pytest
 import torch
 
-TORCH2 = int(torch.__version__.split(".")[0]) >= 2
+from opweave.device_module import TORCH2
 pytestmark = pytest.mark.skipif(not TORCH2, reason="needs torch 2.x: opweave.cuda_compat maps "
                                 "CUDA onto the torch 2.x device module and autocast")
 

@@ -5,7 +5,7 @@ import torch
 
 import opweave
 
-TORCH2 = int(torch.__version__.split(".")[0]) >= 2
+from opweave.device_module import TORCH2
 
 
 def test_two_sim_devices_and_report():

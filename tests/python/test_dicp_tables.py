@@ -15,6 +15,7 @@ import torch.nn.functional as F
 
 import opweave  # noqa: F401  (the package; tables import opweave.dicp)
 from opweave import dicp
+from opweave.device_module import TORCH2
 
 aten = torch.ops.aten
 B = 6   # batch size of the cases; dynamic tests vary it
@@ -196,7 +197,6 @@ def test_case_matches_eager_on_cpu(vendor, family, name, fn, make):
 
 
 # Entries no graph reaches on the installed torch, by name, with the reason.
-TORCH2 = int(torch.__version__.split(".")[0]) >= 2
 UNREACHABLE = {
     # torch 2.x's make_fx emits _native_batch_norm_legit(.no_stats / _no_training) for
     # batch_norm; no table lists those, so they run eagerly, as `unsupported` makes

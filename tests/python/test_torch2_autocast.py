@@ -7,7 +7,7 @@ import torch
 import opweave
 from opweave.demo import gpt
 
-TORCH2 = int(torch.__version__.split(".")[0]) >= 2
+from opweave.device_module import TORCH2
 pytestmark = pytest.mark.skipif(not TORCH2, reason="needs torch 2.x: torch 1.13 has no "
                                 "autocast for PrivateUse1 devices")
 

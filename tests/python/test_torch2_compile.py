@@ -7,7 +7,7 @@ import torch
 
 import opweave
 
-TORCH2 = int(torch.__version__.split(".")[0]) >= 2
+from opweave.device_module import TORCH2
 pytestmark = pytest.mark.skipif(not TORCH2, reason="needs torch 2.x: torch.compile / dynamo")
 
 

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <ATen/core/dispatch/Dispatcher.h>
-#include <c10/core/Allocator.h>
 #include <c10/core/Storage.h>
 #include <c10/core/SymInt.h>
 #include <c10/core/SymIntArrayRef.h>
@@ -33,8 +32,6 @@
 #endif
 
 namespace opweave::compat {
-
-inline constexpr bool kTorch2 = OPWEAVE_TORCH_AT_LEAST(2, 0);
 
 // Plain integers as SymInts, without a copy (SymInt stores a plain int inline).
 inline c10::SymIntArrayRef sym_ints(c10::IntArrayRef a) {

@@ -35,8 +35,9 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 import opweave
+from opweave.device_module import TORCH2
 
-if int(torch.__version__.split(".")[0]) < 2:
+if not TORCH2:
     raise ImportError("opweave.cuda_compat needs torch 2.x (device module, autocast and hooks "
                       "for out-of-tree devices); on torch 1.13 address the device as "
                       "opweave.DEVICE")
