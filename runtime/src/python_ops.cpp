@@ -187,6 +187,11 @@ std::string report_op() {
   capability("streamBatch",
              g_seam ? reinterpret_cast<const void*>(g_seam->streamBeginBatch) : nullptr);
   os << ", \"capabilities\": {\"present\": [" << present << "], \"absent\": [" << absent << "]}";
+  const char* scope = v.collectives == nullptr                  ? "absent"
+                      : v.collectives->scope == owCommScopeHost ? "host"
+                                                                : "network";
+  os << ", \"collectives\": {\"scope\": " << quoted(scope)
+     << ", \"error\": " << quoted(v.collectives_error) << "}";
   std::string resolved, missing;
   for (int i = 0; i < kDiopiFnCount; ++i) {
     std::string& list = g_diopi_slots[i] != nullptr ? resolved : missing;

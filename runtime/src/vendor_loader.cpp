@@ -81,6 +81,40 @@ void resolve_slots(void* handle) {
   }
 }
 
+// The optional collective seam: every function present, or the vendor has none.
+void resolve_collectives(void* handle) {
+  auto get = reinterpret_cast<owGetVendorCollectivesFn>(dlsym(handle, "owGetVendorCollectives"));
+  if (get == nullptr) return;
+  const owCollectiveSeam* c = get();
+  if (c == nullptr || c->version != OW_COLLECTIVES_VERSION ||
+      c->struct_size < sizeof(owCollectiveSeam)) {
+    g_info.collectives_error = "collective seam version " + std::to_string(c ? c->version : 0) +
+                               ", expected " + std::to_string(OW_COLLECTIVES_VERSION);
+    return;
+  }
+  const void* fns[] = {reinterpret_cast<const void*>(c->getUniqueId),
+                       reinterpret_cast<const void*>(c->commInitRank),
+                       reinterpret_cast<const void*>(c->commDestroy),
+                       reinterpret_cast<const void*>(c->allReduce),
+                       reinterpret_cast<const void*>(c->broadcast),
+                       reinterpret_cast<const void*>(c->reduce),
+                       reinterpret_cast<const void*>(c->allGatherV),
+                       reinterpret_cast<const void*>(c->reduceScatter),
+                       reinterpret_cast<const void*>(c->allToAllV),
+                       reinterpret_cast<const void*>(c->send),
+                       reinterpret_cast<const void*>(c->recv),
+                       reinterpret_cast<const void*>(c->groupStart),
+                       reinterpret_cast<const void*>(c->groupEnd),
+                       reinterpret_cast<const void*>(c->barrier)};
+  for (const void* fn : fns) {
+    if (fn == nullptr) {
+      g_info.collectives_error = "collective seam lacks a function (all are required)";
+      return;
+    }
+  }
+  g_info.collectives = c;
+}
+
 void load_vendor() {
   const char* env = std::getenv("OPWEAVE_VENDOR");
   const std::string requested = (env != nullptr && *env != '\0') ? env : "sim";
@@ -121,6 +155,7 @@ void load_vendor() {
   g_info.device_count = count < kMaxDevices ? count : kMaxDevices;
   g_seam = s;
   resolve_slots(handle);
+  resolve_collectives(handle);
 }
 
 // Runs while libopweave.so is being loaded (before any op can be called).

@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "opweave/collective_seam.h"
 #include "opweave/vendor_seam.h"
 
 namespace opweave {
@@ -36,6 +37,10 @@ struct VendorInfo {
   std::string library;     // path of the vendor library
   std::string load_error;  // empty on success
   int device_count = 0;
+  // The vendor's collective seam (owGetVendorCollectives), null when it has none or it was
+  // rejected; collectives_error then says why (empty: the vendor exports none).
+  const owCollectiveSeam* collectives = nullptr;
+  std::string collectives_error;
 };
 const VendorInfo& vendor_info();
 

@@ -272,3 +272,8 @@ def compile(fn, *args, **kwargs):  # noqa: A001  (mirrors torch.compile)
 from . import device_module as _device_module  # noqa: E402
 
 DEVICE = _device_module.register(sys.modules[__name__])
+
+# torch.distributed's "opweave" backend (opweave.distributed), for the device name just set.
+from .distributed import register as _register_distributed  # noqa: E402
+
+_register_distributed()

@@ -1,0 +1,432 @@
+"""The `opweave` c10d backend: torch.distributed collectives on OpWeave device tensors.
+
+`ProcessGroupOpWeave` is a torch.distributed ProcessGroup written in Python (c10d's PyProcessGroup
+trampoline lets DDP's C++ reducer call it). Device tensors go to the vendor's collective seam
+(runtime/include/opweave/collective_seam.h) through one communicator per device, created on
+first use from a unique id that rank 0 puts in the c10d store; CPU tensors go to a Gloo group the
+backend owns (so `init_process_group("opweave")` serves both, and the mixed
+"cpu:gloo,<device>:opweave" spelling works too).
+
+Device tensors take the host-staged path -- copied to the host, reduced by Gloo, copied back --
+when the vendor has no collectives, when its transport only reaches one host
+(scope "host") and the group spans several (hostname and network namespace differ), or when
+OPWEAVE_DIST_TRANSPORT=host asks for it; OPWEAVE_DIST_TRANSPORT=vendor makes those cases an error
+instead. `pg.transport` says which path device tensors take.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import socket
+
+import torch
+import torch.distributed as dist
+
+from .work import DeferredWork, DeviceWork, HostWork, ListWork
+
+_C = torch.ops.opweave
+NAME = "opweave"
+
+_REDUCE_CODES = [
+    (dist.ReduceOp.SUM, 0),
+    (dist.ReduceOp.PRODUCT, 1),
+    (dist.ReduceOp.MIN, 2),
+    (dist.ReduceOp.MAX, 3),
+    (dist.ReduceOp.AVG, 4),
+]
+
+
+def _reduce_code(op, what: str) -> int:
+    for known, code in _REDUCE_CODES:
+        if op == known:
+            return code
+    raise ValueError(f"opweave {what}: reduce op {op} is not supported "
+                     "(SUM, PRODUCT, MIN, MAX and AVG are)")
+
+
+def _opt(opts, name, default):
+    return default if opts is None else getattr(opts, name, default)
+
+
+def _host_id() -> str:
+    """What makes two ranks one host for a host-scope transport: the hostname and the network
+    namespace (two namespaces are two hosts to torch.distributed: different addresses)."""
+    try:
+        netns = os.stat("/proc/self/ns/net").st_ino
+    except OSError:
+        netns = 0
+    return f"{socket.gethostname()}/{netns}"
+
+
+def _flat(t: torch.Tensor) -> torch.Tensor:
+    return t if t.is_contiguous() else t.contiguous()
+
+
+class ProcessGroupOpWeave(dist.ProcessGroup):
+    def __init__(self, store, rank: int, size: int, timeout: datetime.timedelta):
+        super().__init__(rank, size)
+        self._store = store
+        self._timeout_ms = int(timeout.total_seconds() * 1000)
+        self._gloo = dist.ProcessGroupGloo(dist.PrefixStore("gloo", store), rank, size, timeout)
+        self._comms: dict[int, int] = {}
+        self._p2p: list = []  # (tensor, peer, is_send, DeferredWork) not yet submitted
+        self.transport = self._choose_transport()
+
+    # ---- setup ----------------------------------------------------------------------------
+    def _choose_transport(self) -> str:
+        want = os.environ.get("OPWEAVE_DIST_TRANSPORT", "")
+        if want not in ("", "host", "vendor"):
+            raise ValueError(f"OPWEAVE_DIST_TRANSPORT={want!r}: expected 'host' or 'vendor'")
+        from .. import report
+
+        info = report()
+        scope = info["collectives"]["scope"]
+        self._store.set(f"host/{self.rank()}", _host_id())
+        hosts = {self._store.get(f"host/{r}") for r in range(self.size())}
+        reason = None
+        if scope == "absent":
+            reason = (f"vendor '{info['vendor']}' has no collectives"
+                      + (f" ({info['collectives']['error']})" if info["collectives"]["error"] else ""))
+        elif scope == "host" and len(hosts) > 1:
+            reason = (f"vendor '{info['vendor']}' collectives reach one host and the group spans "
+                      f"{len(hosts)}")
+        if want == "vendor" and reason:
+            raise RuntimeError(f"opweave: OPWEAVE_DIST_TRANSPORT=vendor, but {reason}")
+        self.transport_reason = reason or ("OPWEAVE_DIST_TRANSPORT=host" if want == "host" else "")
+        return "host" if (reason or want == "host") else "vendor"
+
+    def _comm(self, device: torch.device) -> int:
+        index = device.index if device.index is not None else torch.ops.opweave.current_device()
+        comm = self._comms.get(index)
+        if comm is None:
+            key = f"comm/{index}/{len(self._comms)}"
+            if self.rank() == 0:
+                self._store.set(key, _C.comm_unique_id())
+            uid = self._store.get(key)
+            uid = uid.decode() if isinstance(uid, bytes) else uid
+            comm = _C.comm_init(uid, self.rank(), self.size(), index, self._timeout_ms)
+            self._comms[index] = comm
+        return comm
+
+    def getBackendName(self) -> str:  # noqa: N802  (c10d's name)
+        return NAME
+
+    def _device_tensors(self, tensors) -> bool:
+        """True for device tensors (all of them), False for CPU ones; anything else is refused."""
+        kinds = {t.device.type for t in tensors}
+        if kinds == {"cpu"}:
+            return False
+        if len(kinds) == 1 and next(iter(kinds)) in ("privateuseone", self._device_type()):
+            return True
+        raise ValueError(f"opweave backend: tensors on {sorted(kinds)}; expected CPU tensors or "
+                         f"{self._device_type()} tensors, not a mix")
+
+    @staticmethod
+    def _device_type() -> str:
+        from .. import DEVICE
+        return DEVICE
+
+    # ---- the device path ------------------------------------------------------------------
+    def _run(self, kind, inputs, outputs, result, op=0, root=-1, send_counts=(), recv_counts=(),
+             finish=None):
+        self._flush_p2p()
+        comm = self._comm(outputs[0].device)
+        work = _C.comm_run(comm, kind, inputs, outputs, op, root, list(send_counts),
+                           list(recv_counts))
+        return DeviceWork(comm, work, result, finish)
+
+    def _in_place(self, kind, tensor, op=0, root=-1):
+        """A collective that reads and writes `tensor`, staged when it is not contiguous."""
+        buf = _flat(tensor)
+        finish = None if buf is tensor else (lambda: tensor.copy_(buf))
+        return self._run(kind, [buf], [buf], [tensor], op=op, root=root, finish=finish)
+
+    def _staged(self, name, args, outputs, result, op_arg=None):
+        """Host-staged: `name` on the Gloo group with CPU copies; outputs copied back on wait.
+        Bool travels as uint8 (Gloo has no bool), SUM/MAX as MAX and PRODUCT/MIN as MIN."""
+        copies = {}
+
+        def host(x):
+            if isinstance(x, (list, tuple)):
+                return [host(y) for y in x]
+            if not isinstance(x, torch.Tensor) or x.device.type == "cpu":
+                return x
+            c = x.detach().to("cpu")
+            if c.dtype == torch.bool:
+                c = c.to(torch.uint8)
+            copies[id(x)] = c
+            return c
+
+        host_args = [host(a) for a in args]
+        if op_arg is not None and any(c.dtype == torch.uint8 for c in copies.values()):
+            opts = host_args[op_arg]
+            red = opts.reduceOp if hasattr(opts, "reduceOp") else opts
+            logical = dist.ReduceOp.MAX if red in (dist.ReduceOp.SUM, dist.ReduceOp.MAX) else dist.ReduceOp.MIN
+            if hasattr(opts, "reduceOp"):
+                opts.reduceOp = logical
+            else:
+                host_args[op_arg] = logical
+        work = getattr(self._gloo, name)(*host_args)
+
+        def finish():
+            for t in outputs:
+                t.copy_(copies[id(t)])
+
+        return HostWork(work, result, finish)
+
+    # ---- collectives ----------------------------------------------------------------------
+    def allreduce(self, tensors, opts=None):
+        (t,) = tensors
+        red = opts.reduceOp if hasattr(opts, "reduceOp") else (opts or dist.ReduceOp.SUM)
+        if not self._device_tensors([t]):
+            return self._gloo.allreduce(tensors, opts or dist.AllreduceOptions())
+        code = _reduce_code(red, "allreduce")
+        if self.transport == "host":
+            o = dist.AllreduceOptions()
+            o.reduceOp = red
+            return self._staged("allreduce", [[t], o], [t], tensors, op_arg=1)
+        return self._in_place("allreduce", t, op=code)
+
+    def allreduce_coalesced(self, tensors, opts=None):
+        o = dist.AllreduceOptions()
+        o.reduceOp = _opt(opts, "reduceOp", dist.ReduceOp.SUM)
+        return ListWork([self.allreduce([t], o) for t in tensors], tensors)
+
+    def broadcast(self, tensors, opts=None):
+        (t,) = tensors
+        root = _opt(opts, "rootRank", 0)
+        if not self._device_tensors([t]):
+            return self._gloo.broadcast(tensors, opts or dist.BroadcastOptions())
+        if self.transport == "host":
+            o = dist.BroadcastOptions()
+            o.rootRank = root
+            return self._staged("broadcast", [[t], o], [t], tensors)
+        return self._in_place("broadcast", t, root=root)
+
+    def reduce(self, tensors, opts=None):
+        (t,) = tensors
+        red, root = _opt(opts, "reduceOp", dist.ReduceOp.SUM), _opt(opts, "rootRank", 0)
+        if not self._device_tensors([t]):
+            return self._gloo.reduce(tensors, opts or dist.ReduceOptions())
+        code = _reduce_code(red, "reduce")
+        if self.transport == "host":
+            o = dist.ReduceOptions()
+            o.reduceOp, o.rootRank = red, root
+            return self._staged("reduce", [[t], o], [t], tensors, op_arg=1)
+        return self._in_place("reduce", t, op=code, root=root)
+
+    def allgather(self, output_tensors, input_tensors, opts=None):
+        (outs,), (t,) = output_tensors, input_tensors
+        if not self._device_tensors([t, *outs]):
+            return self._gloo.allgather(output_tensors, input_tensors, opts or dist.AllgatherOptions())
+        if self.transport == "host":
+            if len({o.numel() for o in outs}) > 1:  # Gloo's allgather needs equal sizes
+                return self._staged_allgatherv(outs, t, output_tensors)
+            return self._staged("allgather", [[outs], [t]], outs, output_tensors)
+        counts = [o.numel() for o in outs]
+        flat = torch.empty(sum(counts), dtype=t.dtype, device=t.device)
+
+        def finish():
+            for o, piece in zip(outs, flat.split(counts)):
+                o.copy_(piece.view(o.shape))
+
+        return self._run("allgather", [_flat(t)], [flat], output_tensors,
+                         recv_counts=counts, finish=finish)
+
+    def _staged_allgatherv(self, outs, t, result):
+        """Unequal sizes on the host path: pad to the largest, gather, cut."""
+        longest = max(o.numel() for o in outs)
+        padded = torch.zeros(longest, dtype=t.dtype, device=t.device)
+        padded[: t.numel()] = t.reshape(-1)
+        pieces = [torch.empty(longest, dtype=t.dtype, device=t.device) for _ in outs]
+        inner = self._staged("allgather", [[pieces], [padded]], pieces, None)
+
+        def finish():
+            for o, p in zip(outs, pieces):
+                o.copy_(p[: o.numel()].view(o.shape))
+
+        return HostWork(inner, result, finish)
+
+    def _allgather_base(self, output, input, opts=None):
+        n = self.size()
+        if self.transport == "host" or not self._device_tensors([output, input]):
+            return self.allgather([list(output.chunk(n))], [input], opts)
+        buf = _flat(output)
+        finish = None if buf is output else (lambda: output.copy_(buf))
+        return self._run("allgather", [_flat(input)], [buf], output,
+                         recv_counts=[input.numel()] * n, finish=finish)
+
+    def allgather_into_tensor_coalesced(self, outputs, inputs, opts=None):
+        return ListWork([self._allgather_base(o, i) for o, i in zip(outputs, inputs)], outputs)
+
+    def reduce_scatter(self, output_tensors, input_tensors, opts=None):
+        (t,), (ins,) = output_tensors, input_tensors
+        red = _opt(opts, "reduceOp", dist.ReduceOp.SUM)
+        if not self._device_tensors([t, *ins]):
+            return self._gloo.reduce_scatter(output_tensors, input_tensors,
+                                             opts or dist.ReduceScatterOptions())
+        flat_in = torch.cat([x.reshape(-1) for x in ins])
+        return self._reduce_scatter_flat(t, flat_in, red, output_tensors)
+
+    def _reduce_scatter_base(self, output, input, opts=None):
+        red = _opt(opts, "reduceOp", dist.ReduceOp.SUM)
+        self._device_tensors([output, input])
+        return self._reduce_scatter_flat(output, _flat(input).reshape(-1), red, output)
+
+    def reduce_scatter_tensor_coalesced(self, outputs, inputs, opts=None):
+        return ListWork([self._reduce_scatter_base(o, i, opts) for o, i in zip(outputs, inputs)],
+                        outputs)
+
+    def _reduce_scatter_flat(self, out, flat_in, red, result):
+        if out.device.type == "cpu" or self.transport == "host":
+            # Gloo has no reduce_scatter: allreduce the whole input, keep this rank's block.
+            whole = flat_in.clone()
+            o = dist.AllreduceOptions()
+            o.reduceOp = red
+            inner = (self._gloo.allreduce([whole], o) if out.device.type == "cpu"
+                     else self._staged("allreduce", [[whole], o], [whole], None, op_arg=1))
+            n = out.numel()
+            block = lambda: out.copy_(whole[self.rank() * n:(self.rank() + 1) * n].view(out.shape))  # noqa: E731
+            return HostWork(inner, result, block)
+        buf = _flat(out)
+        finish = None if buf is out else (lambda: out.copy_(buf))
+        return self._run("reduce_scatter", [flat_in], [buf], result,
+                         op=_reduce_code(red, "reduce_scatter"), finish=finish)
+
+    def alltoall_base(self, output, input, output_split_sizes, input_split_sizes, opts=None):
+        n = self.size()
+        if not self._device_tensors([output, input]):
+            return self._gloo.alltoall_base(output, input, output_split_sizes, input_split_sizes,
+                                            opts or dist.AllToAllOptions())
+        row_in = input[0].numel() if input.dim() and input.size(0) else 0
+        row_out = output[0].numel() if output.dim() and output.size(0) else 0
+        splits_in = list(input_split_sizes) or [input.size(0) // n] * n
+        splits_out = list(output_split_sizes) or [output.size(0) // n] * n
+        send = [s * row_in for s in splits_in]
+        recv = [s * row_out for s in splits_out]
+        if self.transport == "host":
+            return self._staged("alltoall_base",
+                                [output, input, list(output_split_sizes), list(input_split_sizes),
+                                 dist.AllToAllOptions()], [output], output)
+        buf = _flat(output)
+        finish = None if buf is output else (lambda: output.copy_(buf))
+        return self._run("all_to_all", [_flat(input)], [buf], output, send_counts=send,
+                         recv_counts=recv, finish=finish)
+
+    def alltoall(self, output_tensors, input_tensors, opts=None):
+        if not self._device_tensors([*output_tensors, *input_tensors]):
+            return self._gloo.alltoall(output_tensors, input_tensors, opts or dist.AllToAllOptions())
+        t0 = input_tensors[0]
+        flat_in = torch.cat([x.reshape(-1) for x in input_tensors])
+        counts_out = [o.numel() for o in output_tensors]
+        flat_out = torch.empty(sum(counts_out), dtype=t0.dtype, device=t0.device)
+        work = self.alltoall_base(flat_out, flat_in, counts_out,
+                                  [x.numel() for x in input_tensors])
+
+        def finish():
+            for o, piece in zip(output_tensors, flat_out.split(counts_out)):
+                o.copy_(piece.view(o.shape))
+
+        return HostWork(work, output_tensors, finish)
+
+    def gather(self, output_tensors, input_tensors, opts=None):
+        (t,), root = input_tensors, _opt(opts, "rootRank", 0)
+        if not self._device_tensors([t]):
+            return self._gloo.gather(output_tensors, input_tensors, opts or dist.GatherOptions())
+        # Everyone gathers; only the root keeps the result (a vendor has no gather).
+        outs = output_tensors[0] if self.rank() == root else [torch.empty_like(t) for _ in range(self.size())]
+        return self.allgather([outs], [t])
+
+    def scatter(self, output_tensors, input_tensors, opts=None):
+        (t,), root = output_tensors, _opt(opts, "rootRank", 0)
+        if not self._device_tensors([t]):
+            return self._gloo.scatter(output_tensors, input_tensors, opts or dist.ScatterOptions())
+        n, numel = self.size(), t.numel()
+        if self.rank() == root:
+            flat_in = torch.cat([x.reshape(-1) for x in input_tensors[0]])
+            send = [numel] * n
+        else:
+            flat_in = torch.empty(0, dtype=t.dtype, device=t.device)
+            send = [0] * n
+        recv = [numel if r == root else 0 for r in range(n)]
+        if self.transport == "host":
+            o = dist.ScatterOptions()
+            o.rootRank = root
+            ins = [list(input_tensors[0])] if self.rank() == root else []
+            return self._staged("scatter", [[t], ins, o], [t], output_tensors)
+        buf = _flat(t)
+        finish = None if buf is t else (lambda: t.copy_(buf))
+        return self._run("all_to_all", [flat_in], [buf], output_tensors, send_counts=send,
+                         recv_counts=recv, finish=finish)
+
+    def barrier(self, opts=None):
+        self._flush_p2p()
+        if self.transport == "vendor" and self._comms:
+            comm = next(iter(self._comms.values()))
+            return DeviceWork(comm, _C.comm_run(comm, "barrier", [], [], 0, -1, [], []), [])
+        return self._gloo.barrier(opts or dist.BarrierOptions())
+
+    # ---- point to point -------------------------------------------------------------------
+    def send(self, tensors, dst, tag=0):
+        return self._p2p_op(tensors, dst, True)
+
+    def recv(self, tensors, src, tag=0):
+        return self._p2p_op(tensors, src, False)
+
+    def recv_anysource(self, tensors, tag=0):
+        raise RuntimeError("opweave backend: recv from any source is not supported; name the peer")
+
+    def _p2p_op(self, tensors, peer, is_send):
+        (t,) = tensors
+        if not self._device_tensors([t]):
+            return (self._gloo.send if is_send else self._gloo.recv)(tensors, peer, 0)
+        if self.transport == "host":
+            if is_send:
+                return HostWork(self._gloo.send([t.detach().to("cpu")], peer, 0), tensors)
+            return self._staged("recv", [[t], peer, 0], [t], tensors)
+        buf = _flat(t) if is_send else (t if t.is_contiguous() else torch.empty_like(t, memory_format=torch.contiguous_format))
+        work = DeferredWork(self._flush_p2p, tensors)
+        self._p2p.append((buf, t, peer, is_send, work))
+        return work
+
+    def _flush_p2p(self):
+        """Submits every pending send/receive as one vendor group (per device)."""
+        if not self._p2p:
+            return
+        pending, self._p2p = self._p2p, []
+        for index in {buf.device.index for buf, *_ in pending}:
+            group = [p for p in pending if p[0].device.index == index]
+            comm = self._comm(group[0][0].device)
+            copies = [(buf, t) for buf, t, _, is_send, _ in group if buf is not t and not is_send]
+            work = _C.comm_p2p(comm, [p[0] for p in group], [p[2] for p in group],
+                               [1 if p[3] else 0 for p in group])
+            finish = (lambda c=copies: [t.copy_(b) for b, t in c]) if copies else None
+            inner = DeviceWork(comm, work, None, finish)
+            for *_, deferred in group:
+                deferred.inner = inner
+
+    def __del__(self):
+        for comm in getattr(self, "_comms", {}).values():
+            try:
+                _C.comm_destroy(comm)
+            except Exception:  # interpreter shutdown, or the communicator failed
+                pass
+
+
+def create(store, rank, size, timeout):
+    """c10d's backend creator (Backend.register_backend)."""
+    return ProcessGroupOpWeave(store, rank, size, timeout)
+
+
+def register() -> None:
+    """Makes "opweave" a torch.distributed backend (idempotent); on torch 2.x for the device
+    type in use, so init_process_group() with device tensors picks it."""
+    if not dist.is_available() or hasattr(dist.Backend, NAME.upper()):
+        return
+    from ..device_module import TORCH2
+
+    if TORCH2:
+        dist.Backend.register_backend(NAME, create, devices=[ProcessGroupOpWeave._device_type()])
+    else:
+        dist.Backend.register_backend(NAME, create)
