@@ -17,6 +17,7 @@
 
 #include "opweave/diopi_convert.h"
 #include "opweave/stream.h"
+#include "opweave/torch_compat.h"
 #include "opweave/vendor.h"
 
 namespace opweave {
@@ -347,5 +348,12 @@ TORCH_LIBRARY_FRAGMENT(opweave, m) {
   m.def("comm_query(int comm, int work) -> bool", &query_op);
   m.def("comm_release(int comm, int work) -> ()", &release_op);
 }
+
+#if !OPWEAVE_TORCH_AT_LEAST(2, 0)
+// torch 1.13 registers no autograd fallthrough for PrivateUse1, so c10d's dispatcher ops
+// (c10d::broadcast_, which DDP's parameter check calls on device tensors) fail at
+// AutogradPrivateUse1. torch 2.x registers exactly this fallthrough itself.
+TORCH_LIBRARY_IMPL(_, AutogradPrivateUse1, m) { m.fallback(torch::CppFunction::makeFallthrough()); }
+#endif
 
 }  // namespace opweave

@@ -23,7 +23,7 @@ import socket
 import torch
 import torch.distributed as dist
 
-from .work import DeferredWork, DeviceWork, HostWork, ListWork
+from .work import Completer, DeferredWork
 
 _C = torch.ops.opweave
 NAME = "opweave"
@@ -70,7 +70,8 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
         self._timeout_ms = int(timeout.total_seconds() * 1000)
         self._gloo = dist.ProcessGroupGloo(dist.PrefixStore("gloo", store), rank, size, timeout)
         self._comms: dict[int, int] = {}
-        self._p2p: list = []  # (tensor, peer, is_send, DeferredWork) not yet submitted
+        self._p2p: list = []  # (buffer, tensor, peer, is_send, DeferredWork) not yet submitted
+        self._completer = Completer()
         self.transport = self._choose_transport()
 
     # ---- setup ----------------------------------------------------------------------------
@@ -100,7 +101,8 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
         index = device.index if device.index is not None else torch.ops.opweave.current_device()
         comm = self._comms.get(index)
         if comm is None:
-            key = f"comm/{index}/{len(self._comms)}"
+            # Numbered by creation order, not by device: ranks sit on different devices.
+            key = f"comm/{len(self._comms)}"
             if self.rank() == 0:
                 self._store.set(key, _C.comm_unique_id())
             uid = self._store.get(key)
@@ -134,7 +136,13 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
         comm = self._comm(outputs[0].device)
         work = _C.comm_run(comm, kind, inputs, outputs, op, root, list(send_counts),
                            list(recv_counts))
-        return DeviceWork(comm, work, result, finish)
+        return self._completer.work(lambda: _C.comm_wait(comm, work), result, finish,
+                                    outputs[0].device.index)
+
+    def _after(self, inner, result, finish, device_tensor):
+        """A work done when `inner` (any c10d work) is, after `finish`."""
+        index = None if device_tensor.device.type == "cpu" else device_tensor.device.index
+        return self._completer.work(inner.wait, result, finish, index)
 
     def _in_place(self, kind, tensor, op=0, root=-1):
         """A collective that reads and writes `tensor`, staged when it is not contiguous."""
@@ -173,7 +181,7 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
             for t in outputs:
                 t.copy_(copies[id(t)])
 
-        return HostWork(work, result, finish)
+        return self._completer.work(work.wait, result, finish, outputs[0].device.index)
 
     # ---- collectives ----------------------------------------------------------------------
     def allreduce(self, tensors, opts=None):
@@ -188,10 +196,14 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
             return self._staged("allreduce", [[t], o], [t], tensors, op_arg=1)
         return self._in_place("allreduce", t, op=code)
 
+    def _all(self, works, result):
+        """One work for several (coalesced collectives); they complete in issue order."""
+        return self._completer.work(lambda: [w.wait() for w in works], result)
+
     def allreduce_coalesced(self, tensors, opts=None):
         o = dist.AllreduceOptions()
         o.reduceOp = _opt(opts, "reduceOp", dist.ReduceOp.SUM)
-        return ListWork([self.allreduce([t], o) for t in tensors], tensors)
+        return self._all([self.allreduce([t], o) for t in tensors], tensors)
 
     def broadcast(self, tensors, opts=None):
         (t,) = tensors
@@ -223,7 +235,7 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
         if self.transport == "host":
             if len({o.numel() for o in outs}) > 1:  # Gloo's allgather needs equal sizes
                 return self._staged_allgatherv(outs, t, output_tensors)
-            return self._staged("allgather", [[outs], [t]], outs, output_tensors)
+            return self._staged("allgather", [[outs], [t]], outs, outs)
         counts = [o.numel() for o in outs]
         flat = torch.empty(sum(counts), dtype=t.dtype, device=t.device)
 
@@ -231,8 +243,8 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
             for o, piece in zip(outs, flat.split(counts)):
                 o.copy_(piece.view(o.shape))
 
-        return self._run("allgather", [_flat(t)], [flat], output_tensors,
-                         recv_counts=counts, finish=finish)
+        return self._run("allgather", [_flat(t)], [flat], outs, recv_counts=counts,
+                         finish=finish)
 
     def _staged_allgatherv(self, outs, t, result):
         """Unequal sizes on the host path: pad to the largest, gather, cut."""
@@ -240,13 +252,13 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
         padded = torch.zeros(longest, dtype=t.dtype, device=t.device)
         padded[: t.numel()] = t.reshape(-1)
         pieces = [torch.empty(longest, dtype=t.dtype, device=t.device) for _ in outs]
-        inner = self._staged("allgather", [[pieces], [padded]], pieces, None)
+        inner = self._staged("allgather", [[pieces], [padded]], pieces, pieces)
 
         def finish():
             for o, p in zip(outs, pieces):
                 o.copy_(p[: o.numel()].view(o.shape))
 
-        return HostWork(inner, result, finish)
+        return self._after(inner, result, finish, t)
 
     def _allgather_base(self, output, input, opts=None):
         n = self.size()
@@ -258,7 +270,7 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
                          recv_counts=[input.numel()] * n, finish=finish)
 
     def allgather_into_tensor_coalesced(self, outputs, inputs, opts=None):
-        return ListWork([self._allgather_base(o, i) for o, i in zip(outputs, inputs)], outputs)
+        return self._all([self._allgather_base(o, i) for o, i in zip(outputs, inputs)], outputs)
 
     def reduce_scatter(self, output_tensors, input_tensors, opts=None):
         (t,), (ins,) = output_tensors, input_tensors
@@ -267,7 +279,7 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
             return self._gloo.reduce_scatter(output_tensors, input_tensors,
                                              opts or dist.ReduceScatterOptions())
         flat_in = torch.cat([x.reshape(-1) for x in ins])
-        return self._reduce_scatter_flat(t, flat_in, red, output_tensors)
+        return self._reduce_scatter_flat(t, flat_in, red, t)
 
     def _reduce_scatter_base(self, output, input, opts=None):
         red = _opt(opts, "reduceOp", dist.ReduceOp.SUM)
@@ -275,8 +287,8 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
         return self._reduce_scatter_flat(output, _flat(input).reshape(-1), red, output)
 
     def reduce_scatter_tensor_coalesced(self, outputs, inputs, opts=None):
-        return ListWork([self._reduce_scatter_base(o, i, opts) for o, i in zip(outputs, inputs)],
-                        outputs)
+        return self._all([self._reduce_scatter_base(o, i, opts) for o, i in zip(outputs, inputs)],
+                         outputs)
 
     def _reduce_scatter_flat(self, out, flat_in, red, result):
         if out.device.type == "cpu" or self.transport == "host":
@@ -285,10 +297,10 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
             o = dist.AllreduceOptions()
             o.reduceOp = red
             inner = (self._gloo.allreduce([whole], o) if out.device.type == "cpu"
-                     else self._staged("allreduce", [[whole], o], [whole], None, op_arg=1))
+                     else self._staged("allreduce", [[whole], o], [whole], [whole], op_arg=1))
             n = out.numel()
             block = lambda: out.copy_(whole[self.rank() * n:(self.rank() + 1) * n].view(out.shape))  # noqa: E731
-            return HostWork(inner, result, block)
+            return self._after(inner, result, block, out)
         buf = _flat(out)
         finish = None if buf is out else (lambda: out.copy_(buf))
         return self._run("reduce_scatter", [flat_in], [buf], result,
@@ -328,7 +340,7 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
             for o, piece in zip(output_tensors, flat_out.split(counts_out)):
                 o.copy_(piece.view(o.shape))
 
-        return HostWork(work, output_tensors, finish)
+        return self._after(work, output_tensors, finish, t0)
 
     def gather(self, output_tensors, input_tensors, opts=None):
         (t,), root = input_tensors, _opt(opts, "rootRank", 0)
@@ -363,8 +375,9 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
     def barrier(self, opts=None):
         self._flush_p2p()
         if self.transport == "vendor" and self._comms:
-            comm = next(iter(self._comms.values()))
-            return DeviceWork(comm, _C.comm_run(comm, "barrier", [], [], 0, -1, [], []), [])
+            index, comm = next(iter(self._comms.items()))
+            work = _C.comm_run(comm, "barrier", [], [], 0, -1, [], [])
+            return self._completer.work(lambda: _C.comm_wait(comm, work), [], None, index)
         return self._gloo.barrier(opts or dist.BarrierOptions())
 
     # ---- point to point -------------------------------------------------------------------
@@ -383,7 +396,7 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
             return (self._gloo.send if is_send else self._gloo.recv)(tensors, peer, 0)
         if self.transport == "host":
             if is_send:
-                return HostWork(self._gloo.send([t.detach().to("cpu")], peer, 0), tensors)
+                return self._gloo.send([t.detach().to("cpu")], peer, 0)
             return self._staged("recv", [[t], peer, 0], [t], tensors)
         buf = _flat(t) if is_send else (t if t.is_contiguous() else torch.empty_like(t, memory_format=torch.contiguous_format))
         work = DeferredWork(self._flush_p2p, tensors)
@@ -402,11 +415,14 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
             work = _C.comm_p2p(comm, [p[0] for p in group], [p[2] for p in group],
                                [1 if p[3] else 0 for p in group])
             finish = (lambda c=copies: [t.copy_(b) for b, t in c]) if copies else None
-            inner = DeviceWork(comm, work, None, finish)
+            inner = self._completer.work(lambda c=comm, w=work: _C.comm_wait(c, w),
+                                         [p[1] for p in group], finish, index)
             for *_, deferred in group:
                 deferred.inner = inner
 
     def __del__(self):
+        if hasattr(self, "_completer"):
+            self._completer.close()
         for comm in getattr(self, "_comms", {}).values():
             try:
                 _C.comm_destroy(comm)

@@ -1,98 +1,92 @@
 """Work objects of the opweave c10d backend.
 
-A device collective runs asynchronously on its communicator's stream; `wait()` blocks the host
-until it is done (like NCCL with blocking wait) and raises what failed -- a dead peer, a
-timeout, arguments that differ between ranks -- as a RuntimeError naming the collective and the
-rank. Then `finish` runs: copies out of the staging buffers a collective needed (non-contiguous
-tensors, lists of outputs). `get_future()` (what DDP's reducer uses) waits the same way and
-returns a completed future holding the result tensors.
+c10d's C++ callers (DDP's reducer, parameter broadcast and shape checks) hold a Work after the
+Python object that made it is gone, so a Python Work subclass loses its overrides there. Every
+collective therefore returns a C++ work made from a torch future
+(`_create_work_from_future`), and one completion thread per process group completes those
+futures in issue order: it blocks (without the GIL) until the vendor's collective is done on
+its stream, runs the step that copies results out of staging buffers, and sets the result -- or
+the error, a RuntimeError naming the collective and the rank (a dead peer, a timeout, arguments
+that differ between ranks), which `wait()` then raises. Compute keeps running meanwhile, so
+DDP's gradient buckets are reduced while backward goes on.
+
+Sends and receives are only ever called from Python (dist.isend / irecv / batch_isend_irecv), so
+they return a Python work (`DeferredWork`) that submits every pending send/receive of the group
+as one vendor group when first waited for.
 """
 
 from __future__ import annotations
+
+import queue
+import threading
 
 import torch
 
 _C = torch.ops.opweave
 Work = torch._C._distributed_c10d.Work
+_from_future = torch._C._distributed_c10d._create_work_from_future
 
 
-def _completed_future(value):
-    fut = torch.futures.Future()
-    fut.set_result(value)
-    return fut
+class Completer:
+    """The completion thread of one process group (started on first use)."""
 
+    def __init__(self):
+        self._queue: queue.Queue = queue.Queue()
+        self._thread: threading.Thread | None = None
 
-class DeviceWork(Work):
-    """One operation on a communicator (`comm`, `work` ids of torch.ops.opweave.comm_*)."""
+    def work(self, wait, result, finish=None, device: int | None = None):
+        """A c10d Work whose future is completed with `result` after `wait()` and `finish()`
+        (run on `device`) returned."""
+        fut = torch.futures.Future()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="opweave-dist", daemon=True)
+            self._thread.start()
+        self._queue.put((wait, finish, device, result, fut))
+        return _from_future(fut)
 
-    def __init__(self, comm: int, work: int, result, finish=None):
-        super().__init__()
-        self._comm, self._work = comm, work
-        self._result, self._finish = result, finish
-        self._state = "pending"  # -> "done" | "failed"
-        self._error: Exception | None = None
+    def close(self):
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join()
+            self._thread = None
 
-    def _complete(self):
-        if self._state == "done":
-            return
-        if self._state == "failed":
-            raise self._error
-        try:
-            _C.comm_wait(self._comm, self._work)
-        except RuntimeError as e:
-            self._state, self._error = "failed", e
-            raise
-        self._state = "done"
-        if self._finish is not None:
-            self._finish()
-
-    def wait(self, timeout=None) -> bool:  # the communicator's timeout bounds every wait
-        self._complete()
-        return True
-
-    def is_completed(self) -> bool:
-        return self._state != "pending" or _C.comm_query(self._comm, self._work)
-
-    def is_success(self) -> bool:
-        return self._state == "done"
-
-    def exception(self):
-        return self._error
-
-    def result(self):
-        return self._result
-
-    def get_future(self):
-        self._complete()
-        return _completed_future(self._result)
-
-    def __del__(self):
-        if self._state == "pending":
+    def _run(self):
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            wait, finish, device, result, fut = item
             try:
-                _C.comm_release(self._comm, self._work)
-            except Exception:  # interpreter shutdown: the library may be gone
-                pass
+                wait()
+                if finish is not None:
+                    _C.set_device(device)
+                    finish()
+                    _C.stream_synchronize(device, 0)  # this thread's copies are on stream 0
+                fut.set_result(result)
+            except Exception as e:  # noqa: BLE001  (handed to whoever waits)
+                fut.set_exception(e)
 
 
 class DeferredWork(Work):
-    """A send or receive: queued until some work waits, then submitted with every other
-    pending send/receive of the group as one vendor group (so isend/irecv pairs in any order
-    cannot deadlock)."""
+    """A send or receive: queued until some work waits, then submitted with every other pending
+    send/receive of the group as one vendor group (so isend/irecv pairs in any order cannot
+    deadlock). `inner` is the c10d Work of that group once submitted."""
 
     def __init__(self, flush, result):
         super().__init__()
         self._flush, self._result = flush, result
-        self.inner: DeviceWork | None = None
+        self.inner = None
+
+    def _submitted(self):
+        if self.inner is None:
+            self._flush()
+        return self.inner
 
     def wait(self, timeout=None) -> bool:
-        if self.inner is None:
-            self._flush()
-        return self.inner.wait()
+        return self._submitted().wait()
 
     def is_completed(self) -> bool:
-        if self.inner is None:
-            self._flush()
-        return self.inner.is_completed()
+        return self._submitted().is_completed()
 
     def is_success(self) -> bool:
         return self.inner is not None and self.inner.is_success()
@@ -104,68 +98,4 @@ class DeferredWork(Work):
         return self._result
 
     def get_future(self):
-        self.wait()
-        return _completed_future(self._result)
-
-
-class HostWork(Work):
-    """Another work (a Gloo one on host copies of device tensors, or a device one) followed by
-    `finish`, which copies the results where they belong."""
-
-    def __init__(self, inner, result, finish=None):
-        super().__init__()
-        self._inner, self._result, self._finish = inner, result, finish
-        self._done = False
-
-    def wait(self, timeout=None) -> bool:
-        if not self._done:
-            self._inner.wait()
-            self._done = True
-            if self._finish is not None:
-                self._finish()
-        return True
-
-    def is_completed(self) -> bool:
-        return self._done or self._inner.is_completed()
-
-    def is_success(self) -> bool:
-        return self._done
-
-    def exception(self):
-        return None
-
-    def result(self):
-        return self._result
-
-    def get_future(self):
-        self.wait()
-        return _completed_future(self._result)
-
-
-class ListWork(Work):
-    """Several works waited as one (coalesced collectives)."""
-
-    def __init__(self, works, result):
-        super().__init__()
-        self._works, self._result = works, result
-
-    def wait(self, timeout=None) -> bool:
-        for w in self._works:
-            w.wait()
-        return True
-
-    def is_completed(self) -> bool:
-        return all(w.is_completed() for w in self._works)
-
-    def is_success(self) -> bool:
-        return all(w.is_success() for w in self._works)
-
-    def exception(self):
-        return None
-
-    def result(self):
-        return self._result
-
-    def get_future(self):
-        self.wait()
-        return _completed_future(self._result)
+        return self._submitted().get_future()
