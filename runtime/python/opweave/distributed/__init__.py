@@ -7,4 +7,13 @@
 Registered by `import opweave`.
 """
 
-from .backend import NAME, ProcessGroupOpWeave, register  # noqa: F401
+from . import compat
+from .backend import NAME, ProcessGroupOpWeave  # noqa: F401
+from .backend import register as _register_backend
+
+
+def register() -> None:
+    """Registers the backend (idempotent); with USE_LIBUV=0 set, torchrun's stores honour it
+    (opweave.distributed.compat)."""
+    compat.honour_use_libuv()
+    _register_backend()
