@@ -23,7 +23,7 @@ import socket
 import torch
 import torch.distributed as dist
 
-from .work import Completer, DeferredWork
+from .work import Completer, DeferredWork, FutureWork, Keepalive
 
 _C = torch.ops.opweave
 NAME = "opweave"
@@ -37,12 +37,23 @@ _REDUCE_CODES = [
 ]
 
 
-def _reduce_code(op, what: str) -> int:
+def _reduce_code(op, what: str, dtype: torch.dtype) -> int:
     for known, code in _REDUCE_CODES:
         if op == known:
+            if known == dist.ReduceOp.AVG and not dtype.is_floating_point:
+                raise ValueError(f"opweave {what}: average of {dtype} is not defined "
+                                 "(integral dtype)")
             return code
     raise ValueError(f"opweave {what}: reduce op {op} is not supported "
                      "(SUM, PRODUCT, MIN, MAX and AVG are)")
+
+
+_GLOO_WIDER = {torch.bfloat16: torch.float32, torch.int16: torch.int32, torch.bool: torch.uint8}
+
+
+def _host_copy(t: torch.Tensor) -> torch.Tensor:
+    """What the host-staged path hands Gloo for device tensor `t` (dtypes it lacks widened)."""
+    return t.detach().to("cpu", _GLOO_WIDER.get(t.dtype, t.dtype)).contiguous()
 
 
 def _opt(opts, name, default):
@@ -72,6 +83,7 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
         self._comms: dict[int, int] = {}
         self._p2p: list = []  # (buffer, tensor, peer, is_send, DeferredWork) not yet submitted
         self._completer = Completer()
+        self._keep = Keepalive()
         self.transport = self._choose_transport()
 
     # ---- setup ----------------------------------------------------------------------------
@@ -111,6 +123,10 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
             self._comms[index] = comm
         return comm
 
+    def _work(self, wait, result, finish=None, device=None):
+        """The c10d work of an operation that is done when `wait()` and `finish()` returned."""
+        return self._keep(FutureWork(self._completer.future(wait, result, finish, device)))
+
     def getBackendName(self) -> str:  # noqa: N802  (c10d's name)
         return NAME
 
@@ -136,13 +152,13 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
         comm = self._comm(outputs[0].device)
         work = _C.comm_run(comm, kind, inputs, outputs, op, root, list(send_counts),
                            list(recv_counts))
-        return self._completer.work(lambda: _C.comm_wait(comm, work), result, finish,
+        return self._work(lambda: _C.comm_wait(comm, work), result, finish,
                                     outputs[0].device.index)
 
     def _after(self, inner, result, finish, device_tensor):
         """A work done when `inner` (any c10d work) is, after `finish`."""
         index = None if device_tensor.device.type == "cpu" else device_tensor.device.index
-        return self._completer.work(inner.wait, result, finish, index)
+        return self._work(inner.wait, result, finish, index)
 
     def _in_place(self, kind, tensor, op=0, root=-1):
         """A collective that reads and writes `tensor`, staged when it is not contiguous."""
@@ -152,36 +168,40 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
 
     def _staged(self, name, args, outputs, result, op_arg=None):
         """Host-staged: `name` on the Gloo group with CPU copies; outputs copied back on wait.
-        Bool travels as uint8 (Gloo has no bool), SUM/MAX as MAX and PRODUCT/MIN as MIN."""
-        copies = {}
+        `args[op_arg]` holds the reduce op when there is one. Gloo has no bool and no average:
+        bool travels as uint8 with SUM/MAX as MAX and PRODUCT/MIN as MIN; AVG is a SUM divided
+        by the group size; dtypes Gloo lacks travel widened (bfloat16 as float32, int16 as
+        int32)."""
+        copies, bools = {}, False
 
         def host(x):
+            nonlocal bools
             if isinstance(x, (list, tuple)):
                 return [host(y) for y in x]
             if not isinstance(x, torch.Tensor) or x.device.type == "cpu":
                 return x
-            c = x.detach().to("cpu")
-            if c.dtype == torch.bool:
-                c = c.to(torch.uint8)
+            c = _host_copy(x)
+            bools = bools or x.dtype == torch.bool
             copies[id(x)] = c
             return c
 
         host_args = [host(a) for a in args]
-        if op_arg is not None and any(c.dtype == torch.uint8 for c in copies.values()):
+        average = False
+        if op_arg is not None:
             opts = host_args[op_arg]
-            red = opts.reduceOp if hasattr(opts, "reduceOp") else opts
-            logical = dist.ReduceOp.MAX if red in (dist.ReduceOp.SUM, dist.ReduceOp.MAX) else dist.ReduceOp.MIN
-            if hasattr(opts, "reduceOp"):
-                opts.reduceOp = logical
-            else:
-                host_args[op_arg] = logical
+            if bools:
+                logical = opts.reduceOp in (dist.ReduceOp.SUM, dist.ReduceOp.MAX)
+                opts.reduceOp = dist.ReduceOp.MAX if logical else dist.ReduceOp.MIN
+            elif opts.reduceOp == dist.ReduceOp.AVG:
+                opts.reduceOp, average = dist.ReduceOp.SUM, True
         work = getattr(self._gloo, name)(*host_args)
 
         def finish():
             for t in outputs:
-                t.copy_(copies[id(t)])
+                c = copies[id(t)]
+                t.copy_(c / self.size() if average else c)
 
-        return self._completer.work(work.wait, result, finish, outputs[0].device.index)
+        return self._work(work.wait, result, finish, outputs[0].device.index)
 
     # ---- collectives ----------------------------------------------------------------------
     def allreduce(self, tensors, opts=None):
@@ -189,7 +209,7 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
         red = opts.reduceOp if hasattr(opts, "reduceOp") else (opts or dist.ReduceOp.SUM)
         if not self._device_tensors([t]):
             return self._gloo.allreduce(tensors, opts or dist.AllreduceOptions())
-        code = _reduce_code(red, "allreduce")
+        code = _reduce_code(red, "allreduce", t.dtype)
         if self.transport == "host":
             o = dist.AllreduceOptions()
             o.reduceOp = red
@@ -198,7 +218,7 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
 
     def _all(self, works, result):
         """One work for several (coalesced collectives); they complete in issue order."""
-        return self._completer.work(lambda: [w.wait() for w in works], result)
+        return self._work(lambda: [w.wait() for w in works], result)
 
     def allreduce_coalesced(self, tensors, opts=None):
         o = dist.AllreduceOptions()
@@ -221,15 +241,21 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
         red, root = _opt(opts, "reduceOp", dist.ReduceOp.SUM), _opt(opts, "rootRank", 0)
         if not self._device_tensors([t]):
             return self._gloo.reduce(tensors, opts or dist.ReduceOptions())
-        code = _reduce_code(red, "reduce")
+        code = _reduce_code(red, "reduce", t.dtype)
         if self.transport == "host":
             o = dist.ReduceOptions()
             o.reduceOp, o.rootRank = red, root
             return self._staged("reduce", [[t], o], [t], tensors, op_arg=1)
         return self._in_place("reduce", t, op=code, root=root)
 
+    def _done(self, result):
+        """A work with nothing to move (Gloo dies of SIGFPE on an all-empty allgather)."""
+        return self._work(lambda: None, result)
+
     def allgather(self, output_tensors, input_tensors, opts=None):
         (outs,), (t,) = output_tensors, input_tensors
+        if t.numel() == 0 and all(o.numel() == 0 for o in outs):
+            return self._done(outs)  # every rank has the same (empty) size
         if not self._device_tensors([t, *outs]):
             return self._gloo.allgather(output_tensors, input_tensors, opts or dist.AllgatherOptions())
         if self.transport == "host":
@@ -304,7 +330,7 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
         buf = _flat(out)
         finish = None if buf is out else (lambda: out.copy_(buf))
         return self._run("reduce_scatter", [flat_in], [buf], result,
-                         op=_reduce_code(red, "reduce_scatter"), finish=finish)
+                         op=_reduce_code(red, "reduce_scatter", out.dtype), finish=finish)
 
     def alltoall_base(self, output, input, output_split_sizes, input_split_sizes, opts=None):
         n = self.size()
@@ -377,7 +403,7 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
         if self.transport == "vendor" and self._comms:
             index, comm = next(iter(self._comms.items()))
             work = _C.comm_run(comm, "barrier", [], [], 0, -1, [], [])
-            return self._completer.work(lambda: _C.comm_wait(comm, work), [], None, index)
+            return self._work(lambda: _C.comm_wait(comm, work), [], None, index)
         return self._gloo.barrier(opts or dist.BarrierOptions())
 
     # ---- point to point -------------------------------------------------------------------
@@ -396,7 +422,7 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
             return (self._gloo.send if is_send else self._gloo.recv)(tensors, peer, 0)
         if self.transport == "host":
             if is_send:
-                return self._gloo.send([t.detach().to("cpu")], peer, 0)
+                return self._gloo.send([_host_copy(t)], peer, 0)
             return self._staged("recv", [[t], peer, 0], [t], tensors)
         buf = _flat(t) if is_send else (t if t.is_contiguous() else torch.empty_like(t, memory_format=torch.contiguous_format))
         work = DeferredWork(self._flush_p2p, tensors)
@@ -415,7 +441,7 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
             work = _C.comm_p2p(comm, [p[0] for p in group], [p[2] for p in group],
                                [1 if p[3] else 0 for p in group])
             finish = (lambda c=copies: [t.copy_(b) for b, t in c]) if copies else None
-            inner = self._completer.work(lambda c=comm, w=work: _C.comm_wait(c, w),
+            inner = self._work(lambda c=comm, w=work: _C.comm_wait(c, w),
                                          [p[1] for p in group], finish, index)
             for *_, deferred in group:
                 deferred.inner = inner

@@ -1,14 +1,17 @@
 """Work objects of the opweave c10d backend.
 
-c10d's C++ callers (DDP's reducer, parameter broadcast and shape checks) hold a Work after the
-Python object that made it is gone, so a Python Work subclass loses its overrides there. Every
-collective therefore returns a C++ work made from a torch future
-(`_create_work_from_future`), and one completion thread per process group completes those
-futures in issue order: it blocks (without the GIL) until the vendor's collective is done on
-its stream, runs the step that copies results out of staging buffers, and sets the result -- or
-the error, a RuntimeError naming the collective and the rank (a dead peer, a timeout, arguments
-that differ between ranks), which `wait()` then raises. Compute keeps running meanwhile, so
-DDP's gradient buckets are reduced while backward goes on.
+Every collective returns a `FutureWork` over a torch future. One completion thread per process
+group completes those futures in issue order: it blocks (without the GIL) until the vendor's
+collective is done on its stream, runs the step that copies results out of staging buffers,
+and sets the result -- or the error, a RuntimeError naming the collective and the rank (a dead
+peer, a timeout, arguments that differ between ranks), which `wait()` raises. Compute keeps
+running meanwhile, so DDP's gradient buckets are reduced while backward goes on.
+
+c10d's C++ callers (DDP's reducer, parameter broadcast and shape checks) reach a Python work's
+methods only while the Python object lives (pybind's trampoline), and hold the work beyond
+the call that made it; so the process group keeps every work it handed out alive until it has
+completed and a few hundred newer ones exist (`Keepalive`). (c10d's own
+`_create_work_from_future` would avoid that, but its wait() swallows the future's error.)
 
 Sends and receives are only ever called from Python (dist.isend / irecv / batch_isend_irecv), so
 they return a Python work (`DeferredWork`) that submits every pending send/receive of the group
@@ -17,6 +20,7 @@ as one vendor group when first waited for.
 
 from __future__ import annotations
 
+import collections
 import queue
 import threading
 
@@ -24,7 +28,6 @@ import torch
 
 _C = torch.ops.opweave
 Work = torch._C._distributed_c10d.Work
-_from_future = torch._C._distributed_c10d._create_work_from_future
 
 
 class Completer:
@@ -34,15 +37,15 @@ class Completer:
         self._queue: queue.Queue = queue.Queue()
         self._thread: threading.Thread | None = None
 
-    def work(self, wait, result, finish=None, device: int | None = None):
-        """A c10d Work whose future is completed with `result` after `wait()` and `finish()`
-        (run on `device`) returned."""
+    def future(self, wait, result, finish=None, device: int | None = None):
+        """A future completed with `result` after `wait()` and `finish()` (run on `device`)
+        returned, or with the exception either raised."""
         fut = torch.futures.Future()
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="opweave-dist", daemon=True)
             self._thread.start()
         self._queue.put((wait, finish, device, result, fut))
-        return _from_future(fut)
+        return fut
 
     def close(self):
         if self._thread is not None:
@@ -65,6 +68,54 @@ class Completer:
                 fut.set_result(result)
             except Exception as e:  # noqa: BLE001  (handed to whoever waits)
                 fut.set_exception(e)
+
+
+class FutureWork(Work):
+    """A c10d Work over a torch future: wait() raises the future's error."""
+
+    def __init__(self, fut):
+        super().__init__()
+        self._fut = fut
+
+    def wait(self, timeout=None) -> bool:  # the communicator's timeout bounds every wait
+        self._fut.wait()
+        return True
+
+    def is_completed(self) -> bool:
+        return self._fut.done()
+
+    def is_success(self) -> bool:
+        return self._fut.done() and self.exception() is None
+
+    def exception(self):
+        if not self._fut.done():
+            return None
+        try:
+            self._fut.value()
+        except Exception as e:  # noqa: BLE001
+            return e
+        return None
+
+    def result(self):
+        return self._fut.value()
+
+    def get_future(self):
+        return self._fut
+
+
+class Keepalive:
+    """Holds the works a process group handed out: all unfinished ones, and the newest
+    `depth` finished ones (see the module docstring)."""
+
+    def __init__(self, depth: int = 256):
+        self._works: collections.deque = collections.deque()
+        self._depth = depth
+
+    def __call__(self, work):
+        self._works.append(work)
+        while len(self._works) > self._depth and self._works[0].is_completed():
+            self._works.popleft()
+        return work
 
 
 class DeferredWork(Work):
