@@ -20,9 +20,11 @@ as one vendor group when first waited for.
 
 from __future__ import annotations
 
+import atexit
 import collections
 import queue
 import threading
+import weakref
 
 import torch
 
@@ -31,11 +33,21 @@ Work = torch._C._distributed_c10d.Work
 
 
 class Completer:
-    """The completion thread of one process group (started on first use)."""
+    """The completion thread of one process group (started on first use). Stopped at exit
+    before the interpreter finalises: a daemon thread inside a torch call then would be torn
+    down mid-C++ (std::terminate)."""
+
+    _live: "weakref.WeakSet[Completer]" = weakref.WeakSet()
 
     def __init__(self):
         self._queue: queue.Queue = queue.Queue()
         self._thread: threading.Thread | None = None
+        Completer._live.add(self)
+
+    @staticmethod
+    def close_all():
+        for c in list(Completer._live):
+            c.close()
 
     def future(self, wait, result, finish=None, device: int | None = None):
         """A future completed with `result` after `wait()` and `finish()` (run on `device`)
@@ -68,6 +80,9 @@ class Completer:
                 fut.set_result(result)
             except Exception as e:  # noqa: BLE001  (handed to whoever waits)
                 fut.set_exception(e)
+
+
+atexit.register(Completer.close_all)
 
 
 class FutureWork(Work):
