@@ -190,7 +190,8 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
         if op_arg is not None:
             opts = host_args[op_arg]
             if bools:
-                logical = opts.reduceOp in (dist.ReduceOp.SUM, dist.ReduceOp.MAX)
+                # (ReduceOp first: torch 2.x's RedOpType == ReduceOp is False, `in` compares so)
+                logical = opts.reduceOp == dist.ReduceOp.SUM or opts.reduceOp == dist.ReduceOp.MAX
                 opts.reduceOp = dist.ReduceOp.MAX if logical else dist.ReduceOp.MIN
             elif opts.reduceOp == dist.ReduceOp.AVG:
                 opts.reduceOp, average = dist.ReduceOp.SUM, True
