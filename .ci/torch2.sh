@@ -16,7 +16,7 @@ root="$lane_dir/root"
 mirror="${OPWEAVE_TORCH2_MIRROR:-http://deb.debian.org/debian}"
 # The host's package list (Makefile: DEBIAN_PACKAGES) plus what the root lacks: make, git, and
 # setuptools (torch.utils.cpp_extension imports it on 2.x).
-packages="$(make -s -C "$here" print-packages) make git python3-setuptools iproute2"
+packages="$(make -s -C "$here" print-packages) make git python3-setuptools"
 stamp="$root/.opweave-ready"
 
 ensure() {
