@@ -235,7 +235,8 @@ def generator_state(device=None) -> dict:
 
 def report() -> dict:
     """What was loaded: vendor name and library, seam version, device count, optional seam
-    capabilities present/absent, and the DIOPI functions the vendor resolved or lacks."""
+    capabilities present/absent, the collective seam's scope ("host", "network" or "absent"),
+    and the DIOPI functions the vendor resolved or lacks."""
     return json.loads(_C.report())
 
 
@@ -246,6 +247,9 @@ def print_report() -> None:
     print(f"  seam version {r['seam_version']}, {r['device_count']} device(s) as {DEVICE}:0..{r['device_count'] - 1}")
     print(f"  capabilities present: {', '.join(r['capabilities']['present']) or '-'}")
     print(f"  capabilities absent:  {', '.join(r['capabilities']['absent']) or '-'}")
+    c = r["collectives"]
+    scope = {"host": "present, ranks on one host", "network": "present, ranks on any host"}
+    print(f"  collectives: {scope.get(c['scope'], 'absent')}" + (f" ({c['error']})" if c["error"] else ""))
     print(f"  DIOPI functions: {len(d['resolved'])} of {d['total']} resolved")
     if d["missing"]:
         print(f"  missing (run on CPU): {', '.join(d['missing'])}")
