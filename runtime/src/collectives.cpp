@@ -27,7 +27,6 @@ struct PendingWork {
   owEvent_t done = nullptr;
   std::vector<at::Tensor> keep;
   std::string what;
-  bool released = false;  // the Python work is gone: drop once done
 };
 
 struct Comm {
@@ -170,15 +169,6 @@ std::vector<size_t> offsets(const std::vector<size_t>& counts) {
 template <class F>
 int64_t submit(Comm& c, const std::string& what, std::vector<at::Tensor> keep, F&& enqueue) {
   const owVendorSeam& s = seam();
-  // Works the Python side dropped are forgotten once done.
-  for (auto it = c.works.begin(); it != c.works.end();) {
-    if (it->second.released && s.eventQuery(it->second.done) == owSuccess) {
-      s.eventDestroy(it->second.done);
-      it = c.works.erase(it);
-    } else {
-      ++it;
-    }
-  }
   owEvent_t ready = nullptr;
   check_seam(s.eventCreate(&ready), "eventCreate");
   check_seam(s.eventRecord(ready, current_native_stream(c.device)), "eventRecord");
@@ -311,28 +301,6 @@ void wait_op(int64_t comm, int64_t work) {
   }
 }
 
-bool query_op(int64_t comm, int64_t work) {
-  std::shared_ptr<Comm> cp = comm_at(comm);
-  std::lock_guard<std::mutex> lock(cp->mu);
-  auto it = cp->works.find(work);
-  if (it == cp->works.end()) return true;
-  return seam().eventQuery(it->second.done) == owSuccess;
-}
-
-void release_op(int64_t comm, int64_t work) {
-  Registry& r = registry();
-  std::shared_ptr<Comm> cp;
-  {
-    std::lock_guard<std::mutex> lock(r.mu);
-    auto it = r.comms.find(comm);
-    if (it == r.comms.end()) return;  // destroyed already
-    cp = it->second;
-  }
-  std::lock_guard<std::mutex> lock(cp->mu);
-  auto it = cp->works.find(work);
-  if (it != cp->works.end()) it->second.released = true;
-}
-
 }  // namespace
 
 TORCH_LIBRARY_FRAGMENT(opweave, m) {
@@ -345,8 +313,6 @@ TORCH_LIBRARY_FRAGMENT(opweave, m) {
       &run_op);
   m.def("comm_p2p(int comm, Tensor(a!)[] tensors, int[] peers, int[] is_send) -> int", &p2p_op);
   m.def("comm_wait(int comm, int work) -> ()", &wait_op);
-  m.def("comm_query(int comm, int work) -> bool", &query_op);
-  m.def("comm_release(int comm, int work) -> ()", &release_op);
 }
 
 #if !OPWEAVE_TORCH_AT_LEAST(2, 0)

@@ -42,54 +42,6 @@ std::string rank_list(const std::vector<int>& ranks) {
 
 }  // namespace
 
-const char* dtype_name(int32_t dtype) {
-  switch (static_cast<diopiDtype_t>(dtype)) {
-    case diopi_dtype_bool:
-      return "bool";
-    case diopi_dtype_int8:
-      return "int8";
-    case diopi_dtype_uint8:
-      return "uint8";
-    case diopi_dtype_int16:
-      return "int16";
-    case diopi_dtype_int32:
-      return "int32";
-    case diopi_dtype_int64:
-      return "int64";
-    case diopi_dtype_float16:
-      return "float16";
-    case diopi_dtype_bfloat16:
-      return "bfloat16";
-    case diopi_dtype_float32:
-      return "float32";
-    case diopi_dtype_float64:
-      return "float64";
-    default:
-      return "an unsupported dtype";
-  }
-}
-
-size_t dtype_size(diopiDtype_t dtype) {
-  switch (dtype) {
-    case diopi_dtype_bool:
-    case diopi_dtype_int8:
-    case diopi_dtype_uint8:
-      return 1;
-    case diopi_dtype_int16:
-    case diopi_dtype_float16:
-    case diopi_dtype_bfloat16:
-      return 2;
-    case diopi_dtype_int32:
-    case diopi_dtype_float32:
-      return 4;
-    case diopi_dtype_int64:
-    case diopi_dtype_float64:
-      return 8;
-    default:
-      return 0;
-  }
-}
-
 ShmComm::ShmComm(const std::string& name, const std::string& host_key, int nranks, int rank,
                  int device, std::chrono::milliseconds timeout)
     : name_(name),

@@ -25,14 +25,19 @@
 #include <string>
 #include <vector>
 
+#include "../kernels/common/dtype.h"
+
 namespace sim {
+
+using simk::dtype_name;  // "float32", ... for messages
+using simk::dtype_size;  // 0 for a dtype the sim does not know
 
 constexpr int kMaxCommRanks = 64;
 
 // What a rank announces for the operation it is in; compared across ranks.
 struct OpDesc {
   uint32_t kind;
-  int32_t dtype;
+  diopiDtype_t dtype;
   uint64_t seq;  // operation number on this communicator
   uint64_t count;
   int64_t root;
@@ -55,7 +60,7 @@ struct alignas(64) Mailbox {
   std::atomic<uint64_t> consumed;
   uint64_t msg_seq;  // message number on this pair
   uint64_t total;    // elements of the whole message
-  int32_t dtype;
+  diopiDtype_t dtype;
   uint64_t offset;  // byte offset of this chunk in the message
   uint64_t bytes;   // bytes in this chunk
 };
@@ -144,10 +149,6 @@ class ShmComm {
   std::mutex mu_;
   std::atomic<int> in_flight_{0};
 };
-
-// "float32", "bool", ... for messages.
-const char* dtype_name(int32_t dtype);
-size_t dtype_size(diopiDtype_t dtype);  // 0 for a dtype the sim does not know
 
 }  // namespace sim
 
