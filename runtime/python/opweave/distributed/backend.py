@@ -74,6 +74,12 @@ def _flat(t: torch.Tensor) -> torch.Tensor:
     return t if t.is_contiguous() else t.contiguous()
 
 
+def _out_buffer(t: torch.Tensor):
+    """(contiguous buffer holding `t`'s values, the step copying it back into `t` or None)."""
+    buf = _flat(t)
+    return buf, (None if buf is t else (lambda: t.copy_(buf)))
+
+
 class ProcessGroupOpWeave(dist.ProcessGroup):
     def __init__(self, store, rank: int, size: int, timeout: datetime.timedelta):
         super().__init__(rank, size)
@@ -162,8 +168,7 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
 
     def _in_place(self, kind, tensor, op=0, root=-1):
         """A collective that reads and writes `tensor`, staged when it is not contiguous."""
-        buf = _flat(tensor)
-        finish = None if buf is tensor else (lambda: tensor.copy_(buf))
+        buf, finish = _out_buffer(tensor)
         return self._run(kind, [buf], [buf], [tensor], op=op, root=root, finish=finish)
 
     def _staged(self, name, args, outputs, result, op_arg=None):
@@ -291,8 +296,7 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
         n = self.size()
         if self.transport == "host" or not self._device_tensors([output, input]):
             return self.allgather([list(output.chunk(n))], [input], opts)
-        buf = _flat(output)
-        finish = None if buf is output else (lambda: output.copy_(buf))
+        buf, finish = _out_buffer(output)
         return self._run("allgather", [_flat(input)], [buf], output,
                          recv_counts=[input.numel()] * n, finish=finish)
 
@@ -328,8 +332,7 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
             n = out.numel()
             block = lambda: out.copy_(whole[self.rank() * n:(self.rank() + 1) * n].view(out.shape))  # noqa: E731
             return self._after(inner, result, block, out)
-        buf = _flat(out)
-        finish = None if buf is out else (lambda: out.copy_(buf))
+        buf, finish = _out_buffer(out)
         return self._run("reduce_scatter", [flat_in], [buf], result,
                          op=_reduce_code(red, "reduce_scatter", out.dtype), finish=finish)
 
@@ -348,8 +351,7 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
             return self._staged("alltoall_base",
                                 [output, input, list(output_split_sizes), list(input_split_sizes),
                                  dist.AllToAllOptions()], [output], output)
-        buf = _flat(output)
-        finish = None if buf is output else (lambda: output.copy_(buf))
+        buf, finish = _out_buffer(output)
         return self._run("all_to_all", [_flat(input)], [buf], output, send_counts=send,
                          recv_counts=recv, finish=finish)
 
@@ -394,8 +396,7 @@ class ProcessGroupOpWeave(dist.ProcessGroup):
             o.rootRank = root
             ins = [list(input_tensors[0])] if self.rank() == root else []
             return self._staged("scatter", [[t], ins, o], [t], output_tensors)
-        buf = _flat(t)
-        finish = None if buf is t else (lambda: t.copy_(buf))
+        buf, finish = _out_buffer(t)
         return self._run("all_to_all", [flat_in], [buf], output_tensors, send_counts=send,
                          recv_counts=recv, finish=finish)
 
