@@ -92,10 +92,11 @@ def _write_new(path: str, text: str) -> None:
 
 
 def _defined(kernels_dir: str) -> dict[str, str]:
-    """DIOPI function -> the vendor file defining it (any .cpp/.cc/.c under kernels/)."""
+    """DIOPI function -> the vendor file defining it (any C, C++ or CUDA source under kernels/,
+    so kernels moved into .cu files are not scaffolded again as stubs)."""
     found = {}
     for path in sorted(glob.glob(os.path.join(kernels_dir, "**", "*"), recursive=True)):
-        if not path.endswith((".cpp", ".cc", ".c", ".cxx")) or not os.path.isfile(path):
+        if not path.endswith((".cpp", ".cc", ".c", ".cxx", ".cu")) or not os.path.isfile(path):
             continue
         with open(path, encoding="utf-8", errors="replace") as f:
             for name in DEFINITION.findall(f.read()):

@@ -1,0 +1,21 @@
+// Scaffolded by `make new-vendor` from generated/vendor_stubs/mean.cpp: this file is yours.
+// Fill a kernel body and return diopiSuccess; re-running `make new-vendor` never
+// overwrites it, it only appends stubs for new catalogue functions.
+//
+// Kernel skeletons for the `mean` family: Mean over the given dimensions (all when dim is empty);
+// keepdim is read from out's shape. Copy into vendors/<name>/kernels/ (make new-vendor does) and
+// fill the bodies; a function left returning diopiNoImplement runs on CPU through the fallback.
+#include <diopi/functions.h>
+
+// Mean over the given dimensions (all when dim is empty); keepdim is read from out's shape.
+//   out [out] dtypes: float16, bfloat16, float32, float64
+//   input [in] dtypes: float16, bfloat16, float32, float64
+//   dim [in] (may be null)
+extern "C" diopiError_t diopiMean(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input, diopiSize_t dim) {
+  (void)ctx;
+  (void)out;
+  (void)input;
+  (void)dim;
+  return diopiNoImplement;
+}

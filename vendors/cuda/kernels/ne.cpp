@@ -1,0 +1,56 @@
+// Scaffolded by `make new-vendor` from generated/vendor_stubs/ne.cpp: this file is yours.
+// Fill a kernel body and return diopiSuccess; re-running `make new-vendor` never
+// overwrites it, it only appends stubs for new catalogue functions.
+//
+// Kernel skeletons for the `ne` family: Element-wise inequality; the result is bool.
+// Copy into vendors/<name>/kernels/ (make new-vendor does) and fill the bodies; a function
+// left returning diopiNoImplement runs on CPU through the fallback.
+#include <diopi/functions.h>
+
+// Element-wise inequality; the result is bool.
+//   out [out] dtypes: float16, bfloat16, float32, float64, int32, int64, bool
+//   input [in] dtypes: float16, bfloat16, float32, float64, int32, int64, bool
+//   other [in] dtypes: float16, bfloat16, float32, float64, int32, int64, bool
+extern "C" diopiError_t diopiNe(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
+  (void)ctx;
+  (void)out;
+  (void)input;
+  (void)other;
+  return diopiNoImplement;
+}
+
+// Element-wise inequality; the result is bool.
+//   out [out] dtypes: float16, bfloat16, float32, float64, int32, int64, bool
+//   input [in] dtypes: float16, bfloat16, float32, float64, int32, int64, bool
+//   other [in]
+extern "C" diopiError_t diopiNeScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                      diopiConstTensorHandle_t input, const diopiScalar_t* other) {
+  (void)ctx;
+  (void)out;
+  (void)input;
+  (void)other;
+  return diopiNoImplement;
+}
+
+// Element-wise inequality; the result is bool.
+//   input [inout] dtypes: float16, bfloat16, float32, float64, int32, int64, bool
+//   other [in] dtypes: float16, bfloat16, float32, float64, int32, int64, bool
+extern "C" diopiError_t diopiNeInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                   diopiConstTensorHandle_t other) {
+  (void)ctx;
+  (void)input;
+  (void)other;
+  return diopiNoImplement;
+}
+
+// Element-wise inequality; the result is bool.
+//   input [inout] dtypes: float16, bfloat16, float32, float64, int32, int64, bool
+//   other [in]
+extern "C" diopiError_t diopiNeInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                         const diopiScalar_t* other) {
+  (void)ctx;
+  (void)input;
+  (void)other;
+  return diopiNoImplement;
+}

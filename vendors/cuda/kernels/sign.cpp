@@ -1,0 +1,19 @@
+// Scaffolded by `make new-vendor` from generated/vendor_stubs/sign.cpp: this file is yours.
+// Fill a kernel body and return diopiSuccess; re-running `make new-vendor` never
+// overwrites it, it only appends stubs for new catalogue functions.
+//
+// Kernel skeletons for the `sign` family: Element-wise sign, -1, 0 or 1 (0 for NaN).
+// Copy into vendors/<name>/kernels/ (make new-vendor does) and fill the bodies; a function
+// left returning diopiNoImplement runs on CPU through the fallback.
+#include <diopi/functions.h>
+
+// Element-wise sign, -1, 0 or 1 (0 for NaN).
+//   out [out] dtypes: float16, bfloat16, float32, float64, int32, int64
+//   input [in] dtypes: float16, bfloat16, float32, float64, int32, int64
+extern "C" diopiError_t diopiSign(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input) {
+  (void)ctx;
+  (void)out;
+  (void)input;
+  return diopiNoImplement;
+}
