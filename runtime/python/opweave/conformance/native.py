@@ -31,7 +31,11 @@ def ensure_built() -> None:
     src = os.path.join(paths.repo(), "tests", "conformance")
     steps = []
     if not os.path.isfile(os.path.join(bdir, "build.ninja")):
+        import torch.utils
+        # torch's CMake package: found by default for Debian's torch, through this prefix for a
+        # pip-installed torch (the GPU machine's).
         steps.append(["cmake", "-S", src, "-B", bdir, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+                      f"-DCMAKE_PREFIX_PATH={torch.utils.cmake_prefix_path}",
                       f"-DOPWEAVE_BUILD_DIR={paths.build_dir()}"])
     steps.append(["cmake", "--build", bdir])
     for cmd in steps:

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The CUDA vendor's whole GPU run in one command, for the lent H100 (pip torch 2.x + cu130,
+# nvcc 13, CMake, ninja, pytest; no Debian packages, no OpenBLAS, no GoogleTest):
+#
+#   tests/gpu/run.sh            # from the repository root; logs and figures under $OUT
+#
+# 1. builds libopweave + vendors/cuda against the installed torch (build-gpu/);
+# 2. runs the conformance suite for the CUDA vendor (every case of every function, all dtypes,
+#    transposed / sliced / empty ones) and keeps its report (pass counts per function and dtype);
+# 3. runs the GPU tests (hot ops vs CPU per dtype and layout; MLP / GPT / ResNet losses vs CPU
+#    with their fallback counts);
+# 4. times training steps, OpWeave's CUDA vendor against native torch CUDA on the same GPU.
+# Every step runs even if an earlier one failed; the summary at the end says which did.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+PY=${PYTHON:-$(command -v python3)}
+BUILD=$PWD/build-gpu
+export OPWEAVE_BUILD_DIR=$BUILD PYTHONPATH=$PWD/runtime/python:$PWD OPWEAVE_VENDOR=cuda
+status=()
+step() {  # step NAME LOG COMMAND...: runs, logs, remembers the exit status
+  local name=$1 log=$2
+  shift 2
+  local start=$SECONDS
+  "$@" >"$OUT/$log" 2>&1
+  local rc=$?
+  status+=("$name: rc=$rc in $((SECONDS - start)) s (log $log)")
+  return $rc
+}
+
+{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  "$PY" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)'
+  nvcc --version | tail -1; } >"$OUT/machine.txt" 2>&1
+
+step configure build.log cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DPython3_EXECUTABLE="$PY" -DCMAKE_PREFIX_PATH="$("$PY" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')" \
+  -DOPWEAVE_CUDA=ON -DOPWEAVE_VENDORS=cuda -DOPWEAVE_BUILD_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 &&
+  step build build2.log cmake --build "$BUILD" -j "$(nproc)"
+
+if [ -f "$BUILD/lib/libopweave_vendor_cuda.so" ]; then
+  "$PY" -c 'import opweave; opweave.print_report()' >"$OUT/report.txt" 2>&1
+  export OPWEAVE_GOLDEN_DIR=$PWD/golden-gpu OPWEAVE_REPORTS_DIR=$OUT/reports
+  step golden golden.log "$PY" -m opweave.conformance golden
+  step conformance conformance.log "$PY" -m opweave.conformance run --vendor cuda --fresh \
+    --no-save-failures
+  step gpu-tests pytest.log env OPWEAVE_GPU_REPORT="$OUT/tests" "$PY" -m pytest -q -rs \
+    tests/python/test_cuda_device.py tests/python/test_cuda_vendor.py
+  step bench bench.json "$PY" bench/cuda_training.py
+fi
+
+echo "== OpWeave CUDA vendor GPU run"
+cat "$OUT/machine.txt"
+printf '%s\n' "${status[@]}"
+tail -n 5 "$OUT/conformance.log" 2>/dev/null
+tail -n 3 "$OUT/pytest.log" 2>/dev/null
+cat "$OUT/bench.json" 2>/dev/null | head -60
