@@ -71,9 +71,9 @@ configure:
 build: $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# The compare flavour, for the autocompare tests (no GoogleTest suites in it).
+# The compare flavour, for the autocompare tests (no GoogleTest suites, no CUDA vendor in it).
 build-autocompare:
-	$(MAKE) build AUTOCOMPARE=1 EXTRA_CMAKE_FLAGS=-DOPWEAVE_BUILD_TESTS=OFF
+	$(MAKE) build AUTOCOMPARE=1 EXTRA_CMAKE_FLAGS="-DOPWEAVE_BUILD_TESTS=OFF -DOPWEAVE_CUDA=OFF"
 
 test-python: build build-autocompare
 	OPWEAVE_AUTOCOMPARE_BUILD_DIR=$(AUTOCOMPARE_BUILD_DIR) $(PYTHON) -m pytest -q tests/python
