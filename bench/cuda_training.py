@@ -125,6 +125,10 @@ def main(argv=None) -> int:
     if args.quick:
         args.rounds, args.steps, args.warmup = 1, 2, 1
     native = torch.device("cuda:0") if torch.cuda.is_available() else torch.device("cpu")
+    # Full float32 on both sides: OpWeave's kernels do not use TF32, so neither may torch's
+    # (cuDNN convolutions allow it by default).
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
     device = opweave.device(0)
     result = {"vendor": opweave.report().get("vendor"), "native": str(native),
               "device": str(device), "torch": torch.__version__,
