@@ -13,45 +13,50 @@
 # Every step runs even if an earlier one failed; the summary at the end says which did.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-OUT=${OUT:-$PWD/gpu-out}
-mkdir -p "$OUT"
+OUT=${OUT:-$PWD/gpu-out}   # what comes back: at most 8 files (device tool limit), listed below
+WORK=$PWD/gpu-work          # everything else (golden data, reports, per-test JSON)
+mkdir -p "$OUT" "$WORK"
 PY=${PYTHON:-$(command -v python3)}
 BUILD=$PWD/build-gpu
 export OPWEAVE_BUILD_DIR=$BUILD PYTHONPATH=$PWD/runtime/python:$PWD OPWEAVE_VENDOR=cuda
 status=()
-step() {  # step NAME LOG COMMAND...: runs, logs, remembers the exit status
+step() {  # step NAME LOG COMMAND...: runs, appends to $OUT/LOG, remembers the exit status
   local name=$1 log=$2
   shift 2
   local start=$SECONDS
-  "$@" >"$OUT/$log" 2>&1
+  echo "== $name: $*" >>"$OUT/$log"
+  "$@" >>"$OUT/$log" 2>&1
   local rc=$?
   status+=("$name: rc=$rc in $((SECONDS - start)) s (log $log)")
   return $rc
 }
 
-{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  "$PY" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)'
-  nvcc --version | tail -1; } >"$OUT/machine.txt" 2>&1
-
+# $OUT: summary.txt build.log conformance.log pytest.log bench.json conformance.json
 step configure build.log cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DPython3_EXECUTABLE="$PY" -DCMAKE_PREFIX_PATH="$("$PY" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')" \
   -DOPWEAVE_CUDA=ON -DOPWEAVE_VENDORS=cuda -DOPWEAVE_BUILD_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 &&
-  step build build2.log cmake --build "$BUILD" -j "$(nproc)"
+  step build build.log cmake --build "$BUILD" -j "$(nproc)"
 
 if [ -f "$BUILD/lib/libopweave_vendor_cuda.so" ]; then
-  "$PY" -c 'import opweave; opweave.print_report()' >"$OUT/report.txt" 2>&1
-  export OPWEAVE_GOLDEN_DIR=$PWD/golden-gpu OPWEAVE_REPORTS_DIR=$OUT/reports
-  step golden golden.log "$PY" -m opweave.conformance golden
+  export OPWEAVE_GOLDEN_DIR=$WORK/golden OPWEAVE_REPORTS_DIR=$WORK/reports
+  step golden conformance.log "$PY" -m opweave.conformance golden
   step conformance conformance.log "$PY" -m opweave.conformance run --vendor cuda --fresh \
     --no-save-failures
-  step gpu-tests pytest.log env OPWEAVE_GPU_REPORT="$OUT/tests" "$PY" -m pytest -q -rs \
+  cp "$WORK/reports/cuda/conformance.json" "$OUT/" 2>/dev/null
+  step gpu-tests pytest.log env OPWEAVE_GPU_REPORT="$WORK/tests" "$PY" -m pytest -q -rs \
     tests/python/test_cuda_device.py tests/python/test_cuda_vendor.py
-  step bench bench.json "$PY" bench/cuda_training.py
+  "$PY" bench/cuda_training.py >"$WORK/bench.json" 2>"$OUT/bench.log.txt"
+  status+=("bench: rc=$?")
+  cp "$WORK/bench.json" "$OUT/bench.json"
 fi
 
-echo "== OpWeave CUDA vendor GPU run"
-cat "$OUT/machine.txt"
-printf '%s\n' "${status[@]}"
-tail -n 5 "$OUT/conformance.log" 2>/dev/null
-tail -n 3 "$OUT/pytest.log" 2>/dev/null
-cat "$OUT/bench.json" 2>/dev/null | head -60
+{
+  echo "== OpWeave CUDA vendor GPU run"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1
+  "$PY" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)'
+  nvcc --version | tail -1
+  printf '%s\n' "${status[@]}"
+  "$PY" -c 'import opweave; opweave.print_report()' 2>&1 | head -20
+  "$PY" tests/gpu/summary.py "$WORK"
+} >"$OUT/summary.txt" 2>&1
+cat "$OUT/summary.txt" | head -150

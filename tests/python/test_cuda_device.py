@@ -72,8 +72,13 @@ for name, fn in cases.items():
             try:
                 ref = fn(a.float(), b.float())
                 got = fn(a.to(dev), b.to(dev)).cpu().float()
-                err = ((got - ref).abs().max() / (ref.abs().max() + 1e-6)).item() if ref.numel() else 0.0
-                results[key] = "pass" if got.shape == ref.shape and err <= TOL[dtype] else f"FAIL {err:.3g}"
+                if got.shape != ref.shape:
+                    results[key] = f"FAIL shape {list(got.shape)} vs {list(ref.shape)}"
+                    continue
+                same_nan = bool((got.isnan() == ref.isnan()).all())  # NaN where CPU has NaN
+                g, r = got.nan_to_num(0.0), ref.nan_to_num(0.0)
+                err = ((g - r).abs().max() / (r.abs().max() + 1e-6)).item() if r.numel() else 0.0
+                results[key] = "pass" if same_nan and err <= TOL[dtype] else f"FAIL {err:.3g} nan-match {same_nan}"
             except Exception as e:  # noqa: BLE001
                 results[key] = f"ERROR {type(e).__name__}: {str(e)[:200]}"
 print(json.dumps({"results": results, "fallbacks": opweave.fallback_stats()}))
