@@ -141,32 +141,6 @@ bool as_output(const cuk::Tensor& out, LtMat* d) {
   return true;
 }
 
-// Byte ranges spanned by two tensors intersect (a conservative test for aliasing).
-bool overlaps(const cuk::Tensor& x, const cuk::Tensor& y) {
-  if (x.numel == 0 || y.numel == 0) return false;
-  auto range = [](const cuk::Tensor& t, uintptr_t* lo, uintptr_t* hi) {
-    int64_t first = 0, last = 0;
-    for (int d = 0; d < t.ndim; ++d) {
-      const int64_t span = (t.sizes[d] - 1) * t.strides[d];
-      (span < 0 ? first : last) += span;
-    }
-    *lo = reinterpret_cast<uintptr_t>(t.data) + first * t.itemsize();
-    *hi = reinterpret_cast<uintptr_t>(t.data) + (last + 1) * t.itemsize();
-  };
-  uintptr_t xlo, xhi, ylo, yhi;
-  range(x, &xlo, &xhi);
-  range(y, &ylo, &yhi);
-  return xlo < yhi && ylo < xhi;
-}
-
-// The same elements of the same dtype (out passed as its own `input`, as baddbmm_ does).
-bool same_view(const cuk::Tensor& x, const cuk::Tensor& y) {
-  if (x.data != y.data || x.dtype != y.dtype || !cuk::same_shape(x, y)) return false;
-  for (int d = 0; d < x.ndim; ++d)
-    if (x.sizes[d] > 1 && x.strides[d] != y.strides[d]) return false;
-  return true;
-}
-
 // ---- plans: descriptors and the heuristic's algorithm per problem, cached per thread (no
 // locking; a plan's descriptors are also mutated per call to set the bias pointer).
 
@@ -358,7 +332,7 @@ void product(diopiContextHandle_t ctx, const cuk::Tensor& out, cuk::Tensor a, cu
   cuk::Tensor in;
   if (use_bias) {
     in = *bias;
-    if (!same_view(in, out) && overlaps(in, out)) {
+    if (!cuk::same_view(in, out) && cuk::overlaps(in, out)) {
       const cuk::Tensor copy = cuk::scratch_like(ctx, in, in.dtype);
       cuk::cast_copy(stream, copy, in);
       in = copy;
@@ -389,7 +363,7 @@ void product(diopiContextHandle_t ctx, const cuk::Tensor& out, cuk::Tensor a, cu
   g.b = operand(ctx, a);  // cuBLASLt's B is A^T [k, m]
   // D: out itself, or dense scratch copied into out at the end. (`in` overlapping out is the
   // same view or was copied above, so only the matrices can alias it.)
-  const bool direct = as_output(out, &g.d) && !overlaps(out, a) && !overlaps(out, b);
+  const bool direct = as_output(out, &g.d) && !cuk::overlaps(out, a) && !cuk::overlaps(out, b);
   cuk::Tensor dst = out;
   if (!direct) {
     dst = cuk::scratch_like(ctx, out, ct);
@@ -403,7 +377,7 @@ void product(diopiContextHandle_t ctx, const cuk::Tensor& out, cuk::Tensor a, cu
   // (the bias vector runs along D's rows, i.e. along out's columns), one pass and no copy.
   if (use_bias && beta == 1 && nd == 2 && in.dtype == ct && in.ndim >= 1 && in.numel == n &&
       in.sizes[in.ndim - 1] == n && (n == 1 || in.strides[in.ndim - 1] == 1) &&
-      !overlaps(in, dst)) {
+      !cuk::overlaps(in, dst)) {
     g.bias = in.data;
     Plan& p = plan_for(device, g);
     if (p.found) {

@@ -16,34 +16,10 @@ struct ConstF {
   __device__ __forceinline__ A operator()() const { return value; }
 };
 
-// [first byte, last byte + 1) touched by t (strides may be negative or zero).
-void byte_span(const Tensor& t, uintptr_t* lo, uintptr_t* hi) {
-  int64_t min_off = 0, max_off = 0;
-  for (int d = 0; d < t.ndim; ++d) {
-    const int64_t reach = (t.sizes[d] - 1) * t.strides[d];
-    (reach < 0 ? min_off : max_off) += reach;
-  }
-  const uintptr_t base = reinterpret_cast<uintptr_t>(t.data);
-  *lo = base + min_off * t.itemsize();
-  *hi = base + (max_off + 1) * t.itemsize();
-}
-
-bool overlaps(const Tensor& a, const Tensor& b) {
-  if (a.numel == 0 || b.numel == 0) return false;
-  uintptr_t alo, ahi, blo, bhi;
-  byte_span(a, &alo, &ahi);
-  byte_span(b, &blo, &bhi);
-  return alo < bhi && blo < ahi;
-}
-
 void copy(diopiContextHandle_t ctx, const Tensor& dst, Tensor src) {
   if (dst.numel == 0) return;
   const cudaStream_t stream = stream_of(ctx);
-  if (dst.data == src.data && dst.dtype == src.dtype && same_shape(dst, src)) {
-    bool same_layout = true;
-    for (int d = 0; d < dst.ndim; ++d) same_layout &= dst.strides[d] == src.strides[d];
-    if (same_layout) return;  // copying a tensor onto itself
-  }
+  if (same_view(dst, src)) return;  // copying a tensor onto itself
   if (dst.dtype == src.dtype && same_shape(dst, src) && dst.is_contiguous() &&
       src.is_contiguous()) {
     const cudaError_t err = cudaMemcpyAsync(dst.data, src.data, dst.numel * dst.itemsize(),

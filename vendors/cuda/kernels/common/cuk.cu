@@ -175,6 +175,35 @@ int64_t wrap_dim(int64_t dim, int ndim, const char* what) {
   return dim < 0 ? dim + n : dim;
 }
 
+namespace {
+// [first byte, last byte + 1) touched by t (strides may be negative or zero).
+void byte_span(const Tensor& t, uintptr_t* lo, uintptr_t* hi) {
+  int64_t min_off = 0, max_off = 0;
+  for (int d = 0; d < t.ndim; ++d) {
+    const int64_t reach = (t.sizes[d] - 1) * t.strides[d];
+    (reach < 0 ? min_off : max_off) += reach;
+  }
+  const uintptr_t base = reinterpret_cast<uintptr_t>(t.data);
+  *lo = base + min_off * t.itemsize();
+  *hi = base + (max_off + 1) * t.itemsize();
+}
+}  // namespace
+
+bool overlaps(const Tensor& a, const Tensor& b) {
+  if (a.numel == 0 || b.numel == 0) return false;
+  uintptr_t alo, ahi, blo, bhi;
+  byte_span(a, &alo, &ahi);
+  byte_span(b, &blo, &bhi);
+  return alo < bhi && blo < ahi;
+}
+
+bool same_view(const Tensor& a, const Tensor& b) {
+  if (a.data != b.data || a.dtype != b.dtype || !same_shape(a, b)) return false;
+  for (int d = 0; d < a.ndim; ++d)
+    if (a.sizes[d] > 1 && a.strides[d] != b.strides[d]) return false;
+  return true;
+}
+
 Tensor broadcast_to(const Tensor& t, const Tensor& shape, const char* what) {
   CUK_CHECK(t.ndim <= shape.ndim, "%s %s cannot be broadcast to %s", what, t.shape_str().c_str(),
             shape.shape_str().c_str());

@@ -125,6 +125,12 @@ void check_same_shape(const Tensor& a, const Tensor& b, const char* what_a, cons
 // Wraps a possibly negative dim into [0, ndim); ndim 0 accepts -1 and 0.
 int64_t wrap_dim(int64_t dim, int ndim, const char* what);
 
+// The byte ranges a and b span intersect (conservative: interleaved strided views count).
+bool overlaps(const Tensor& a, const Tensor& b);
+// a and b are the same elements in the same order (same data, dtype, shape and strides where a
+// dimension has more than one element).
+bool same_view(const Tensor& a, const Tensor& b);
+
 // `t` broadcast to `shape` (right-aligned; size-1 or missing dims get stride 0); throws when
 // the shapes are not broadcast-compatible.
 Tensor broadcast_to(const Tensor& t, const Tensor& shape, const char* what);
