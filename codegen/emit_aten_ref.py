@@ -133,9 +133,12 @@ def _default(a) -> str:
     return default_expr(a.default, a.type)
 
 
-def _output(arg: DiopiArg, plan: RefPlan) -> str:
-    """An ATen out= argument: written through aten_ref::Output (see aten_ref.h)."""
-    plan.prepare.append(f"aten_ref::Output {arg.name}_o({arg.name});")
+def _output(arg: DiopiArg, plan: RefPlan, schema) -> str:
+    """An ATen out= argument: written through aten_ref::Output (see aten_ref.h). A loss (an
+    ATen op with a `reduction` argument) may resize its out= through the unreduced shape."""
+    loss = any(a.name == "reduction" for a in schema.arguments.flat_all)
+    mode = ", aten_ref::Output::kMayResize" if loss else ""
+    plan.prepare.append(f"aten_ref::Output {arg.name}_o({arg.name}{mode});")
     plan.commits.append(f"{arg.name}_o.commit();")
     return f"{arg.name}_o.tensor()"
 
@@ -204,7 +207,7 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding, hidden: frozenset) -> RefPl
         if a.name in by_aten:
             arg = by_aten[a.name]
             if arg.kind == "tensor" and a.name in {o.name for o in b.schema.arguments.out}:
-                values.append(_output(arg, plan))
+                values.append(_output(arg, plan, b.schema))
                 continue
             if arg.name not in wrapped:
                 wrapped[arg.name] = _from_diopi(arg, a.type, b.structured, plan.prepare)
@@ -224,7 +227,7 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding, hidden: frozenset) -> RefPl
     if out_sibling is not None:
         # Write straight into the outputs the wrapper allocated: no result copy.
         for i in range(len(b.schema.returns)):
-            values.append(_output(returns[i], plan))
+            values.append(_output(returns[i], plan, out_sibling))
         plan.op_name = f"aten::{out_sibling.name}"
         plan.call = f"{_redispatch(out_sibling, values)};"
         return plan

@@ -388,7 +388,7 @@ extern "C" diopiError_t diopiSmoothL1Loss(diopiContextHandle_t ctx, diopiTensorH
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor target_t = aten_ref::wrap(target);
-    aten_ref::Output out_o(out);
+    aten_ref::Output out_o(out, aten_ref::Output::kMayResize);
     opweave::compat::redispatch<at::_ops::smooth_l1_loss_out>(aten_ref::kCpuKeys, input_t, target_t,
                                                               static_cast<int64_t>(reduction), beta,
                                                               out_o.tensor());
@@ -412,7 +412,7 @@ extern "C" diopiError_t diopiSmoothL1LossBackward(diopiContextHandle_t ctx,
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor target_t = aten_ref::wrap(target);
-    aten_ref::Output grad_input_o(grad_input);
+    aten_ref::Output grad_input_o(grad_input, aten_ref::Output::kMayResize);
     opweave::compat::redispatch<at::_ops::smooth_l1_loss_backward_grad_input>(
         aten_ref::kCpuKeys, grad_output_t, input_t, target_t, static_cast<int64_t>(reduction), beta,
         grad_input_o.tensor());

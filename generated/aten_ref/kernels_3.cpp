@@ -540,7 +540,7 @@ extern "C" diopiError_t diopiMSELoss(diopiContextHandle_t ctx, diopiTensorHandle
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor target_t = aten_ref::wrap(target);
-    aten_ref::Output out_o(out);
+    aten_ref::Output out_o(out, aten_ref::Output::kMayResize);
     opweave::compat::redispatch<at::_ops::mse_loss_out>(
         aten_ref::kCpuKeys, input_t, target_t, static_cast<int64_t>(reduction), out_o.tensor());
     out_o.commit();
@@ -560,7 +560,7 @@ extern "C" diopiError_t diopiMSELossBackward(
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor target_t = aten_ref::wrap(target);
-    aten_ref::Output grad_input_o(grad_input);
+    aten_ref::Output grad_input_o(grad_input, aten_ref::Output::kMayResize);
     opweave::compat::redispatch<at::_ops::mse_loss_backward_grad_input>(
         aten_ref::kCpuKeys, grad_output_t, input_t, target_t, static_cast<int64_t>(reduction),
         grad_input_o.tensor());

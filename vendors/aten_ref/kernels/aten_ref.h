@@ -90,11 +90,14 @@ class SeededCpuGenerator {
 
 // An out= argument: the device view itself when it is contiguous, else a contiguous CPU
 // temporary that commit() copies into the view (some ATen 1.13 CPU out= kernels, softmax's
-// among them, write as if their output were contiguous); single-element outputs always get
-// a temporary (losses resize their out= through the unreduced shape).
+// among them, write as if their output were contiguous). kMayResize (losses: ATen 1.13's
+// structured mse_loss / smooth_l1_loss resize their out= through the unreduced shape, which
+// the device memory behind the view cannot follow) gives single-element outputs a temporary
+// too; every other op writes a single element in place, without an allocation and a copy.
 class Output {
  public:
-  explicit Output(diopiTensorHandle_t h);
+  enum Mode { kInPlace, kMayResize };
+  explicit Output(diopiTensorHandle_t h, Mode mode = kInPlace);
   at::Tensor& tensor() { return work_; }
   void commit();
 

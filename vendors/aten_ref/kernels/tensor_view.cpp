@@ -115,11 +115,8 @@ SeededCpuGenerator::SeededCpuGenerator(diopiGeneratorHandle_t device_generator) 
   generator_ = at::make_generator<at::CPUGeneratorImpl>(z ^ (z >> 31));
 }
 
-Output::Output(diopiTensorHandle_t h) : view_(wrap(h)) {
-  // A single-element output gets a temporary too: ATen 1.13's structured losses (mse_loss,
-  // smooth_l1_loss) resize their out= to the broadcast shape before reducing into it, which
-  // the device memory behind view_ cannot follow.
-  const bool direct = view_.is_contiguous() && view_.numel() > 1;
+Output::Output(diopiTensorHandle_t h, Mode mode) : view_(wrap(h)) {
+  const bool direct = view_.is_contiguous() && (mode == kInPlace || view_.numel() > 1);
   work_ = direct ? view_ : at::empty(view_.sizes(), view_.options());
 }
 
