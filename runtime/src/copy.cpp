@@ -219,6 +219,16 @@ void device_to_device(const at::Tensor& src, const at::Tensor& dst) {
 
 }  // namespace
 
+at::Tensor fetch_to_host_async(const at::Tensor& src) {
+  if (!src.is_non_overlapping_and_dense() || src.numel() == 0 || !on_device(src)) {
+    return src.to(c10::kCPU, /*non_blocking=*/true);
+  }
+  at::Tensor host = at::empty_strided(src.sizes(), src.strides(), src.options().device(c10::kCPU));
+  memcpy_async(host.data_ptr(), src.data_ptr(), nbytes_of(src), owMemcpyDeviceToHost,
+               stream_of(src));
+  return host;
+}
+
 void copy_into(const at::Tensor& dst, const at::Tensor& src_in, bool non_blocking) {
   TORCH_CHECK(dst.defined() && src_in.defined(), "aten::copy_: undefined tensor");
   for (const at::Tensor* t : {&dst, &src_in}) {

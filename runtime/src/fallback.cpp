@@ -101,33 +101,42 @@ c10::optional<c10::Device> op_device(const std::string& name,
   return device;
 }
 
-at::Tensor to_host(const at::Tensor& t, bool upcast) {
-  at::Tensor h = t.is_cpu() ? t : t.to(c10::kCPU);
-  return upcast && is_low_precision(h.scalar_type()) ? h.to(c10::kFloat) : h;
-}
-
-c10::IValue host_ivalue(const c10::IValue& v, bool upcast) {
+// The value with fn applied to each defined tensor in it (tensor, tensor list, Tensor?[]).
+template <class F>
+c10::IValue map_tensors(const c10::IValue& v, F&& fn) {
   if (v.isTensor()) {
     const at::Tensor& t = v.toTensor();
-    return t.defined() ? c10::IValue(to_host(t, upcast)) : v;
+    return t.defined() ? c10::IValue(fn(t)) : v;
   }
   if (v.isTensorList()) {
     std::vector<at::Tensor> out;
-    for (const at::Tensor& t : v.toTensorVector())
-      out.push_back(t.defined() ? to_host(t, upcast) : t);
+    for (const at::Tensor& t : v.toTensorVector()) out.push_back(t.defined() ? fn(t) : t);
     return c10::IValue(c10::List<at::Tensor>(out));
   }
   if (v.isOptionalTensorList()) {
     c10::List<c10::optional<at::Tensor>> out;
     for (const c10::optional<at::Tensor>& t : v.toOptionalTensorVector()) {
-      out.push_back(t.has_value() && t->defined() ? c10::optional<at::Tensor>(to_host(*t, upcast))
-                                                  : t);
+      out.push_back(t.has_value() && t->defined() ? c10::optional<at::Tensor>(fn(*t)) : t);
     }
     return c10::IValue(out);
   }
+  return v;
+}
+
+// The argument with its device tensors copied to the host without waiting (the caller waits
+// once for all of them: one round trip per call, not one per tensor) and a device argument
+// of a factory op turned into the CPU.
+c10::IValue fetch_to_host(const c10::IValue& v) {
   if (v.isDevice() && v.toDevice().type() == kDeviceType)
     return c10::IValue(c10::Device(c10::kCPU));
-  return v;
+  return map_tensors(v,
+                     [](const at::Tensor& t) { return t.is_cpu() ? t : fetch_to_host_async(t); });
+}
+
+c10::IValue upcast_low_precision(const c10::IValue& v) {
+  return map_tensors(v, [](const at::Tensor& t) {
+    return is_low_precision(t.scalar_type()) ? t.to(c10::kFloat) : t;
+  });
 }
 
 // CPU kernels report a missing dtype as "... not implemented for 'Half'".
@@ -173,11 +182,15 @@ void run_on_cpu(const c10::OperatorHandle& op, torch::jit::Stack* stack, const s
     if (!low.has_value() && is_low_precision(t.scalar_type())) low = t.scalar_type();
   });
 
+  std::vector<c10::IValue> fetched;
+  fetched.reserve(num_args);
+  for (const c10::IValue& v : args) fetched.push_back(fetch_to_host(v));
+  if (device.has_value()) synchronize_stream(current_stream(device->index()));
   std::vector<c10::IValue> host_args;
   bool upcast = false;
   for (;;) {
     host_args.clear();
-    for (const c10::IValue& v : args) host_args.push_back(host_ivalue(v, upcast));
+    for (const c10::IValue& v : fetched) host_args.push_back(upcast ? upcast_low_precision(v) : v);
     stack->resize(begin);
     stack->insert(stack->end(), host_args.begin(), host_args.end());
     try {

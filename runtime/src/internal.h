@@ -20,6 +20,11 @@ inline bool on_device(const at::Tensor& t) { return t.device().type() == kDevice
 // the current stream(s); returns early only for device-to-device copies and, with
 // non_blocking, plain device-to-host transfers.
 void copy_into(const at::Tensor& dst, const at::Tensor& src, bool non_blocking);
+// A CPU tensor with src's values, sizes and strides whose transfer is only queued on src's
+// current stream: read it after synchronising that stream (the CPU fallback fetches all its
+// arguments this way and waits once). A dense device tensor is one memcpy, without the
+// dispatcher round of Tensor::to.
+at::Tensor fetch_to_host_async(const at::Tensor& src);
 
 // tensor_ops.cpp: resize_ semantics for device tensors (storage grows, never shrinks).
 void resize_device_tensor(c10::TensorImpl* self, c10::IntArrayRef size,

@@ -25,6 +25,11 @@ Config load() {
   c.capacity = static_cast<size_t>(env_u64("OPWEAVE_SIM_CAPACITY", uint64_t{8} << 30));
   c.debug = env_u64("OPWEAVE_SIM_DEBUG", 0) != 0;
   c.delay_us = static_cast<uint32_t>(env_u64("OPWEAVE_SIM_DELAY_US", 0));
+  // A thread woken from a futex takes tens of microseconds on a VM; a stream worker that has
+  // just finished and a host that waits for a short kernel spin this long first (as CUDA's
+  // spin scheduling does), so a hand-off costs a cache line. 0: always sleep (bench/icount.py
+  // sets it, since spinning makes instruction counts vary).
+  c.spin_us = static_cast<uint32_t>(env_u64("OPWEAVE_SIM_SPIN_US", 50));
   return c;
 }
 

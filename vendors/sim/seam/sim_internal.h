@@ -17,6 +17,7 @@ struct Config {
   size_t capacity;    // OPWEAVE_SIM_CAPACITY: bytes per device
   bool debug;         // OPWEAVE_SIM_DEBUG=1: poison memory, guard bytes checked on free
   uint32_t delay_us;  // OPWEAVE_SIM_DELAY_US: latency added to every stream task
+  uint32_t spin_us;   // OPWEAVE_SIM_SPIN_US: busy-wait before sleeping (stream worker, syncs)
 };
 const Config& config();
 

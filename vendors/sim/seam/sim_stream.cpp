@@ -4,6 +4,7 @@
 #include "sim_stream.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -19,6 +20,32 @@
 
 using Clock = std::chrono::steady_clock;
 
+namespace {
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Busy-waits up to the configured spin time for ready() (see Config::spin_us); true when it
+// became ready, false when the caller should go to sleep on its condition variable.
+template <class Ready>
+bool spin_until(Ready ready) {
+  const uint32_t us = sim::config().spin_us;
+  if (us == 0) return ready();
+  const Clock::time_point deadline = Clock::now() + std::chrono::microseconds(us);
+  for (unsigned i = 1;; ++i) {
+    if (ready()) return true;
+    if (i % 64 == 0 && Clock::now() >= deadline) return false;
+    cpu_relax();
+  }
+}
+
+}  // namespace
+
 struct owStream_ {
   struct Task {
     std::function<void()> fn;
@@ -30,8 +57,9 @@ struct owStream_ {
   std::condition_variable work_cv;
   std::condition_variable done_cv;
   std::deque<Task> queue;
-  uint64_t enqueued = 0;
-  uint64_t completed = 0;
+  // Written under mu; atomic so that spinning threads can read them without it.
+  std::atomic<uint64_t> enqueued{0};
+  std::atomic<uint64_t> completed{0};
   bool stop = false;
   std::string async_error;  // first failure of a task, reported by the next sync/query
   // Closures of batches that have run, handed back so that the host thread that allocated
@@ -44,6 +72,10 @@ struct owStream_ {
     for (;;) {
       Task task;
       {
+        spin_until([&] {
+          return enqueued.load(std::memory_order_acquire) !=
+                 completed.load(std::memory_order_relaxed);
+        });
         std::unique_lock<std::mutex> lock(mu);
         work_cv.wait(lock, [&] { return stop || !queue.empty(); });
         if (queue.empty()) return;  // stop requested and the queue is drained
@@ -243,8 +275,9 @@ owStatus stream_end_batch(owStream_t s) {
 owStatus stream_synchronize(owStream_t s) {
   if (s == nullptr) return fail(owInvalidValue, "streamSynchronize: stream is NULL");
   flush_batch();
+  const uint64_t target = s->enqueued.load(std::memory_order_acquire);
+  spin_until([&] { return s->completed.load(std::memory_order_acquire) >= target; });
   std::unique_lock<std::mutex> lock(s->mu);
-  const uint64_t target = s->enqueued;
   s->done_cv.wait(lock, [&] { return s->completed >= target; });
   return take_async_error(s, lock);
 }
