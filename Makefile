@@ -29,7 +29,8 @@ export OPWEAVE_BUILD_DIR := $(abspath $(BUILD_DIR))
 export PYTHONPATH := $(abspath runtime/python):$(abspath .)$(if $(PYTHONPATH),:$(PYTHONPATH))
 
 DEBIAN_PACKAGES = libtorch-dev python3-torch python3-jinja2 python3-yaml python3-pytest python3-pytest-timeout \
-  python3-numpy cmake ninja-build g++ libgtest-dev clang-format ccache libopenblas-dev iproute2
+  python3-numpy cmake ninja-build g++ libgtest-dev clang-format ccache libopenblas-dev iproute2 \
+  valgrind
 
 print-packages:
 	@echo $(DEBIAN_PACKAGES)

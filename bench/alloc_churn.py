@@ -15,9 +15,10 @@ import time
 import torch
 
 import opweave
+from benchlib import knob
 
-CALLS = int(os.environ.get("OPWEAVE_BENCH_CALLS", "2000"))
-REPEATS = int(os.environ.get("OPWEAVE_BENCH_REPEATS", "15"))
+CALLS = knob("CALLS", 2000, 50)
+REPEATS = knob("REPEATS", 15, 2)
 SIZES = {"256B": 64, "64KiB": 16 * 1024, "4MiB": 1024 * 1024}   # float32 elements
 
 

@@ -4,7 +4,9 @@ Clones the committed tree into a temporary directory (your working tree and buil
 left alone), builds it from scratch with ccache disabled (`cmake --build`, as `make build`
 does), then edits one op family in the clone's specs/ops.yaml the way a user would (its
 output rule), regenerates and rebuilds. Prints `name: value` lines (run by
-`make bench-build`, or OPWEAVE_BENCH_BUILD=1 make bench).
+`make bench-build`, or OPWEAVE_BENCH_BUILD=1 make bench). --quick (CI) configures, edits and
+regenerates in the clone but compiles nothing: the edit, the regeneration and the reporting
+are checked, the build times are not measured.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from benchlib import QUICK
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The edit: the `leaky_relu` out= wrapper's output rule, spelled another (equivalent) way,
@@ -63,9 +67,16 @@ def measure(src: str) -> None:
     configure, _ = timed(["cmake", "-S", src, "-B", build, "-G", "Ninja",
                           "-DCMAKE_BUILD_TYPE=Release", f"-DPython3_EXECUTABLE={sys.executable}"],
                          src, env)
+    print(f"configure_seconds: {configure:.1f}")
+    if QUICK:
+        edit_one_op(os.path.join(src, "specs", "ops.yaml"))
+        gen, gen_out = timed([sys.executable, "-m", "codegen", "gen"], src, env)
+        changed = re.findall(r"wrote (\S+)", gen_out)
+        print(f"one_op_edit_gen_seconds: {gen:.1f}  ({len(changed)} files: {' '.join(changed)})")
+        print("clean_build_seconds: not measured (--quick)")
+        return
     clean, out = timed(["cmake", "--build", build, "-j", str(os.cpu_count())], src, env)
     steps = len(re.findall(r"^\[\d+/\d+\]", out, re.M))
-    print(f"configure_seconds: {configure:.1f}")
     print(f"clean_build_seconds: {clean:.1f}  ({steps} build steps, {os.cpu_count()} cores)")
     edit_one_op(os.path.join(src, "specs", "ops.yaml"))
     gen, gen_out = timed([sys.executable, "-m", "codegen", "gen"], src, env)

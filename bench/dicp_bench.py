@@ -24,9 +24,10 @@ import torch.nn.functional as F
 
 import opweave
 from opweave import dicp
+from benchlib import knob
 
-STEPS = int(os.environ.get("OPWEAVE_BENCH_STEPS", "40"))
-ROUNDS = int(os.environ.get("OPWEAVE_BENCH_ROUNDS", "31"))
+STEPS = knob("STEPS", 40, 2)
+ROUNDS = knob("ROUNDS", 31, 3)
 DEV = opweave.device(0)
 
 

@@ -22,9 +22,10 @@ import torch.nn.functional as F
 
 import opweave
 from opweave.demo import cnn, gpt, mlp
+from benchlib import knob
 
-ROUNDS = int(os.environ.get("OPWEAVE_BENCH_ROUNDS", "9"))
-STEPS = int(os.environ.get("OPWEAVE_BENCH_STEPS", "20"))
+ROUNDS = knob("ROUNDS", 9, 1)
+STEPS = knob("STEPS", 20, 2)
 
 
 def _mlp():

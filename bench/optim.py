@@ -21,6 +21,7 @@ import torch
 
 import opweave
 from opweave.demo import gpt
+from benchlib import QUICK
 
 
 def make_opt(form: str, params, amsgrad: bool):
@@ -37,7 +38,10 @@ def main(argv=None) -> int:
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--amsgrad", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="one round of two steps (CI)")
     args = ap.parse_args(argv)
+    if args.quick or QUICK:
+        args.steps, args.rounds = 2, 1
     dev = opweave.device(0)
     model = gpt.make_model(0, d=args.d, layers=args.layers)
     base = [p.detach() for p in model.parameters()]

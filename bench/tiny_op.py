@@ -18,9 +18,10 @@ import time
 import torch
 
 import opweave
+from benchlib import knob
 
-CALLS = int(os.environ.get("OPWEAVE_BENCH_CALLS", "2000"))
-REPEATS = int(os.environ.get("OPWEAVE_BENCH_REPEATS", "15"))
+CALLS = knob("CALLS", 2000, 50)
+REPEATS = knob("REPEATS", 15, 2)
 
 
 def _load_bare_kernel() -> bool:

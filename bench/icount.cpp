@@ -1,0 +1,91 @@
+// Instruction counts per call of a fixed batch of device ops, for the CI gate
+// (bench/icount.py). Run under `valgrind --tool=callgrind --instr-atstart=no`: this program
+// switches instrumentation on after torch and the vendor are loaded and, for each case, zeroes
+// the counters of every thread after the warm-up and dumps them after the timed loop under the
+// case's name (the stream worker's and autograd's device thread's work included). Instruction
+// counts, unlike times, repeat on a shared machine, so a regression of a few percent in the per-op
+// path is visible. Outside valgrind the client requests are no-ops and the program only checks that
+// every case runs.
+#include <ATen/ATen.h>
+#include <c10/core/GradMode.h>
+#include <valgrind/callgrind.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "opweave/op_registry.h"
+#include "opweave/stream.h"
+
+namespace {
+
+struct Case {
+  const char* name;
+  int calls;
+  std::function<void()> fn;
+};
+
+// A two-layer MLP step written with ATen ops: forward, MSE loss, autograd backward, SGD update.
+struct MlpStep {
+  explicit MlpStep(const at::TensorOptions& dev) {
+    at::manual_seed(0);
+    x = at::randn({16, 32}).to(dev);
+    y = at::randn({16, 8}).to(dev);
+    w1 = (at::randn({64, 32}) * 0.1).to(dev).requires_grad_();
+    b1 = at::zeros({64}).to(dev).requires_grad_();
+    w2 = (at::randn({8, 64}) * 0.1).to(dev).requires_grad_();
+    b2 = at::zeros({8}).to(dev).requires_grad_();
+  }
+  void operator()() {
+    auto h = at::relu(at::linear(x, w1, b1));
+    auto loss = at::mse_loss(at::linear(h, w2, b2), y);
+    loss.backward();
+    c10::AutoGradMode no_grad(false);
+    for (at::Tensor* p : {&w1, &b1, &w2, &b2}) {
+      p->sub_(p->grad(), 0.01);
+      p->mutable_grad().zero_();
+    }
+  }
+  at::Tensor x, y, w1, b1, w2, b2;
+};
+
+}  // namespace
+
+// usage: opweave_icount [scale] [cpu]   (cpu: the same cases on native CPU, the yardstick)
+int main(int argc, char** argv) {
+  const int scale = argc > 1 ? std::max(1, std::atoi(argv[1])) : 1;
+  const bool cpu = argc > 2 && std::string(argv[2]) == "cpu";
+  const auto dev = cpu ? at::TensorOptions().device(at::kCPU)
+                       : at::TensorOptions().device(c10::DeviceType::PrivateUse1, 0);
+  at::Tensor a = at::ones({1}, dev), b = at::ones({1}, dev), out = at::ones({1}, dev);
+  MlpStep mlp(dev);
+  const int n = 100 * scale;
+  const std::vector<Case> cases = {
+      {"add_out", n, [&] { at::add_out(out, a, b); }},
+      {"add", n, [&] { (void)at::add(a, b); }},
+      {"mul_", n, [&] { a.mul_(1.0); }},
+      {"relu", n, [&] { (void)at::relu(a); }},
+      {"sum", n, [&] { (void)at::sum(a); }},
+      // The CPU fallback's own cost (not a native kernel); on CPU the same add.out again.
+      {"add_out_fallback", n, [&] { at::add_out(out, a, b); }},
+      {"mlp_step", 5 * scale, [&] { mlp(); }},
+  };
+  CALLGRIND_START_INSTRUMENTATION;
+  for (const Case& c : cases) {
+    const bool fallback = std::string(c.name) == "add_out_fallback";
+    if (!cpu) opweave::set_fallback_ops(fallback ? "aten::add.out" : "");
+    for (int i = 0; i < 3; ++i) c.fn();  // warm caches, allocator pools and first-call paths
+    if (!cpu) opweave::synchronize_device();
+    CALLGRIND_ZERO_STATS;
+    for (int i = 0; i < c.calls; ++i) c.fn();
+    if (!cpu) opweave::synchronize_device();
+    const std::string label = std::string(c.name) + " calls=" + std::to_string(c.calls);
+    CALLGRIND_DUMP_STATS_AT(label.c_str());
+    std::printf("%s ok\n", label.c_str());
+  }
+  if (!cpu) opweave::set_fallback_ops("");
+  return 0;
+}

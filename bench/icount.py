@@ -1,0 +1,127 @@
+"""Instruction counts per call of 1-element device ops and one training step, per vendor,
+under callgrind; the CI gate against a baseline kept in the repo.
+
+Times on a shared machine drift by tens of percent; instruction counts of the same binaries
+repeat to a fraction of a percent, so a per-op regression of a few percent is caught before it
+lands. build/bin/opweave_icount (bench/icount.cpp) runs a fixed batch of cases; callgrind
+counts each case's loop on every thread (sim's stream worker that runs the kernels, autograd's
+device thread that runs the backward). Native CPU runs the same cases as the yardstick for the
+ratios.
+
+  python3 bench/icount.py            print instructions per call and ratios to native CPU
+  python3 bench/icount.py --check    also fail (exit 1) when a case costs more than its
+                                     baseline by more than the margin
+  python3 bench/icount.py --update   rewrite the baseline for this torch version (a reviewed
+                                     commit: say why the counts moved)
+  --quick                            accepted for bench/run.py --quick; the same run (counts
+                                     repeat, so one short run is the measurement)
+
+The baseline (bench/baselines/icount.json) is keyed by torch version: the dispatcher's own
+cost differs between 1.13 and 2.6.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BASELINE = os.path.join(REPO, "bench", "baselines", "icount.json")
+TARGETS = ("cpu", "sim", "aten_ref")  # cpu: native ATen, the yardstick
+MARGIN = 0.03  # a case may cost 3% more than its baseline (measured spread: < 0.6%)
+
+
+def torch_version() -> str:
+    import torch
+    return ".".join(torch.__version__.split("+")[0].split(".")[:2])
+
+
+def count(binary: str, target: str) -> dict[str, float]:
+    """Instructions per call of each case, for one target."""
+    with tempfile.TemporaryDirectory() as tmp:
+        # sim's worker and syncs must sleep rather than spin: a spin loop's length varies.
+        env = dict(os.environ, OPWEAVE_VENDOR="sim" if target == "cpu" else target,
+                   OPWEAVE_SIM_SPIN_US="0")
+        cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no",
+               f"--callgrind-out-file={tmp}/cg.out", binary, "1"]
+        if target == "cpu":
+            cmd.append("cpu")
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        if proc.returncode != 0:
+            sys.exit(f"icount: {target} failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
+        counts = {}
+        dumps = glob.glob(f"{tmp}/cg.out.*")
+        for path in sorted(dumps, key=lambda p: int(p.rsplit(".", 1)[1])):  # in case order
+            text = open(path).read()
+            desc = re.search(r"^desc: Trigger: Client Request: (\S+) calls=(\d+)$", text, re.M)
+            total = re.search(r"^totals: (\d+)", text, re.M)
+            if desc and total:
+                counts[desc.group(1)] = int(total.group(1)) / int(desc.group(2))
+        if not counts:
+            sys.exit(f"icount: {target}: callgrind wrote no per-case counts")
+        return counts
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--update", action="store_true")
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    if shutil.which("valgrind") is None:
+        sys.exit("icount: valgrind is not installed (make setup installs it)")
+    build = os.environ.get("OPWEAVE_BUILD_DIR", os.path.join(REPO, "build"))
+    binary = os.path.join(build, "bin", "opweave_icount")
+    if not os.path.exists(binary):
+        sys.exit(f"icount: {binary} is missing (make build)")
+    results = {t: count(binary, t) for t in TARGETS}
+    version = torch_version()
+    print(f"icount: torch {version}, instructions per call (all threads)")
+    cases = list(results["cpu"])
+    print(f"{'case':<18}" + "".join(f"{t:>12}" for t in TARGETS) + "   sim/cpu  aten_ref/cpu")
+    for case in cases:
+        row = "".join(f"{results[t][case]:>12.0f}" for t in TARGETS)
+        ratios = "".join(f"{results[t][case] / results['cpu'][case]:>10.2f}" for t in TARGETS[1:])
+        print(f"{case:<18}{row}{ratios}")
+    baselines = json.load(open(BASELINE)) if os.path.exists(BASELINE) else {}
+    if args.update:
+        baselines[version] = {t: {c: round(v) for c, v in results[t].items()} for t in TARGETS}
+        os.makedirs(os.path.dirname(BASELINE), exist_ok=True)
+        with open(BASELINE, "w") as f:
+            json.dump(baselines, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print(f"icount: baseline for torch {version} written to {os.path.relpath(BASELINE, REPO)}")
+        return 0
+    if not args.check:
+        return 0
+    base = baselines.get(version)
+    if base is None:
+        sys.exit(f"icount: no baseline for torch {version} in {BASELINE} (run with --update)")
+    failed = []
+    for t in TARGETS[1:]:  # native CPU is torch's own cost, not ours to gate
+        for case, now in results[t].items():
+            was = base.get(t, {}).get(case)
+            if was is None:
+                failed.append(f"{t}.{case}: no baseline (run with --update)")
+            elif now > was * (1 + MARGIN):
+                failed.append(f"{t}.{case}: {now:.0f} instructions per call, baseline {was} "
+                              f"(+{100 * (now / was - 1):.1f}%, margin {100 * MARGIN:.0f}%)")
+            elif now < was * (1 - MARGIN):
+                print(f"icount: {t}.{case} improved to {now:.0f} from {was}: "
+                      f"update the baseline (--update) so the gain is kept")
+    if failed:
+        print("icount: REGRESSION against bench/baselines/icount.json:\n  " + "\n  ".join(failed))
+        return 1
+    print(f"icount: every case within {100 * MARGIN:.0f}% of the torch {version} baseline")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,49 @@
+"""The benchmarks cannot rot: `bench/run.py --quick` runs every bench script in its quick mode
+and must print every figure family (values are not judged: CI never gates on a time), and the
+instruction-count gate (bench/icount.py --check, run from it) must hold against the baseline
+in bench/baselines/icount.json."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+# One pattern per figure family `make bench` reports (bench/run.py's docstring lists them).
+FIGURES = [
+    r"^tiny\.(sim|aten_ref)\.ratio_device_vs_cpu\.add_out: [\d.]+$",
+    r"^tiny\.(sim|aten_ref)\.ratio_wrapper_vs_bare_kernel\.add_out: [\d.]+$",
+    r"^fallback\.sim\.add_out_extra_ns_per_call: -?\d+$",
+    r"^fallback\.aten_ref\.add_out_extra_ns_per_call: -?\d+$",
+    r"^autocompare\.sim\.on_vs_off: [\d.]+$",
+    r"^alloc\.device_vs_cpu\.4MiB: [\d.]+$",
+    r"^model\.mlp_256_512_512_10_b64\.speed_vs_cpu: [\d.]+$",
+    r"^model\.cnn_small_resnet_b32\.speed_vs_cpu: [\d.]+$",
+    r"^model\.gpt_d128_seq64_b8\.speed_vs_cpu: [\d.]+$",
+    r"^model\.gpt_d32_seq16_b8\.speed_vs_cpu: [\d.]+$",
+    r"^optim\.adamw\.fused_vs_single: [\d.]+$",
+    r"^graph\.mlp_train_step_speedup: [\d.]+$",
+    r"^target\.graph_mode_mlp_train_step: (met|NOT met)",
+    r"^allreduce\.1048576B: device [\d.]+ \| gloo_cpu [\d.]+ \| ratio [\d.]+$",
+    r"^training\.sim\.gpt\.native_over_opweave: [\d.]+",
+    r"^add_out_fallback +\d+ +\d+ +\d+",
+    r"^icount: every case within \d+% of the torch [\d.]+ baseline$",
+    r"^gen\.gen_seconds\.x2: [\d.]+",
+    r"^gen\.gen_noop_files_written: 0$",
+    r"^build\.one_op_edit_gen_seconds: [\d.]+ +\(1 files: generated/aten/wrappers_\d+\.cpp\)$",
+]
+
+
+def test_quick_bench_prints_every_figure_and_holds_the_instruction_gate():
+    env = dict(os.environ)
+    env.setdefault("OPWEAVE_BUILD_DIR", str(REPO / "build"))
+    proc = subprocess.run([sys.executable, str(REPO / "bench" / "run.py"), "--quick"], cwd=REPO,
+                          env=env, capture_output=True, text=True, timeout=900)
+    out = proc.stdout
+    assert proc.returncode == 0, f"bench/run.py --quick failed:\n{out[-3000:]}\n{proc.stderr[-3000:]}"
+    missing = [p for p in FIGURES if not re.search(p, out, re.M)]
+    assert not missing, f"figures missing from `bench/run.py --quick`: {missing}\n{out}"
