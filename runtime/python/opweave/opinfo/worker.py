@@ -1,0 +1,163 @@
+"""Runs OpInfo entries on the device, one after another, in this process.
+
+    python3 -m opweave.opinfo.worker DTYPE MODE OPS_FILE
+
+prints `{"start": op}` before each op and one result line after it, so the driver can pin a
+crash on the op in flight. Per op, for each sample (at most MAX_SAMPLES): run it on the CPU
+(twice, with different seeds, to tell random ops), copy it to the device, run it there,
+compare; in MODE grad, also take the input gradients of a weighted sum of the outputs on both
+sides and compare them. The op's outcome is its worst sample's; `fallback` lists the ATen ops
+that ran on the CPU through OpWeave's fallback during its device runs.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import warnings
+
+import torch
+
+from . import RANK
+from .compare import Mismatch, check, flatten, same, to_device
+from .database import by_key
+
+MAX_SAMPLES = 12
+MODES = ("forward", "grad", "noncontig")
+
+
+class _Declined(Exception):
+    """The sample does not apply (the CPU rejects it, or it has nothing to differentiate)."""
+
+
+def _call(op, sample):
+    return op(sample.input, *sample.args, **sample.kwargs)
+
+
+def _grad_leaves(sample) -> list:
+    return [t for _, t in flatten([sample.input, list(sample.args), sample.kwargs])
+            if isinstance(t, torch.Tensor) and t.requires_grad]
+
+
+def _weighted_sum(result, weights):
+    return sum((o * w).sum() for o, w in zip(result, weights))
+
+
+def _differentiable(sample, result) -> list:
+    result = sample.output_process_fn_grad(result)
+    return [t for _, t in flatten(result)
+            if isinstance(t, torch.Tensor) and t.requires_grad and t.dtype.is_floating_point]
+
+
+def random_output(op) -> bool:
+    """Whether an op's output is random or uninitialized, so only its metadata can be compared.
+    OpInfo wraps random ops in `wrapper_set_seed` (the CPU then repeats itself, but the device
+    has its own generator); `empty*` ops return uninitialized memory."""
+    code = getattr(op.op, "__code__", None)
+    return "empty" in op.name or bool(code and "wrapper_set_seed" in code.co_names)
+
+
+def _run_sample(op, sample, device, grad: bool) -> set:
+    """Compare one sample; return the ATen ops that fell back to the CPU. Raises Mismatch
+    (a wrong answer), _Declined, or whatever the device run raised."""
+    import opweave
+    try:
+        torch.manual_seed(0)
+        expected = _call(op, sample)
+        torch.manual_seed(1)
+        random = random_output(op) or not same(expected, _call(op, sample))
+    except Exception as e:  # noqa: BLE001  (the sample is invalid on the CPU too)
+        raise _Declined(str(e)) from None
+    dev_sample = type(sample)(to_device(sample.input, device), args=to_device(sample.args, device),
+                              kwargs=to_device(sample.kwargs, device),
+                              output_process_fn_grad=sample.output_process_fn_grad)
+    opweave.fallback_stats(reset=True)
+    actual = _call(op, dev_sample)
+    check(actual, expected, device.type, random)
+    if grad and not random:
+        _check_grads(sample, expected, dev_sample, actual, device)
+    opweave.synchronize()
+    return {name for name, count in opweave.fallback_stats().items() if count}
+
+
+def _check_grads(sample, expected, dev_sample, actual, device) -> None:
+    outs, dev_outs = _differentiable(sample, expected), _differentiable(dev_sample, actual)
+    leaves, dev_leaves = _grad_leaves(sample), _grad_leaves(dev_sample)
+    if not outs or not leaves:
+        return
+    torch.manual_seed(2)
+    weights = [torch.randn_like(o) for o in outs]
+    try:
+        want = torch.autograd.grad(_weighted_sum(outs, weights), leaves, allow_unused=True)
+    except Exception as e:  # noqa: BLE001  (no CPU backward for this sample)
+        raise _Declined(str(e)) from None
+    got = torch.autograd.grad(_weighted_sum(dev_outs, [w.to(device) for w in weights]),
+                              dev_leaves, allow_unused=True)
+    try:
+        check(list(got), list(want), device.type, False)
+    except Mismatch as e:
+        raise Mismatch(f"gradient {e}") from None
+
+
+def run_op(op, dtype, mode: str, device) -> dict:
+    if dtype not in op.supported_dtypes("cpu"):
+        return {"outcome": "skip", "detail": f"{dtype} not supported on the CPU"}
+    grad = mode == "grad"
+    if grad and not (op.supports_autograd and (dtype.is_floating_point or dtype.is_complex)):
+        return {"outcome": "skip", "detail": "no gradient"}
+    torch.manual_seed(0)
+    try:
+        samples = []
+        for sample in op.sample_inputs("cpu", dtype, requires_grad=grad):
+            samples.append(sample.noncontiguous() if mode == "noncontig" else sample)
+            if len(samples) == MAX_SAMPLES:
+                break
+    except Exception as e:  # noqa: BLE001
+        return {"outcome": "skip", "detail": f"no samples: {_first_line(e)}"}
+    outcome, detail, fallback, ran = "pass", "", set(), 0
+    for i, sample in enumerate(samples):
+        try:
+            fallback |= _run_sample(op, sample, device, grad)
+            ran += 1
+            continue
+        except _Declined:
+            continue
+        except Mismatch as e:
+            found, text = "mismatch", f"sample {i}: {e}"
+        except Exception as e:  # noqa: BLE001  (the device run raised: an error outcome)
+            found, text = "error", f"sample {i}: {type(e).__name__}: {_first_line(e)}"
+        if RANK[found] > RANK[outcome]:
+            outcome, detail = found, text
+    if ran == 0 and outcome == "pass":
+        return {"outcome": "skip", "detail": "no sample runs on the CPU"}
+    if outcome == "pass" and fallback:
+        outcome = "fallback"
+    return {"outcome": outcome, "detail": detail, "fallback": sorted(fallback)}
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip().splitlines()
+    return text[0][:300] if text else ""
+
+
+def main(argv) -> int:
+    dtype_name, mode, ops_file = argv
+    warnings.simplefilter("ignore")
+    import opweave
+    device = opweave.device(0)
+    dtype = getattr(torch, dtype_name)
+    ops = by_key()
+    with open(ops_file) as f:
+        names = [line.strip() for line in f if line.strip()]
+    for name in names:
+        print(json.dumps({"start": name}), flush=True)
+        start = time.perf_counter()
+        result = run_op(ops[name], dtype, mode, device)
+        result.update(op=name, seconds=round(time.perf_counter() - start, 3))
+        print(json.dumps(result), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
