@@ -16,6 +16,7 @@ from torchgen.api.types import DispatcherSignature
 from torchgen.model import BaseTy, BaseType, ListType, OptionalType
 
 from .cpp_neutral import neutral
+from .dtypes import CATALOGUE_DTYPES
 from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction, OpFamily, OutputRule
 from .output_set import OutputSet
 from .rules import is_unused
@@ -51,6 +52,26 @@ class WrapperPlan:
     composite_call: str = ""   # CompositeImplicitAutograd op: its decomposition (C++ function)
     composite_header: str = ""  # ... declared in <ATen/ops/{this}_compositeimplicitautograd_dispatch.h>
     grad_tensors: list[str] = field(default_factory=list)  # tensors whose requires_grad matters
+    # Tensors the kernel may write (outputs, in-place and inout arguments): when every one is
+    # empty there is nothing to compute and the kernel is not called. Empty when that cannot be
+    # known before the call (a kernel-allocated output, a computed one).
+    written: list[str] = field(default_factory=list)
+
+
+# Catalogue dtype -> ATen ScalarType constant.
+ATEN_DTYPES = {"bool": "at::kBool", "int8": "at::kChar", "uint8": "at::kByte",
+               "int16": "at::kShort", "int32": "at::kInt", "int64": "at::kLong",
+               "float16": "at::kHalf", "bfloat16": "at::kBFloat16", "float32": "at::kFloat",
+               "float64": "at::kDouble"}
+
+
+def _dtype_guard(names: list[str]) -> tuple[str, str]:
+    """One guard: every tensor argument has a dtype some catalogue entry can list
+    (CATALOGUE_DTYPES: no complex, no quantized, no float8). Kernels are written for those and
+    decline the ones their entry does not list; a dtype outside them (complex64 into a bytewise
+    flip) would reach a kernel that ignores it, so the op runs on the CPU instead."""
+    terms = [f"opweave::dtype_in(kCatalogueDtypes, {name})" for name in names]
+    return f"!({' && '.join(terms)})", "a dtype outside the catalogue's (complex, ...)"
 
 
 def _cpp_type_of(binding_args, name):
@@ -188,6 +209,12 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
         elif isinstance(t, ListType) and isinstance(t.elem, OptionalType):
             plan.device_tensors.append(a.name)   # Tensor?[]: on the device or the CPU
     if b.derived:
+        # Checked before the outputs are allocated: a complex `abs(z)` must run as the CPU's
+        # functional abs (a float32 result), not as abs.out into a complex64 output.
+        checked = [a.name for a in b.schema.arguments.flat_non_out
+                   if _checkable(a.type) or _is_scalar(a.type)]
+        if checked:
+            plan.guards.append(_dtype_guard(checked))
         base = b.base
         plan.base_cname = base.schema.name.unambiguous_name()
         out_rules = _out_rules(base)
@@ -219,6 +246,8 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
     rules = dict(b.outputs)
     diopi_args = {a.name: a for a in fn.args}
     returns = []
+    dtype_checks: list[str] = []
+    writable = True
     for arg_name, src in b.sources:
         arg = diopi_args[arg_name]
         var = f"{arg_name}_d"
@@ -232,6 +261,7 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
             plan.call_args.append(f"&{out_var}_h")
             plan.computed.append(f"at::Tensor {out_var} = opweave::allocated_output({out_var}_h);")
             returns.append(out_var)
+            writable = False
         elif src.kind == "return":
             out_var = f"result{src.index}"
             like = "guard.device()"
@@ -240,14 +270,24 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
             returns.append(out_var)
             plan.call_args.append(f"opweave::handle_or_null({out_var})" if cond
                                   else f"opweave::handle({out_var})")
+            plan.written.append(out_var)
         else:
             aten = src.aten_name
+            if arg.kind in ("tensor", "tensor_list") and _checkable(schema_args[aten].type) or \
+                    arg.kind == "scalar":
+                dtype_checks.append(aten)
+            if arg.direction != "in" and arg.is_tensor:
+                plan.written.append(aten)
             if b.variant == "out" and aten in {a.name for a in b.schema.arguments.out}:
                 plan.resizes.append((aten, _rule_expr(rules[arg_name])))
             plan.call_args.append(_convert(arg, aten, schema_args[aten].type, var, plan.prepare))
     if b.variant == "inplace":
         for key, rule in rules.items():
             plan.inplace_checks.append(("self", _rule_expr(rule)))
+        plan.written.append("self")
+    if dtype_checks:
+        plan.guards.append(_dtype_guard(list(dict.fromkeys(dtype_checks))))
+    plan.written = list(dict.fromkeys(plan.written)) if writable and not b.computed else []
     for out_name, helper in b.computed:
         plan.resizes.append((out_name, _rule_expr(rules[out_name])))
         plan.computed.append(f"opweave::helpers::{helper.rule}({out_name}, {', '.join(helper.args)});")
@@ -259,6 +299,20 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
     else:
         plan.return_expr = returns[0] if len(returns) == 1 else f"{ret_type}({', '.join(returns)})"
     return plan
+
+
+def _checkable(t) -> bool:
+    """ATen argument types opweave::dtype_in takes: Tensor, Tensor?, Tensor[]."""
+    if isinstance(t, OptionalType):
+        t = t.elem
+    elif isinstance(t, ListType):
+        t = t.elem
+    return isinstance(t, BaseType) and t.name == BaseTy.Tensor
+
+
+def _is_scalar(t) -> bool:
+    t = t.elem if isinstance(t, OptionalType) else t
+    return isinstance(t, BaseType) and t.name == BaseTy.Scalar
 
 
 def _out_rules(b: AtenBinding) -> dict:
@@ -290,6 +344,7 @@ def tolerances(fam: OpFamily, which: str) -> str:
 
 def emit(cat: Catalogue, env, out: OutputSet) -> None:
     env.globals["tolerances"] = tolerances
+    env.globals["catalogue_dtypes"] = ", ".join(ATEN_DTYPES[d] for d in CATALOGUE_DTYPES)
     shards: list[list[tuple[OpFamily, DiopiFunction, list[WrapperPlan]]]] = [[] for _ in range(NUM_SHARDS)]
     for fam in cat.families:
         for fn in fam.functions:

@@ -58,6 +58,10 @@ class RefPlan:
     call: str = ""
     copies: list[str] = field(default_factory=list)   # functional: results into DIOPI outputs
     commits: list[str] = field(default_factory=list)  # out=: temporaries into DIOPI outputs
+    cond: str = ""            # when this binding serves the call (several bindings), C++
+    # Further bindings of the same DIOPI function, tried in order when `cond` does not hold:
+    # any.out needs `dim`, any.all_out serves a null one.
+    alternatives: list["RefPlan"] = field(default_factory=list)
 
 
 def _tensor_value(arg: DiopiArg, aten_type, prepare: list[str]) -> str:
@@ -246,17 +250,55 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding, hidden: frozenset) -> RefPl
     return plan
 
 
+_POINTER_OPTIONALS = ("int_opt", "float_opt", "bool_opt")
+
+
+def _condition(fn: DiopiFunction, b: AtenBinding) -> str:
+    """When binding `b` can serve a call: the DIOPI pointers its ATen overload requires are
+    given, and those it has no argument for are null."""
+    optional = {a.name: a for a in fn.args if a.kind in _POINTER_OPTIONALS}
+    terms = []
+    for arg_name, src in b.sources:
+        if arg_name not in optional:
+            continue
+        if src.kind == "absent":
+            terms.append(f"{arg_name} == nullptr")
+        elif src.kind == "arg":
+            aten_type = next(a.type for a in b.schema.arguments.flat_all if a.name == src.aten_name)
+            if not isinstance(aten_type, OptionalType):
+                terms.append(f"{arg_name} != nullptr")
+    return " && ".join(terms)
+
+
 def plan_function(fn: DiopiFunction, hidden: frozenset = frozenset()) -> tuple[Optional[RefPlan], str]:
-    """(plan, "") for a mechanical function, else (None, why not) from its first binding."""
-    reasons = []
+    """(plan, "") for a mechanical function, else (None, why not). A function several ATen
+    overloads route to gets one branch per overload that needs different DIOPI pointers (a null
+    `dim` selects any.all_out), so no optional DIOPI argument reaches an overload requiring it."""
+    reasons, plans, conds = [], [], set()
     for b in fn.bindings:
         if b.derived:
             continue
+        cond = _condition(fn, b)
+        if cond in conds:
+            continue
         try:
-            return _plan_binding(fn, b, hidden), ""
+            plan = _plan_binding(fn, b, hidden)
         except NotMechanical as e:
             reasons.append(f"{b.op_name}: {e}")
-    return None, "; ".join(reasons) or "no ATen binding (called by the runtime)"
+            continue
+        plan.cond = cond
+        plans.append(plan)
+        conds.add(cond)
+    if not plans:
+        return None, "; ".join(reasons) or "no ATen binding (called by the runtime)"
+    # Conditional branches first: an overload taking the pointer as an optional (sort's
+    # `bool? stable`, which ATen's kernel still requires) serves what the others do not.
+    plans.sort(key=lambda p: not p.cond)
+    first = plans[0]
+    first.alternatives = plans[1:]
+    if not first.alternatives:
+        first.cond = ""
+    return first, ""
 
 
 def emit(cat: Catalogue, env, out: OutputSet) -> None:
@@ -273,7 +315,7 @@ def emit(cat: Catalogue, env, out: OutputSet) -> None:
                 shards[shard_of(fam, NUM_SHARDS)].append(plan)
                 protos[fn.name] = fn
     for i, plans in enumerate(shards):
-        headers = sorted({p.header for p in plans})
+        headers = sorted({q.header for p in plans for q in [p] + p.alternatives})
         out.add(f"aten_ref/kernels_{i}.cpp", render(env, "aten_ref/body.cpp.j2", shard=i,
                                                     plans=plans, protos=protos, headers=headers))
     generated = sum(len(s) for s in shards)

@@ -137,7 +137,7 @@ REFERENCE_SUBSTITUTES = {
 FORWARD_OF = {"diopiMaxPool2dBackward": "diopiMaxPool2dWithIndices"}
 
 # Output rules that pick the shape class even when another output comes first.
-SPECIAL_CLASSES = ("layer_norm_stats", "batch_norm_stats")
+SPECIAL_CLASSES = ("layer_norm_stats", "batch_norm_stats", "batch_norm_saved")
 
 LARGE = [33, 1031]   # ~34k elements: odd sizes so vector tails and partial tiles are exercised
 
@@ -656,7 +656,7 @@ class CaseBuilder:
             self.convert()
         elif rule == "optimizer":
             self.optimizer()
-        elif rule in ("broadcast", "compare", "select") and len(self.p.rule_tensors) >= 2:
+        elif rule in ("broadcast", "division", "compare", "select") and len(self.p.rule_tensors) >= 2:
             self.broadcast()
         elif rule == "reduce":
             self.reduce()
@@ -694,10 +694,10 @@ class CaseBuilder:
             self.pool2d()
         elif rule == "adaptive_pool2d":
             self.adaptive_pool2d()
-        elif rule == "batch_norm_stats":
+        elif rule in ("batch_norm_stats", "batch_norm_saved"):
             self.batch_norm()
         elif rule in ("like", "like_float", "like_bool", "like_int64", "bool_scalar", "allocated", "cast",
-                      "broadcast", "compare", "scalar", "cumsum", "select"):
+                      "broadcast", "division", "compare", "scalar", "cumsum", "select"):
             self.elementwise(skip_empty=(rule == "scalar"))
         else:
             raise self.p.err(f"no shape class for output rule '{rule}' yet")

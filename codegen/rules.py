@@ -69,7 +69,13 @@ OUTPUT_RULES = {
     "cumsum": RuleSpec((2,), "cumsum(input, dtype): input's shape; integers accumulate in int64"),
     "layer_norm_stats": RuleSpec((2,), "layer_norm_stats(input, normalized_shape): leading dims, "
                                        "1 for each normalized one"),
+    "division": RuleSpec((2, 3), "division(self, other[, rounding_mode]): broadcast(); true "
+                                 "division (no rounding mode) of integers gives the default "
+                                 "float dtype"),
     "batch_norm_stats": RuleSpec((1,), "batch_norm_stats(input): [channels] (dim 1)"),
+    "batch_norm_saved": RuleSpec((2,), "batch_norm_saved(input, training): [channels] when "
+                                       "training, [0] in evaluation (ATen's save_mean / "
+                                       "save_invstd); refuses an empty batch with channels"),
     "conv": RuleSpec((5,), "conv(input, weight, stride, padding, dilation): [N, C_out, *spatial]"),
     "channels": RuleSpec((1,), "channels(weight): [weight.size(0)] (a bias gradient)"),
     "pool2d": RuleSpec((5, 6), "pool2d(input, kernel_size, stride, padding[, dilation], "

@@ -6,6 +6,11 @@
 
 namespace {
 
+// Every dtype a catalogue entry may list: tensors of any other dtype run on the CPU.
+constexpr uint64_t kCatalogueDtypes =
+    opweave::dtype_set(at::kBool, at::kChar, at::kByte, at::kShort, at::kInt, at::kLong, at::kHalf,
+                       at::kBFloat16, at::kFloat, at::kDouble);
+
 // ---- aten::addcmul.out -> diopiAddcmul
 const opweave::OpInfo kInfo_addcmul_out{"aten::addcmul.out",
                                         "diopiAddcmul",
@@ -16,9 +21,20 @@ const int kOp_addcmul_out = opweave::register_op(&kInfo_addcmul_out);
 
 at::Tensor& addcmul_out_impl(int op, const at::Tensor& self, const at::Tensor& tensor1,
                              const at::Tensor& tensor2, const at::Scalar& value, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, tensor1) &&
+                     opweave::dtype_in(kCatalogueDtypes, tensor2) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::addcmul_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, tensor1, tensor2, value, out);
+  }
   opweave::OpGuard guard(op, self, tensor1, tensor2, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, tensor1, tensor2));
   const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiAddcmul)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(tensor1)),
@@ -51,6 +67,13 @@ const int kOp_addcmul = opweave::register_op(&kInfo_addcmul);
 
 at::Tensor addcmul_impl(int op, const at::Tensor& self, const at::Tensor& tensor1,
                         const at::Tensor& tensor2, const at::Scalar& value) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, tensor1) &&
+                     opweave::dtype_in(kCatalogueDtypes, tensor2) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::addcmul>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, tensor1, tensor2, value);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, tensor1, tensor2),
                                      opweave::OpGuard::find_device(self, tensor1, tensor2));
   addcmul_out_impl(op, self, tensor1, tensor2, value, out);
@@ -78,6 +101,13 @@ const int kOp_addcmul_ = opweave::register_op(&kInfo_addcmul_);
 
 at::Tensor& addcmul__impl(int op, at::Tensor& self, const at::Tensor& tensor1,
                           const at::Tensor& tensor2, const at::Scalar& value) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, tensor1) &&
+                     opweave::dtype_in(kCatalogueDtypes, tensor2) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::addcmul_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, tensor1, tensor2, value);
+  }
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, tensor1, tensor2));
   addcmul_out_impl(op, self, tensor1, tensor2, value, self);
   return self;
@@ -104,9 +134,20 @@ const int kOp_addcdiv_out = opweave::register_op(&kInfo_addcdiv_out);
 
 at::Tensor& addcdiv_out_impl(int op, const at::Tensor& self, const at::Tensor& tensor1,
                              const at::Tensor& tensor2, const at::Scalar& value, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, tensor1) &&
+                     opweave::dtype_in(kCatalogueDtypes, tensor2) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::addcdiv_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, tensor1, tensor2, value, out);
+  }
   opweave::OpGuard guard(op, self, tensor1, tensor2, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, tensor1, tensor2));
   const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiAddcdiv)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(tensor1)),
@@ -139,6 +180,13 @@ const int kOp_addcdiv = opweave::register_op(&kInfo_addcdiv);
 
 at::Tensor addcdiv_impl(int op, const at::Tensor& self, const at::Tensor& tensor1,
                         const at::Tensor& tensor2, const at::Scalar& value) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, tensor1) &&
+                     opweave::dtype_in(kCatalogueDtypes, tensor2) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::addcdiv>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, tensor1, tensor2, value);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, tensor1, tensor2),
                                      opweave::OpGuard::find_device(self, tensor1, tensor2));
   addcdiv_out_impl(op, self, tensor1, tensor2, value, out);
@@ -166,6 +214,13 @@ const int kOp_addcdiv_ = opweave::register_op(&kInfo_addcdiv_);
 
 at::Tensor& addcdiv__impl(int op, at::Tensor& self, const at::Tensor& tensor1,
                           const at::Tensor& tensor2, const at::Scalar& value) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, tensor1) &&
+                     opweave::dtype_in(kCatalogueDtypes, tensor2) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::addcdiv_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, tensor1, tensor2, value);
+  }
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, tensor1, tensor2));
   addcdiv_out_impl(op, self, tensor1, tensor2, value, self);
   return self;
@@ -191,8 +246,16 @@ const opweave::OpInfo kInfo_sqrt_out{"aten::sqrt.out",
 const int kOp_sqrt_out = opweave::register_op(&kInfo_sqrt_out);
 
 at::Tensor& sqrt_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sqrt_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSqrt)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -219,6 +282,10 @@ const opweave::OpInfo kInfo_sqrt{"aten::sqrt",
 const int kOp_sqrt = opweave::register_op(&kInfo_sqrt);
 
 at::Tensor sqrt_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sqrt>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   sqrt_out_impl(op, self, out);
@@ -243,7 +310,14 @@ const opweave::OpInfo kInfo_sqrt_{"aten::sqrt_",
 const int kOp_sqrt_ = opweave::register_op(&kInfo_sqrt_);
 
 at::Tensor& sqrt__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sqrt_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiSqrtInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -270,8 +344,16 @@ const opweave::OpInfo kInfo_erf_out{"aten::erf.out",
 const int kOp_erf_out = opweave::register_op(&kInfo_erf_out);
 
 at::Tensor& erf_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::erf_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiErf)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -298,6 +380,10 @@ const opweave::OpInfo kInfo_erf{"aten::erf",
 const int kOp_erf = opweave::register_op(&kInfo_erf);
 
 at::Tensor erf_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::erf>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   erf_out_impl(op, self, out);
@@ -322,7 +408,14 @@ const opweave::OpInfo kInfo_erf_{"aten::erf_",
 const int kOp_erf_ = opweave::register_op(&kInfo_erf_);
 
 at::Tensor& erf__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::erf_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiErfInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -349,8 +442,15 @@ const opweave::OpInfo kInfo_relu{"aten::relu",
 const int kOp_relu = opweave::register_op(&kInfo_relu);
 
 at::Tensor relu_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::relu>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
   at::Tensor result0 = opweave::allocate(opweave::rules::like(self), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiRelu)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -377,7 +477,14 @@ const opweave::OpInfo kInfo_relu_{"aten::relu_",
 const int kOp_relu_ = opweave::register_op(&kInfo_relu_);
 
 at::Tensor& relu__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::relu_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiReluInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -405,8 +512,17 @@ const int kOp_ge_Tensor_out = opweave::register_op(&kInfo_ge_Tensor_out);
 
 at::Tensor& ge_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::ge_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiGe)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(other)));
@@ -435,6 +551,11 @@ const opweave::OpInfo kInfo_ge_Tensor{"aten::ge.Tensor",
 const int kOp_ge_Tensor = opweave::register_op(&kInfo_ge_Tensor);
 
 at::Tensor ge_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::ge_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::compare(self, other),
                                      opweave::OpGuard::find_device(self, other));
   ge_Tensor_out_impl(op, self, other, out);
@@ -461,9 +582,18 @@ const int kOp_ge_Scalar_out = opweave::register_op(&kInfo_ge_Scalar_out);
 
 at::Tensor& ge_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& other,
                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::ge_Scalar_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiGeScalar)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -491,6 +621,11 @@ const opweave::OpInfo kInfo_ge_Scalar{"aten::ge.Scalar",
 const int kOp_ge_Scalar = opweave::register_op(&kInfo_ge_Scalar);
 
 at::Tensor ge_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::ge_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::compare(self, other), opweave::OpGuard::find_device(self));
   ge_Scalar_out_impl(op, self, other, out);
@@ -516,8 +651,16 @@ const opweave::OpInfo kInfo_ge__Tensor{"aten::ge_.Tensor",
 const int kOp_ge__Tensor = opweave::register_op(&kInfo_ge__Tensor);
 
 at::Tensor& ge__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::ge__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiGeInp)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -545,8 +688,16 @@ const opweave::OpInfo kInfo_ge__Scalar{"aten::ge_.Scalar",
 const int kOp_ge__Scalar = opweave::register_op(&kInfo_ge__Scalar);
 
 at::Tensor& ge__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::ge__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self);
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiGeInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), &other_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -575,8 +726,16 @@ const int kOp_mean_out = opweave::register_op(&kInfo_mean_out);
 
 at::Tensor& mean_out_impl(int op, const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
                           c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::mean_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, dtype, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim, dtype));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMean)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::to_diopi_size(dim));
@@ -607,6 +766,10 @@ const int kOp_mean_dim = opweave::register_op(&kInfo_mean_dim);
 
 at::Tensor mean_dim_impl(int op, const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
                          c10::optional<at::ScalarType> dtype) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::mean_dim>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, dtype);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim, dtype),
                                      opweave::OpGuard::find_device(self));
   mean_out_impl(op, self, dim, keepdim, dtype, out);
@@ -633,8 +796,17 @@ const opweave::OpInfo kInfo_mm_out{"aten::mm.out",
 const int kOp_mm_out = opweave::register_op(&kInfo_mm_out);
 
 at::Tensor& mm_out_impl(int op, const at::Tensor& self, const at::Tensor& mat2, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, mat2)))) {
+    return opweave::fallback_call<at::_ops::mm_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mat2, out);
+  }
   opweave::OpGuard guard(op, self, mat2, out);
   opweave::resize_out(op, out, opweave::rules::mm(self, mat2));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMm)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(mat2)));
@@ -659,6 +831,11 @@ const opweave::OpInfo kInfo_mm{
 const int kOp_mm = opweave::register_op(&kInfo_mm);
 
 at::Tensor mm_impl(int op, const at::Tensor& self, const at::Tensor& mat2) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, mat2)))) {
+    return opweave::fallback_call<at::_ops::mm>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mat2);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::mm(self, mat2), opweave::OpGuard::find_device(self, mat2));
   mm_out_impl(op, self, mat2, out);
@@ -683,9 +860,17 @@ const opweave::OpInfo kInfo_cat_out{"aten::cat.out",
 const int kOp_cat_out = opweave::register_op(&kInfo_cat_out);
 
 at::Tensor& cat_out_impl(int op, const at::ITensorListRef& tensors, int64_t dim, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, tensors)))) {
+    return opweave::fallback_call<at::_ops::cat_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", tensors, dim, out);
+  }
   opweave::OpGuard guard(op, tensors, out);
   opweave::resize_out(op, out, opweave::rules::cat(tensors, dim));
   const opweave::HandleList tensors_d(tensors);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiCat)>(op)(
       guard.ctx(), opweave::handle(out), tensors_d.data(), tensors_d.size(), dim);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -713,6 +898,10 @@ const opweave::OpInfo kInfo_cat{"aten::cat",
 const int kOp_cat = opweave::register_op(&kInfo_cat);
 
 at::Tensor cat_impl(int op, const at::ITensorListRef& tensors, int64_t dim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, tensors)))) {
+    return opweave::fallback_call<at::_ops::cat>(
+        op, "a dtype outside the catalogue's (complex, ...)", tensors, dim);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::cat(tensors, dim), opweave::OpGuard::find_device(tensors));
   cat_out_impl(op, tensors, dim, out);
@@ -739,9 +928,19 @@ const int kOp_min_dim_min = opweave::register_op(&kInfo_min_dim_min);
 ::std::tuple<at::Tensor&, at::Tensor&> min_dim_min_impl(int op, const at::Tensor& self, int64_t dim,
                                                         bool keepdim, at::Tensor& min,
                                                         at::Tensor& min_indices) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, min) &&
+                     opweave::dtype_in(kCatalogueDtypes, min_indices) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::min_dim_min>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, min, min_indices);
+  }
   opweave::OpGuard guard(op, self, min, min_indices);
   opweave::resize_out(op, min, opweave::rules::reduce_dim(self, dim, keepdim));
   opweave::resize_out(op, min_indices, opweave::rules::argreduce(self, dim, keepdim));
+  if (C10_UNLIKELY(opweave::nothing_to_write(min, min_indices))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        min, min_indices);  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMin)>(op)(
       guard.ctx(), opweave::handle(min), opweave::handle(min_indices),
       opweave::const_handle(guard.on_device(self)), dim);
@@ -774,6 +973,10 @@ const int kOp_min_dim = opweave::register_op(&kInfo_min_dim);
 
 ::std::tuple<at::Tensor, at::Tensor> min_dim_impl(int op, const at::Tensor& self, int64_t dim,
                                                   bool keepdim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::min_dim>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim);
+  }
   at::Tensor min = opweave::allocate(opweave::rules::reduce_dim(self, dim, keepdim),
                                      opweave::OpGuard::find_device(self));
   at::Tensor min_indices = opweave::allocate(opweave::rules::argreduce(self, dim, keepdim),
@@ -802,8 +1005,15 @@ const opweave::OpInfo kInfo_min{"aten::min",
 const int kOp_min = opweave::register_op(&kInfo_min);
 
 at::Tensor min_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::min>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
   at::Tensor result0 = opweave::allocate(opweave::rules::scalar(self), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMinAll)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -831,8 +1041,16 @@ const int kOp_amin_out = opweave::register_op(&kInfo_amin_out);
 
 at::Tensor& amin_out_impl(int op, const at::Tensor& self, at::IntArrayRef dim, bool keepdim,
                           at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::amin_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiAmin)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::to_diopi_size(dim), keepdim);
@@ -862,6 +1080,10 @@ const opweave::OpInfo kInfo_amin{"aten::amin",
 const int kOp_amin = opweave::register_op(&kInfo_amin);
 
 at::Tensor amin_impl(int op, const at::Tensor& self, at::IntArrayRef dim, bool keepdim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::amin>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim),
                                      opweave::OpGuard::find_device(self));
   amin_out_impl(op, self, dim, keepdim, out);
@@ -895,10 +1117,20 @@ at::Tensor convolution_overrideable_impl(int op, const at::Tensor& input, const 
         op, "transposed must be False", input, weight, bias, stride, padding, dilation, transposed,
         output_padding, groups);
   }
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, input) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight) &&
+                     opweave::dtype_in(kCatalogueDtypes, bias)))) {
+    return opweave::fallback_call<at::_ops::convolution_overrideable>(
+        op, "a dtype outside the catalogue's (complex, ...)", input, weight, bias, stride, padding,
+        dilation, transposed, output_padding, groups);
+  }
   (void)output_padding;  // not an input of diopiConvolution2d
   opweave::OpGuard guard(op, input, weight, bias);
   at::Tensor result0 = opweave::allocate(
       opweave::rules::conv(input, weight, stride, padding, dilation), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiConvolution2d)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(input)),
       opweave::const_handle(guard.on_device(weight)), guard.optional_on_device(bias),
@@ -947,6 +1179,13 @@ const int kOp_convolution_backward_overrideable =
         op, "transposed must be False", grad_output, input, weight, stride, padding, dilation,
         transposed, output_padding, groups, output_mask);
   }
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, input) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight)))) {
+    return opweave::fallback_call<at::_ops::convolution_backward_overrideable>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, input, weight, stride,
+        padding, dilation, transposed, output_padding, groups, output_mask);
+  }
   (void)output_padding;  // not an input of diopiConvolution2dBackward
   opweave::OpGuard guard(op, grad_output, input, weight);
   at::Tensor result0 = output_mask[0]
@@ -959,6 +1198,10 @@ const int kOp_convolution_backward_overrideable =
                            ? opweave::allocate(opweave::rules::channels(weight), guard.device())
                            : at::Tensor();
   const auto bias_sizes_d = opweave::args::conv_bias_sizes(weight, output_mask);
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0, result1, result2))) {
+    return ::std::tuple<at::Tensor, at::Tensor, at::Tensor>(
+        result0, result1, result2);  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiConvolution2dBackward)>(op)(
       guard.ctx(), opweave::handle_or_null(result0), opweave::handle_or_null(result1),
       opweave::handle_or_null(result2), opweave::const_handle(guard.on_device(grad_output)),
@@ -1010,10 +1253,19 @@ at::Tensor& upsample_nearest2d_out_impl(int op, const at::Tensor& self, at::IntA
         op, "nearest_scale_matches(scales_w, self, output_size, 1) does not hold", self,
         output_size, scales_h, scales_w, out);
   }
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::upsample_nearest2d_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, output_size, scales_h, scales_w,
+        out);
+  }
   (void)scales_h;  // not an input of diopiUpsampleNearest
   (void)scales_w;  // not an input of diopiUpsampleNearest
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::adaptive_pool2d(self, output_size));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiUpsampleNearest)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::to_diopi_size(output_size));
@@ -1048,6 +1300,11 @@ const int kOp_upsample_nearest2d = opweave::register_op(&kInfo_upsample_nearest2
 
 at::Tensor upsample_nearest2d_impl(int op, const at::Tensor& self, at::IntArrayRef output_size,
                                    c10::optional<double> scales_h, c10::optional<double> scales_w) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::upsample_nearest2d>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, output_size, scales_h,
+        scales_w);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::adaptive_pool2d(self, output_size),
                                      opweave::OpGuard::find_device(self));
   upsample_nearest2d_out_impl(op, self, output_size, scales_h, scales_w, out);
@@ -1088,10 +1345,19 @@ at::Tensor& upsample_nearest2d_backward_grad_input_impl(
         op, "nearest_scale_matches(scales_w, input_size, output_size, 1) does not hold",
         grad_output, output_size, input_size, scales_h, scales_w, grad_input);
   }
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output)))) {
+    return opweave::fallback_call<at::_ops::upsample_nearest2d_backward_grad_input>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, output_size, input_size,
+        scales_h, scales_w, grad_input);
+  }
   (void)scales_h;  // not an input of diopiUpsampleNearestBackward
   (void)scales_w;  // not an input of diopiUpsampleNearestBackward
   opweave::OpGuard guard(op, grad_output, grad_input);
   opweave::resize_out(op, grad_input, opweave::rules::shape(grad_output, input_size));
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiUpsampleNearestBackward)>(op)(
       guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
       opweave::to_diopi_size(output_size), opweave::to_diopi_size(input_size));
@@ -1131,6 +1397,11 @@ at::Tensor upsample_nearest2d_backward_impl(int op, const at::Tensor& grad_outpu
                                             at::IntArrayRef output_size, at::IntArrayRef input_size,
                                             c10::optional<double> scales_h,
                                             c10::optional<double> scales_w) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output)))) {
+    return opweave::fallback_call<at::_ops::upsample_nearest2d_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, output_size, input_size,
+        scales_h, scales_w);
+  }
   at::Tensor grad_input = opweave::allocate(opweave::rules::shape(grad_output, input_size),
                                             opweave::OpGuard::find_device(grad_output));
   upsample_nearest2d_backward_grad_input_impl(op, grad_output, output_size, input_size, scales_h,
@@ -1163,11 +1434,20 @@ const int kOp_arange_start_out = opweave::register_op(&kInfo_arange_start_out);
 
 at::Tensor& arange_start_out_impl(int op, const at::Scalar& start, const at::Scalar& end,
                                   const at::Scalar& step, at::Tensor& out) {
+  if (C10_UNLIKELY(!(
+          opweave::dtype_in(kCatalogueDtypes, out) && opweave::dtype_in(kCatalogueDtypes, start) &&
+          opweave::dtype_in(kCatalogueDtypes, end) && opweave::dtype_in(kCatalogueDtypes, step)))) {
+    return opweave::fallback_call<at::_ops::arange_start_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", start, end, step, out);
+  }
   opweave::OpGuard guard(op, out);
   opweave::resize_out(op, out, opweave::rules::arange(start, end, step));
   const diopiScalar_t start_d = opweave::to_diopi_scalar(start);
   const diopiScalar_t end_d = opweave::to_diopi_scalar(end);
   const diopiScalar_t step_d = opweave::to_diopi_scalar(step);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiArange)>(op)(
       guard.ctx(), opweave::handle(out), &start_d, &end_d, &step_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1196,8 +1476,15 @@ const opweave::OpInfo kInfo_isnan{"aten::isnan",
 const int kOp_isnan = opweave::register_op(&kInfo_isnan);
 
 at::Tensor isnan_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::isnan>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
   at::Tensor result0 = opweave::allocate(opweave::rules::like_bool(self), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiIsNan)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1224,8 +1511,16 @@ const opweave::OpInfo kInfo_bitwise_not_out{"aten::bitwise_not.out",
 const int kOp_bitwise_not_out = opweave::register_op(&kInfo_bitwise_not_out);
 
 at::Tensor& bitwise_not_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::bitwise_not_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiBitwiseNot)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1253,6 +1548,10 @@ const opweave::OpInfo kInfo_bitwise_not{"aten::bitwise_not",
 const int kOp_bitwise_not = opweave::register_op(&kInfo_bitwise_not);
 
 at::Tensor bitwise_not_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::bitwise_not>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   bitwise_not_out_impl(op, self, out);
@@ -1278,7 +1577,14 @@ const opweave::OpInfo kInfo_bitwise_not_{"aten::bitwise_not_",
 const int kOp_bitwise_not_ = opweave::register_op(&kInfo_bitwise_not_);
 
 at::Tensor& bitwise_not__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::bitwise_not_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiBitwiseNotInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1307,9 +1613,18 @@ const int kOp_norm_out = opweave::register_op(&kInfo_norm_out);
 
 at::Tensor& norm_out_impl(int op, const at::Tensor& self, const c10::optional<at::Scalar>& p,
                           at::IntArrayRef dim, bool keepdim, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, p)))) {
+    return opweave::fallback_call<at::_ops::norm_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, p, dim, keepdim, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim));
   const opweave::OptionalScalar p_d(p);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiNorm)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), p_d.get(),
       opweave::to_diopi_size(dim));
@@ -1341,6 +1656,11 @@ const int kOp_norm_ScalarOpt_dim = opweave::register_op(&kInfo_norm_ScalarOpt_di
 at::Tensor norm_ScalarOpt_dim_impl(int op, const at::Tensor& self,
                                    const c10::optional<at::Scalar>& p, at::IntArrayRef dim,
                                    bool keepdim) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, self) && opweave::dtype_in(kCatalogueDtypes, p)))) {
+    return opweave::fallback_call<at::_ops::norm_ScalarOpt_dim>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, p, dim, keepdim);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim),
                                      opweave::OpGuard::find_device(self));
   norm_out_impl(op, self, p, dim, keepdim, out);
@@ -1373,9 +1693,18 @@ at::Tensor& linalg_vector_norm_out_impl(int op, const at::Tensor& self, const at
     return opweave::fallback_call<at::_ops::linalg_vector_norm_out>(op, "dtype must be None", self,
                                                                     ord, dim, keepdim, dtype, out);
   }
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, ord)))) {
+    return opweave::fallback_call<at::_ops::linalg_vector_norm_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, ord, dim, keepdim, dtype, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim));
   const diopiScalar_t p_d = opweave::to_diopi_scalar(ord);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiNorm)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &p_d,
       opweave::to_diopi_size(dim));
@@ -1411,6 +1740,11 @@ const int kOp_linalg_vector_norm = opweave::register_op(&kInfo_linalg_vector_nor
 at::Tensor linalg_vector_norm_impl(int op, const at::Tensor& self, const at::Scalar& ord,
                                    at::OptionalIntArrayRef dim, bool keepdim,
                                    c10::optional<at::ScalarType> dtype) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, ord)))) {
+    return opweave::fallback_call<at::_ops::linalg_vector_norm>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, ord, dim, keepdim, dtype);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim),
                                      opweave::OpGuard::find_device(self));
   linalg_vector_norm_out_impl(op, self, ord, dim, keepdim, dtype, out);
@@ -1438,8 +1772,15 @@ const opweave::OpInfo kInfo_repeat{"aten::repeat",
 const int kOp_repeat = opweave::register_op(&kInfo_repeat);
 
 at::Tensor repeat_impl(int op, const at::Tensor& self, at::IntArrayRef repeats) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::repeat>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, repeats);
+  }
   opweave::OpGuard guard(op, self);
   at::Tensor result0 = opweave::allocate(opweave::rules::repeat(self, repeats), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiRepeat)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
       opweave::to_diopi_size(repeats));

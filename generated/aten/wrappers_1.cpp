@@ -9,6 +9,11 @@
 
 namespace {
 
+// Every dtype a catalogue entry may list: tensors of any other dtype run on the CPU.
+constexpr uint64_t kCatalogueDtypes =
+    opweave::dtype_set(at::kBool, at::kChar, at::kByte, at::kShort, at::kInt, at::kLong, at::kHalf,
+                       at::kBFloat16, at::kFloat, at::kDouble);
+
 // ---- aten::mul.out -> diopiMul
 const opweave::OpInfo kInfo_mul_out{"aten::mul.out",
                                     "diopiMul",
@@ -18,8 +23,17 @@ const opweave::OpInfo kInfo_mul_out{"aten::mul.out",
 const int kOp_mul_out = opweave::register_op(&kInfo_mul_out);
 
 at::Tensor& mul_out_impl(int op, const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::mul_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMul)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(other)));
@@ -48,6 +62,11 @@ const opweave::OpInfo kInfo_mul_Tensor{"aten::mul.Tensor",
 const int kOp_mul_Tensor = opweave::register_op(&kInfo_mul_Tensor);
 
 at::Tensor mul_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::mul_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
                                      opweave::OpGuard::find_device(self, other));
   mul_out_impl(op, self, other, out);
@@ -73,8 +92,16 @@ const opweave::OpInfo kInfo_mul__Tensor{"aten::mul_.Tensor",
 const int kOp_mul__Tensor = opweave::register_op(&kInfo_mul__Tensor);
 
 at::Tensor& mul__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::mul__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMulInp)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -102,9 +129,17 @@ const opweave::OpInfo kInfo_mul_Scalar{"aten::mul.Scalar",
 const int kOp_mul_Scalar = opweave::register_op(&kInfo_mul_Scalar);
 
 at::Tensor mul_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::mul_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self);
   at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), guard.device());
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMulScalar)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
       &other_d);
@@ -133,8 +168,16 @@ const opweave::OpInfo kInfo_mul__Scalar{"aten::mul_.Scalar",
 const int kOp_mul__Scalar = opweave::register_op(&kInfo_mul__Scalar);
 
 at::Tensor& mul__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::mul__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self);
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMulInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), &other_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -163,8 +206,17 @@ const int kOp_div_out_mode = opweave::register_op(&kInfo_div_out_mode);
 
 at::Tensor& div_out_mode_impl(int op, const at::Tensor& self, const at::Tensor& other,
                               c10::optional<c10::string_view> rounding_mode, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::div_out_mode>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, rounding_mode, out);
+  }
   opweave::OpGuard guard(op, self, other, out);
-  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  opweave::resize_out(op, out, opweave::rules::division(self, other, rounding_mode));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiDiv)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(other)), opweave::to_round_mode(rounding_mode));
@@ -196,7 +248,12 @@ const int kOp_div_Tensor_mode = opweave::register_op(&kInfo_div_Tensor_mode);
 
 at::Tensor div_Tensor_mode_impl(int op, const at::Tensor& self, const at::Tensor& other,
                                 c10::optional<c10::string_view> rounding_mode) {
-  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::div_Tensor_mode>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, rounding_mode);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::division(self, other, rounding_mode),
                                      opweave::OpGuard::find_device(self, other));
   div_out_mode_impl(op, self, other, rounding_mode, out);
   return out;
@@ -222,8 +279,17 @@ const opweave::OpInfo kInfo_div_out{"aten::div.out",
 const int kOp_div_out = opweave::register_op(&kInfo_div_out);
 
 at::Tensor& div_out_impl(int op, const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::div_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
   opweave::OpGuard guard(op, self, other, out);
-  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  opweave::resize_out(op, out, opweave::rules::division(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiDiv)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(other)), static_cast<diopiRoundMode_t>(0));
@@ -252,7 +318,12 @@ const opweave::OpInfo kInfo_div_Tensor{"aten::div.Tensor",
 const int kOp_div_Tensor = opweave::register_op(&kInfo_div_Tensor);
 
 at::Tensor div_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
-  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::div_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::division(self, other),
                                      opweave::OpGuard::find_device(self, other));
   div_out_impl(op, self, other, out);
   return out;
@@ -278,8 +349,16 @@ const int kOp_div__Tensor_mode = opweave::register_op(&kInfo_div__Tensor_mode);
 
 at::Tensor& div__Tensor_mode_impl(int op, at::Tensor& self, const at::Tensor& other,
                                   c10::optional<c10::string_view> rounding_mode) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::div__Tensor_mode>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, rounding_mode);
+  }
   opweave::OpGuard guard(op, self, other);
-  opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+  opweave::check_inplace(op, self, opweave::rules::division(self, other, rounding_mode));
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiDivInp)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)),
       opweave::to_round_mode(rounding_mode));
@@ -310,8 +389,16 @@ const opweave::OpInfo kInfo_div__Tensor{"aten::div_.Tensor",
 const int kOp_div__Tensor = opweave::register_op(&kInfo_div__Tensor);
 
 at::Tensor& div__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::div__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self, other);
-  opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+  opweave::check_inplace(op, self, opweave::rules::division(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiDivInp)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)),
       static_cast<diopiRoundMode_t>(0));
@@ -341,9 +428,18 @@ const int kOp_div_Scalar_mode = opweave::register_op(&kInfo_div_Scalar_mode);
 
 at::Tensor div_Scalar_mode_impl(int op, const at::Tensor& self, const at::Scalar& other,
                                 c10::optional<c10::string_view> rounding_mode) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::div_Scalar_mode>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, rounding_mode);
+  }
   opweave::OpGuard guard(op, self);
-  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), guard.device());
+  at::Tensor result0 =
+      opweave::allocate(opweave::rules::division(self, other, rounding_mode), guard.device());
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiDivScalar)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)), &other_d,
       opweave::to_round_mode(rounding_mode));
@@ -374,9 +470,17 @@ const opweave::OpInfo kInfo_div_Scalar{"aten::div.Scalar",
 const int kOp_div_Scalar = opweave::register_op(&kInfo_div_Scalar);
 
 at::Tensor div_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::div_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self);
-  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), guard.device());
+  at::Tensor result0 = opweave::allocate(opweave::rules::division(self, other), guard.device());
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiDivScalar)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)), &other_d,
       static_cast<diopiRoundMode_t>(0));
@@ -406,8 +510,16 @@ const int kOp_div__Scalar_mode = opweave::register_op(&kInfo_div__Scalar_mode);
 
 at::Tensor& div__Scalar_mode_impl(int op, at::Tensor& self, const at::Scalar& other,
                                   c10::optional<c10::string_view> rounding_mode) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::div__Scalar_mode>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, rounding_mode);
+  }
   opweave::OpGuard guard(op, self);
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiDivInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), &other_d, opweave::to_round_mode(rounding_mode));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -437,8 +549,16 @@ const opweave::OpInfo kInfo_div__Scalar{"aten::div_.Scalar",
 const int kOp_div__Scalar = opweave::register_op(&kInfo_div__Scalar);
 
 at::Tensor& div__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::div__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self);
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiDivInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), &other_d, static_cast<diopiRoundMode_t>(0));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -467,8 +587,17 @@ const int kOp_minimum_out = opweave::register_op(&kInfo_minimum_out);
 
 at::Tensor& minimum_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
                              at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::minimum_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMinimum)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(other)));
@@ -497,6 +626,11 @@ const opweave::OpInfo kInfo_minimum{"aten::minimum",
 const int kOp_minimum = opweave::register_op(&kInfo_minimum);
 
 at::Tensor minimum_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::minimum>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
                                      opweave::OpGuard::find_device(self, other));
   minimum_out_impl(op, self, other, out);
@@ -521,8 +655,16 @@ const opweave::OpInfo kInfo_neg_out{"aten::neg.out",
 const int kOp_neg_out = opweave::register_op(&kInfo_neg_out);
 
 at::Tensor& neg_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::neg_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiNeg)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -549,6 +691,10 @@ const opweave::OpInfo kInfo_neg{"aten::neg",
 const int kOp_neg = opweave::register_op(&kInfo_neg);
 
 at::Tensor neg_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::neg>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   neg_out_impl(op, self, out);
@@ -573,7 +719,14 @@ const opweave::OpInfo kInfo_neg_{"aten::neg_",
 const int kOp_neg_ = opweave::register_op(&kInfo_neg_);
 
 at::Tensor& neg__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::neg_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiNegInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -600,8 +753,16 @@ const opweave::OpInfo kInfo_reciprocal_out{"aten::reciprocal.out",
 const int kOp_reciprocal_out = opweave::register_op(&kInfo_reciprocal_out);
 
 at::Tensor& reciprocal_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::reciprocal_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiReciprocal)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -629,6 +790,10 @@ const opweave::OpInfo kInfo_reciprocal{"aten::reciprocal",
 const int kOp_reciprocal = opweave::register_op(&kInfo_reciprocal);
 
 at::Tensor reciprocal_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::reciprocal>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   reciprocal_out_impl(op, self, out);
@@ -653,7 +818,14 @@ const opweave::OpInfo kInfo_reciprocal_{"aten::reciprocal_",
 const int kOp_reciprocal_ = opweave::register_op(&kInfo_reciprocal_);
 
 at::Tensor& reciprocal__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::reciprocal_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiReciprocalInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -681,8 +853,16 @@ const opweave::OpInfo kInfo_silu_out{"aten::silu.out",
 const int kOp_silu_out = opweave::register_op(&kInfo_silu_out);
 
 at::Tensor& silu_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::silu_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSilu)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -709,6 +889,10 @@ const opweave::OpInfo kInfo_silu{"aten::silu",
 const int kOp_silu = opweave::register_op(&kInfo_silu);
 
 at::Tensor silu_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::silu>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   silu_out_impl(op, self, out);
@@ -733,7 +917,14 @@ const opweave::OpInfo kInfo_silu_{"aten::silu_",
 const int kOp_silu_ = opweave::register_op(&kInfo_silu_);
 
 at::Tensor& silu__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::silu_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiSiluInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -761,8 +952,17 @@ const int kOp_silu_backward_grad_input = opweave::register_op(&kInfo_silu_backwa
 
 at::Tensor& silu_backward_grad_input_impl(int op, const at::Tensor& grad_output,
                                           const at::Tensor& self, at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::silu_backward_grad_input>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, grad_input);
+  }
   opweave::OpGuard guard(op, grad_output, self, grad_input);
   opweave::resize_out(op, grad_input, opweave::rules::like(grad_output));
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSiluBackward)>(op)(
       guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(self)));
@@ -794,6 +994,11 @@ const opweave::OpInfo kInfo_silu_backward{"aten::silu_backward",
 const int kOp_silu_backward = opweave::register_op(&kInfo_silu_backward);
 
 at::Tensor silu_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::silu_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self);
+  }
   at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output),
                                             opweave::OpGuard::find_device(grad_output, self));
   silu_backward_grad_input_impl(op, grad_output, self, grad_input);
@@ -829,11 +1034,22 @@ const int kOp_elu_out = opweave::register_op(&kInfo_elu_out);
 
 at::Tensor& elu_out_impl(int op, const at::Tensor& self, const at::Scalar& alpha,
                          const at::Scalar& scale, const at::Scalar& input_scale, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha) &&
+                     opweave::dtype_in(kCatalogueDtypes, scale) &&
+                     opweave::dtype_in(kCatalogueDtypes, input_scale)))) {
+    return opweave::fallback_call<at::_ops::elu_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, alpha, scale, input_scale, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
   const diopiScalar_t scale_d = opweave::to_diopi_scalar(scale);
   const diopiScalar_t input_scale_d = opweave::to_diopi_scalar(input_scale);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiElu)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &alpha_d,
       &scale_d, &input_scale_d);
@@ -865,6 +1081,13 @@ const int kOp_elu = opweave::register_op(&kInfo_elu);
 
 at::Tensor elu_impl(int op, const at::Tensor& self, const at::Scalar& alpha,
                     const at::Scalar& scale, const at::Scalar& input_scale) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha) &&
+                     opweave::dtype_in(kCatalogueDtypes, scale) &&
+                     opweave::dtype_in(kCatalogueDtypes, input_scale)))) {
+    return opweave::fallback_call<at::_ops::elu>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, alpha, scale, input_scale);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   elu_out_impl(op, self, alpha, scale, input_scale, out);
@@ -892,6 +1115,13 @@ const int kOp_elu_ = opweave::register_op(&kInfo_elu_);
 
 at::Tensor& elu__impl(int op, at::Tensor& self, const at::Scalar& alpha, const at::Scalar& scale,
                       const at::Scalar& input_scale) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha) &&
+                     opweave::dtype_in(kCatalogueDtypes, scale) &&
+                     opweave::dtype_in(kCatalogueDtypes, input_scale)))) {
+    return opweave::fallback_call<at::_ops::elu_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, alpha, scale, input_scale);
+  }
   opweave::check_inplace(op, self, opweave::rules::like(self));
   elu_out_impl(op, self, alpha, scale, input_scale, self);
   return self;
@@ -920,11 +1150,24 @@ at::Tensor& elu_backward_grad_input_impl(int op, const at::Tensor& grad_output,
                                          const at::Scalar& alpha, const at::Scalar& scale,
                                          const at::Scalar& input_scale, bool is_result,
                                          const at::Tensor& self_or_result, at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self_or_result) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha) &&
+                     opweave::dtype_in(kCatalogueDtypes, scale) &&
+                     opweave::dtype_in(kCatalogueDtypes, input_scale)))) {
+    return opweave::fallback_call<at::_ops::elu_backward_grad_input>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, alpha, scale,
+        input_scale, is_result, self_or_result, grad_input);
+  }
   opweave::OpGuard guard(op, grad_output, self_or_result, grad_input);
   opweave::resize_out(op, grad_input, opweave::rules::like(grad_output));
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
   const diopiScalar_t scale_d = opweave::to_diopi_scalar(scale);
   const diopiScalar_t input_scale_d = opweave::to_diopi_scalar(input_scale);
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiEluBackward)>(op)(
       guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(self_or_result)), &alpha_d, &scale_d, &input_scale_d,
@@ -962,6 +1205,15 @@ const int kOp_elu_backward = opweave::register_op(&kInfo_elu_backward);
 at::Tensor elu_backward_impl(int op, const at::Tensor& grad_output, const at::Scalar& alpha,
                              const at::Scalar& scale, const at::Scalar& input_scale, bool is_result,
                              const at::Tensor& self_or_result) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha) &&
+                     opweave::dtype_in(kCatalogueDtypes, scale) &&
+                     opweave::dtype_in(kCatalogueDtypes, input_scale) &&
+                     opweave::dtype_in(kCatalogueDtypes, self_or_result)))) {
+    return opweave::fallback_call<at::_ops::elu_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, alpha, scale,
+        input_scale, is_result, self_or_result);
+  }
   at::Tensor grad_input =
       opweave::allocate(opweave::rules::like(grad_output),
                         opweave::OpGuard::find_device(grad_output, self_or_result));
@@ -994,8 +1246,17 @@ const int kOp_lt_Tensor_out = opweave::register_op(&kInfo_lt_Tensor_out);
 
 at::Tensor& lt_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::lt_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLt)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(other)));
@@ -1024,6 +1285,11 @@ const opweave::OpInfo kInfo_lt_Tensor{"aten::lt.Tensor",
 const int kOp_lt_Tensor = opweave::register_op(&kInfo_lt_Tensor);
 
 at::Tensor lt_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::lt_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::compare(self, other),
                                      opweave::OpGuard::find_device(self, other));
   lt_Tensor_out_impl(op, self, other, out);
@@ -1050,9 +1316,18 @@ const int kOp_lt_Scalar_out = opweave::register_op(&kInfo_lt_Scalar_out);
 
 at::Tensor& lt_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& other,
                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::lt_Scalar_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLtScalar)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1080,6 +1355,11 @@ const opweave::OpInfo kInfo_lt_Scalar{"aten::lt.Scalar",
 const int kOp_lt_Scalar = opweave::register_op(&kInfo_lt_Scalar);
 
 at::Tensor lt_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::lt_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::compare(self, other), opweave::OpGuard::find_device(self));
   lt_Scalar_out_impl(op, self, other, out);
@@ -1105,8 +1385,16 @@ const opweave::OpInfo kInfo_lt__Tensor{"aten::lt_.Tensor",
 const int kOp_lt__Tensor = opweave::register_op(&kInfo_lt__Tensor);
 
 at::Tensor& lt__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::lt__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLtInp)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1134,8 +1422,16 @@ const opweave::OpInfo kInfo_lt__Scalar{"aten::lt_.Scalar",
 const int kOp_lt__Scalar = opweave::register_op(&kInfo_lt__Scalar);
 
 at::Tensor& lt__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::lt__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self);
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLtInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), &other_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1164,8 +1460,17 @@ const int kOp_ne_Tensor_out = opweave::register_op(&kInfo_ne_Tensor_out);
 
 at::Tensor& ne_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::ne_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiNe)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(other)));
@@ -1194,6 +1499,11 @@ const opweave::OpInfo kInfo_ne_Tensor{"aten::ne.Tensor",
 const int kOp_ne_Tensor = opweave::register_op(&kInfo_ne_Tensor);
 
 at::Tensor ne_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::ne_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::compare(self, other),
                                      opweave::OpGuard::find_device(self, other));
   ne_Tensor_out_impl(op, self, other, out);
@@ -1220,9 +1530,18 @@ const int kOp_ne_Scalar_out = opweave::register_op(&kInfo_ne_Scalar_out);
 
 at::Tensor& ne_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& other,
                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::ne_Scalar_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiNeScalar)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1250,6 +1569,11 @@ const opweave::OpInfo kInfo_ne_Scalar{"aten::ne.Scalar",
 const int kOp_ne_Scalar = opweave::register_op(&kInfo_ne_Scalar);
 
 at::Tensor ne_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::ne_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::compare(self, other), opweave::OpGuard::find_device(self));
   ne_Scalar_out_impl(op, self, other, out);
@@ -1275,8 +1599,16 @@ const opweave::OpInfo kInfo_ne__Tensor{"aten::ne_.Tensor",
 const int kOp_ne__Tensor = opweave::register_op(&kInfo_ne__Tensor);
 
 at::Tensor& ne__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::ne__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiNeInp)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1304,8 +1636,16 @@ const opweave::OpInfo kInfo_ne__Scalar{"aten::ne_.Scalar",
 const int kOp_ne__Scalar = opweave::register_op(&kInfo_ne__Scalar);
 
 at::Tensor& ne__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::ne__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self);
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiNeInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), &other_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1334,8 +1674,17 @@ const int kOp_index_select_out = opweave::register_op(&kInfo_index_select_out);
 
 at::Tensor& index_select_out_impl(int op, const at::Tensor& self, int64_t dim,
                                   const at::Tensor& index, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index)))) {
+    return opweave::fallback_call<at::_ops::index_select_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, out);
+  }
   opweave::OpGuard guard(op, self, index, out);
   opweave::resize_out(op, out, opweave::rules::index_select(self, dim, index));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiIndexSelect)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim,
       opweave::const_handle(guard.on_device(index)));
@@ -1365,6 +1714,11 @@ const opweave::OpInfo kInfo_index_select{"aten::index_select",
 const int kOp_index_select = opweave::register_op(&kInfo_index_select);
 
 at::Tensor index_select_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index)))) {
+    return opweave::fallback_call<at::_ops::index_select>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::index_select(self, dim, index),
                                      opweave::OpGuard::find_device(self, index));
   index_select_out_impl(op, self, dim, index, out);
@@ -1391,8 +1745,16 @@ const int kOp_index_select_backward = opweave::register_op(&kInfo_index_select_b
 
 at::Tensor index_select_backward_impl(int op, const at::Tensor& grad, at::IntArrayRef self_sizes,
                                       int64_t dim, const at::Tensor& index) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad) &&
+                     opweave::dtype_in(kCatalogueDtypes, index)))) {
+    return opweave::fallback_call<at::_ops::index_select_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad, self_sizes, dim, index);
+  }
   opweave::OpGuard guard(op, grad, index);
   at::Tensor result0 = opweave::allocate(opweave::rules::shape(grad, self_sizes), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiIndexSelectBackward)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(grad)),
       opweave::to_diopi_size(self_sizes), dim, opweave::const_handle(guard.on_device(index)));
@@ -1435,9 +1797,19 @@ const int kOp_max_dim_max = opweave::register_op(&kInfo_max_dim_max);
 ::std::tuple<at::Tensor&, at::Tensor&> max_dim_max_impl(int op, const at::Tensor& self, int64_t dim,
                                                         bool keepdim, at::Tensor& max,
                                                         at::Tensor& max_values) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, max) &&
+                     opweave::dtype_in(kCatalogueDtypes, max_values) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::max_dim_max>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, max, max_values);
+  }
   opweave::OpGuard guard(op, self, max, max_values);
   opweave::resize_out(op, max, opweave::rules::reduce_dim(self, dim, keepdim));
   opweave::resize_out(op, max_values, opweave::rules::argreduce(self, dim, keepdim));
+  if (C10_UNLIKELY(opweave::nothing_to_write(max, max_values))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        max, max_values);  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMax)>(op)(
       guard.ctx(), opweave::handle(max), opweave::handle(max_values),
       opweave::const_handle(guard.on_device(self)), dim);
@@ -1470,6 +1842,10 @@ const int kOp_max_dim = opweave::register_op(&kInfo_max_dim);
 
 ::std::tuple<at::Tensor, at::Tensor> max_dim_impl(int op, const at::Tensor& self, int64_t dim,
                                                   bool keepdim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::max_dim>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim);
+  }
   at::Tensor max = opweave::allocate(opweave::rules::reduce_dim(self, dim, keepdim),
                                      opweave::OpGuard::find_device(self));
   at::Tensor max_values = opweave::allocate(opweave::rules::argreduce(self, dim, keepdim),
@@ -1498,8 +1874,15 @@ const opweave::OpInfo kInfo_max{"aten::max",
 const int kOp_max = opweave::register_op(&kInfo_max);
 
 at::Tensor max_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::max>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
   at::Tensor result0 = opweave::allocate(opweave::rules::scalar(self), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMaxAll)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1527,8 +1910,16 @@ const int kOp_amax_out = opweave::register_op(&kInfo_amax_out);
 
 at::Tensor& amax_out_impl(int op, const at::Tensor& self, at::IntArrayRef dim, bool keepdim,
                           at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::amax_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiAmax)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::to_diopi_size(dim), keepdim);
@@ -1558,6 +1949,10 @@ const opweave::OpInfo kInfo_amax{"aten::amax",
 const int kOp_amax = opweave::register_op(&kInfo_amax);
 
 at::Tensor amax_impl(int op, const at::Tensor& self, at::IntArrayRef dim, bool keepdim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::amax>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim),
                                      opweave::OpGuard::find_device(self));
   amax_out_impl(op, self, dim, keepdim, out);
@@ -1583,8 +1978,16 @@ const int kOp_cumsum_out = opweave::register_op(&kInfo_cumsum_out);
 
 at::Tensor& cumsum_out_impl(int op, const at::Tensor& self, int64_t dim,
                             c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::cumsum_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, dtype, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::cumsum(self, dtype));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiCumsum)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1614,6 +2017,10 @@ const int kOp_cumsum = opweave::register_op(&kInfo_cumsum);
 
 at::Tensor cumsum_impl(int op, const at::Tensor& self, int64_t dim,
                        c10::optional<at::ScalarType> dtype) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::cumsum>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, dtype);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::cumsum(self, dtype), opweave::OpGuard::find_device(self));
   cumsum_out_impl(op, self, dim, dtype, out);
@@ -1639,6 +2046,10 @@ const int kOp_cumsum_ = opweave::register_op(&kInfo_cumsum_);
 
 at::Tensor& cumsum__impl(int op, at::Tensor& self, int64_t dim,
                          c10::optional<at::ScalarType> dtype) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::cumsum_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, dtype);
+  }
   opweave::check_inplace(op, self, opweave::rules::cumsum(self, dtype));
   cumsum_out_impl(op, self, dim, dtype, self);
   return self;
@@ -1668,9 +2079,17 @@ const int kOp_native_dropout = opweave::register_op(&kInfo_native_dropout);
     return opweave::fallback_call<at::_ops::native_dropout>(op, "train must be True", input, p,
                                                             train);
   }
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, input)))) {
+    return opweave::fallback_call<at::_ops::native_dropout>(
+        op, "a dtype outside the catalogue's (complex, ...)", input, p, train);
+  }
   opweave::OpGuard guard(op, input);
   at::Tensor result0 = opweave::allocate(opweave::rules::like(input), guard.device());
   at::Tensor result1 = opweave::allocate(opweave::rules::like_bool(input), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0, result1))) {
+    return ::std::tuple<at::Tensor, at::Tensor>(
+        result0, result1);  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiDropout)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::handle(result1),
       opweave::const_handle(guard.on_device(input)), p, true,
@@ -1702,8 +2121,16 @@ const int kOp_native_dropout_backward = opweave::register_op(&kInfo_native_dropo
 
 at::Tensor native_dropout_backward_impl(int op, const at::Tensor& grad_output,
                                         const at::Tensor& mask, double scale) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, mask)))) {
+    return opweave::fallback_call<at::_ops::native_dropout_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, mask, scale);
+  }
   opweave::OpGuard guard(op, grad_output, mask);
   at::Tensor result0 = opweave::allocate(opweave::rules::like(grad_output), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiDropoutBackward)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(mask)), scale);
@@ -1735,6 +2162,10 @@ const int kOp_index_Tensor = opweave::register_op(&kInfo_index_Tensor);
 
 at::Tensor index_Tensor_impl(int op, const at::Tensor& self,
                              const c10::List<c10::optional<at::Tensor>>& indices) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::index_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, indices);
+  }
   opweave::OpGuard guard(op, self, indices);
   diopiTensorHandle_t result0_h = nullptr;
   const opweave::OptionalHandleList indices_d(indices, guard.device());

@@ -6,6 +6,11 @@
 
 namespace {
 
+// Every dtype a catalogue entry may list: tensors of any other dtype run on the CPU.
+constexpr uint64_t kCatalogueDtypes =
+    opweave::dtype_set(at::kBool, at::kChar, at::kByte, at::kShort, at::kInt, at::kLong, at::kHalf,
+                       at::kBFloat16, at::kFloat, at::kDouble);
+
 // ---- aten::sin.out -> diopiSin
 const opweave::OpInfo kInfo_sin_out{"aten::sin.out",
                                     "diopiSin",
@@ -15,8 +20,16 @@ const opweave::OpInfo kInfo_sin_out{"aten::sin.out",
 const int kOp_sin_out = opweave::register_op(&kInfo_sin_out);
 
 at::Tensor& sin_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sin_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSin)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -43,6 +56,10 @@ const opweave::OpInfo kInfo_sin{"aten::sin",
 const int kOp_sin = opweave::register_op(&kInfo_sin);
 
 at::Tensor sin_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sin>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   sin_out_impl(op, self, out);
@@ -67,7 +84,14 @@ const opweave::OpInfo kInfo_sin_{"aten::sin_",
 const int kOp_sin_ = opweave::register_op(&kInfo_sin_);
 
 at::Tensor& sin__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sin_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiSinInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -94,8 +118,16 @@ const opweave::OpInfo kInfo_log2_out{"aten::log2.out",
 const int kOp_log2_out = opweave::register_op(&kInfo_log2_out);
 
 at::Tensor& log2_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::log2_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLog2)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -122,6 +154,10 @@ const opweave::OpInfo kInfo_log2{"aten::log2",
 const int kOp_log2 = opweave::register_op(&kInfo_log2);
 
 at::Tensor log2_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::log2>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   log2_out_impl(op, self, out);
@@ -146,7 +182,14 @@ const opweave::OpInfo kInfo_log2_{"aten::log2_",
 const int kOp_log2_ = opweave::register_op(&kInfo_log2_);
 
 at::Tensor& log2__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::log2_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiLog2Inp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -174,10 +217,19 @@ const int kOp_clamp_out = opweave::register_op(&kInfo_clamp_out);
 
 at::Tensor& clamp_out_impl(int op, const at::Tensor& self, const c10::optional<at::Scalar>& min,
                            const c10::optional<at::Scalar>& max, at::Tensor& out) {
+  if (C10_UNLIKELY(!(
+          opweave::dtype_in(kCatalogueDtypes, out) && opweave::dtype_in(kCatalogueDtypes, self) &&
+          opweave::dtype_in(kCatalogueDtypes, min) && opweave::dtype_in(kCatalogueDtypes, max)))) {
+    return opweave::fallback_call<at::_ops::clamp_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, min, max, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
   const opweave::OptionalScalar min_d(min);
   const opweave::OptionalScalar max_d(max);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiClampScalar)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), min_d.get(),
       max_d.get());
@@ -208,6 +260,12 @@ const int kOp_clamp = opweave::register_op(&kInfo_clamp);
 
 at::Tensor clamp_impl(int op, const at::Tensor& self, const c10::optional<at::Scalar>& min,
                       const c10::optional<at::Scalar>& max) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, min) &&
+                     opweave::dtype_in(kCatalogueDtypes, max)))) {
+    return opweave::fallback_call<at::_ops::clamp>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, min, max);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   clamp_out_impl(op, self, min, max, out);
@@ -234,9 +292,18 @@ const int kOp_clamp_ = opweave::register_op(&kInfo_clamp_);
 
 at::Tensor& clamp__impl(int op, at::Tensor& self, const c10::optional<at::Scalar>& min,
                         const c10::optional<at::Scalar>& max) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, min) &&
+                     opweave::dtype_in(kCatalogueDtypes, max)))) {
+    return opweave::fallback_call<at::_ops::clamp_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, min, max);
+  }
   opweave::OpGuard guard(op, self);
   const opweave::OptionalScalar min_d(min);
   const opweave::OptionalScalar max_d(max);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiClampInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), min_d.get(), max_d.get());
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -265,9 +332,18 @@ const int kOp_clamp_min_out = opweave::register_op(&kInfo_clamp_min_out);
 
 at::Tensor& clamp_min_out_impl(int op, const at::Tensor& self, const at::Scalar& min,
                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, min)))) {
+    return opweave::fallback_call<at::_ops::clamp_min_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, min, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiScalar_t min_d = opweave::to_diopi_scalar(min);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiClampMinScalar)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &min_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -295,6 +371,11 @@ const opweave::OpInfo kInfo_clamp_min{"aten::clamp_min",
 const int kOp_clamp_min = opweave::register_op(&kInfo_clamp_min);
 
 at::Tensor clamp_min_impl(int op, const at::Tensor& self, const at::Scalar& min) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, min)))) {
+    return opweave::fallback_call<at::_ops::clamp_min>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, min);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   clamp_min_out_impl(op, self, min, out);
@@ -320,8 +401,16 @@ const opweave::OpInfo kInfo_clamp_min_{"aten::clamp_min_",
 const int kOp_clamp_min_ = opweave::register_op(&kInfo_clamp_min_);
 
 at::Tensor& clamp_min__impl(int op, at::Tensor& self, const at::Scalar& min) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, min)))) {
+    return opweave::fallback_call<at::_ops::clamp_min_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, min);
+  }
   opweave::OpGuard guard(op, self);
   const diopiScalar_t min_d = opweave::to_diopi_scalar(min);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiClampMinInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), &min_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -350,9 +439,18 @@ const int kOp_clamp_max_out = opweave::register_op(&kInfo_clamp_max_out);
 
 at::Tensor& clamp_max_out_impl(int op, const at::Tensor& self, const at::Scalar& max,
                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, max)))) {
+    return opweave::fallback_call<at::_ops::clamp_max_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, max, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiScalar_t max_d = opweave::to_diopi_scalar(max);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiClampMaxScalar)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &max_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -380,6 +478,11 @@ const opweave::OpInfo kInfo_clamp_max{"aten::clamp_max",
 const int kOp_clamp_max = opweave::register_op(&kInfo_clamp_max);
 
 at::Tensor clamp_max_impl(int op, const at::Tensor& self, const at::Scalar& max) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, max)))) {
+    return opweave::fallback_call<at::_ops::clamp_max>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, max);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   clamp_max_out_impl(op, self, max, out);
@@ -405,8 +508,16 @@ const opweave::OpInfo kInfo_clamp_max_{"aten::clamp_max_",
 const int kOp_clamp_max_ = opweave::register_op(&kInfo_clamp_max_);
 
 at::Tensor& clamp_max__impl(int op, at::Tensor& self, const at::Scalar& max) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, max)))) {
+    return opweave::fallback_call<at::_ops::clamp_max_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, max);
+  }
   opweave::OpGuard guard(op, self);
   const diopiScalar_t max_d = opweave::to_diopi_scalar(max);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiClampMaxInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), &max_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -436,8 +547,17 @@ const int kOp_clamp_Tensor_out = opweave::register_op(&kInfo_clamp_Tensor_out);
 at::Tensor& clamp_Tensor_out_impl(int op, const at::Tensor& self,
                                   const c10::optional<at::Tensor>& min,
                                   const c10::optional<at::Tensor>& max, at::Tensor& out) {
+  if (C10_UNLIKELY(!(
+          opweave::dtype_in(kCatalogueDtypes, out) && opweave::dtype_in(kCatalogueDtypes, self) &&
+          opweave::dtype_in(kCatalogueDtypes, min) && opweave::dtype_in(kCatalogueDtypes, max)))) {
+    return opweave::fallback_call<at::_ops::clamp_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, min, max, out);
+  }
   opweave::OpGuard guard(op, self, min, max, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, min, max));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiClamp)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       guard.optional_on_device(min), guard.optional_on_device(max));
@@ -468,6 +588,12 @@ const int kOp_clamp_Tensor = opweave::register_op(&kInfo_clamp_Tensor);
 
 at::Tensor clamp_Tensor_impl(int op, const at::Tensor& self, const c10::optional<at::Tensor>& min,
                              const c10::optional<at::Tensor>& max) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, min) &&
+                     opweave::dtype_in(kCatalogueDtypes, max)))) {
+    return opweave::fallback_call<at::_ops::clamp_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, min, max);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, min, max),
                                      opweave::OpGuard::find_device(self, min, max));
   clamp_Tensor_out_impl(op, self, min, max, out);
@@ -495,7 +621,16 @@ const int kOp_clamp__Tensor = opweave::register_op(&kInfo_clamp__Tensor);
 
 at::Tensor& clamp__Tensor_impl(int op, at::Tensor& self, const c10::optional<at::Tensor>& min,
                                const c10::optional<at::Tensor>& max) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, min) &&
+                     opweave::dtype_in(kCatalogueDtypes, max)))) {
+    return opweave::fallback_call<at::_ops::clamp__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, min, max);
+  }
   opweave::OpGuard guard(op, self, min, max);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiClampInp)>(op)(
       guard.ctx(), opweave::handle(self), guard.optional_on_device(min),
       guard.optional_on_device(max));
@@ -526,8 +661,17 @@ const int kOp_clamp_min_Tensor_out = opweave::register_op(&kInfo_clamp_min_Tenso
 
 at::Tensor& clamp_min_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& min,
                                       at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, min)))) {
+    return opweave::fallback_call<at::_ops::clamp_min_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, min, out);
+  }
   opweave::OpGuard guard(op, self, min, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, min));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiClampMin)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(min)));
@@ -557,6 +701,11 @@ const opweave::OpInfo kInfo_clamp_min_Tensor{"aten::clamp_min.Tensor",
 const int kOp_clamp_min_Tensor = opweave::register_op(&kInfo_clamp_min_Tensor);
 
 at::Tensor clamp_min_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& min) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, min)))) {
+    return opweave::fallback_call<at::_ops::clamp_min_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, min);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, min),
                                      opweave::OpGuard::find_device(self, min));
   clamp_min_Tensor_out_impl(op, self, min, out);
@@ -582,7 +731,15 @@ const opweave::OpInfo kInfo_clamp_min__Tensor{"aten::clamp_min_.Tensor",
 const int kOp_clamp_min__Tensor = opweave::register_op(&kInfo_clamp_min__Tensor);
 
 at::Tensor& clamp_min__Tensor_impl(int op, at::Tensor& self, const at::Tensor& min) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, min)))) {
+    return opweave::fallback_call<at::_ops::clamp_min__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, min);
+  }
   opweave::OpGuard guard(op, self, min);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiClampMinInp)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(min)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -611,8 +768,17 @@ const int kOp_clamp_max_Tensor_out = opweave::register_op(&kInfo_clamp_max_Tenso
 
 at::Tensor& clamp_max_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& max,
                                       at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, max)))) {
+    return opweave::fallback_call<at::_ops::clamp_max_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, max, out);
+  }
   opweave::OpGuard guard(op, self, max, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, max));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiClampMax)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(max)));
@@ -642,6 +808,11 @@ const opweave::OpInfo kInfo_clamp_max_Tensor{"aten::clamp_max.Tensor",
 const int kOp_clamp_max_Tensor = opweave::register_op(&kInfo_clamp_max_Tensor);
 
 at::Tensor clamp_max_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& max) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, max)))) {
+    return opweave::fallback_call<at::_ops::clamp_max_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, max);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, max),
                                      opweave::OpGuard::find_device(self, max));
   clamp_max_Tensor_out_impl(op, self, max, out);
@@ -667,7 +838,15 @@ const opweave::OpInfo kInfo_clamp_max__Tensor{"aten::clamp_max_.Tensor",
 const int kOp_clamp_max__Tensor = opweave::register_op(&kInfo_clamp_max__Tensor);
 
 at::Tensor& clamp_max__Tensor_impl(int op, at::Tensor& self, const at::Tensor& max) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, max)))) {
+    return opweave::fallback_call<at::_ops::clamp_max__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, max);
+  }
   opweave::OpGuard guard(op, self, max);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiClampMaxInp)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(max)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -696,8 +875,17 @@ const int kOp_gt_Tensor_out = opweave::register_op(&kInfo_gt_Tensor_out);
 
 at::Tensor& gt_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::gt_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiGt)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(other)));
@@ -726,6 +914,11 @@ const opweave::OpInfo kInfo_gt_Tensor{"aten::gt.Tensor",
 const int kOp_gt_Tensor = opweave::register_op(&kInfo_gt_Tensor);
 
 at::Tensor gt_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::gt_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::compare(self, other),
                                      opweave::OpGuard::find_device(self, other));
   gt_Tensor_out_impl(op, self, other, out);
@@ -752,9 +945,18 @@ const int kOp_gt_Scalar_out = opweave::register_op(&kInfo_gt_Scalar_out);
 
 at::Tensor& gt_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& other,
                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::gt_Scalar_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiGtScalar)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -782,6 +984,11 @@ const opweave::OpInfo kInfo_gt_Scalar{"aten::gt.Scalar",
 const int kOp_gt_Scalar = opweave::register_op(&kInfo_gt_Scalar);
 
 at::Tensor gt_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::gt_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::compare(self, other), opweave::OpGuard::find_device(self));
   gt_Scalar_out_impl(op, self, other, out);
@@ -807,8 +1014,16 @@ const opweave::OpInfo kInfo_gt__Tensor{"aten::gt_.Tensor",
 const int kOp_gt__Tensor = opweave::register_op(&kInfo_gt__Tensor);
 
 at::Tensor& gt__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::gt__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiGtInp)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -836,8 +1051,16 @@ const opweave::OpInfo kInfo_gt__Scalar{"aten::gt_.Scalar",
 const int kOp_gt__Scalar = opweave::register_op(&kInfo_gt__Scalar);
 
 at::Tensor& gt__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::gt__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self);
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiGtInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), &other_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -870,8 +1093,16 @@ at::Tensor& _softmax_out_impl(int op, const at::Tensor& self, int64_t dim, bool 
     return opweave::fallback_call<at::_ops::_softmax_out>(op, "half_to_float must be False", self,
                                                           dim, half_to_float, out);
   }
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::_softmax_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, half_to_float, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSoftmax)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -901,6 +1132,10 @@ const opweave::OpInfo kInfo__softmax{"aten::_softmax",
 const int kOp__softmax = opweave::register_op(&kInfo__softmax);
 
 at::Tensor _softmax_impl(int op, const at::Tensor& self, int64_t dim, bool half_to_float) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::_softmax>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, half_to_float);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   _softmax_out_impl(op, self, dim, half_to_float, out);
@@ -928,8 +1163,18 @@ const int kOp__softmax_backward_data_out = opweave::register_op(&kInfo__softmax_
 at::Tensor& _softmax_backward_data_out_impl(int op, const at::Tensor& grad_output,
                                             const at::Tensor& output, int64_t dim,
                                             at::ScalarType input_dtype, at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, output)))) {
+    return opweave::fallback_call<at::_ops::_softmax_backward_data_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, output, dim, input_dtype,
+        grad_input);
+  }
   opweave::OpGuard guard(op, grad_output, output, grad_input);
   opweave::resize_out(op, grad_input, opweave::rules::cast(grad_output, input_dtype));
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSoftmaxBackward)>(op)(
       guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(output)), dim);
@@ -966,6 +1211,12 @@ const int kOp__softmax_backward_data = opweave::register_op(&kInfo__softmax_back
 at::Tensor _softmax_backward_data_impl(int op, const at::Tensor& grad_output,
                                        const at::Tensor& output, int64_t dim,
                                        at::ScalarType input_dtype) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, output)))) {
+    return opweave::fallback_call<at::_ops::_softmax_backward_data>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, output, dim,
+        input_dtype);
+  }
   at::Tensor grad_input = opweave::allocate(opweave::rules::cast(grad_output, input_dtype),
                                             opweave::OpGuard::find_device(grad_output, output));
   _softmax_backward_data_out_impl(op, grad_output, output, dim, input_dtype, grad_input);
@@ -994,9 +1245,17 @@ const opweave::OpInfo kInfo_stack_out{"aten::stack.out",
 const int kOp_stack_out = opweave::register_op(&kInfo_stack_out);
 
 at::Tensor& stack_out_impl(int op, at::TensorList tensors, int64_t dim, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, tensors)))) {
+    return opweave::fallback_call<at::_ops::stack_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", tensors, dim, out);
+  }
   opweave::OpGuard guard(op, tensors, out);
   opweave::resize_out(op, out, opweave::rules::stack(tensors, dim));
   const opweave::HandleList tensors_d(tensors);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiStack)>(op)(
       guard.ctx(), opweave::handle(out), tensors_d.data(), tensors_d.size(), dim);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1024,6 +1283,10 @@ const opweave::OpInfo kInfo_stack{"aten::stack",
 const int kOp_stack = opweave::register_op(&kInfo_stack);
 
 at::Tensor stack_impl(int op, at::TensorList tensors, int64_t dim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, tensors)))) {
+    return opweave::fallback_call<at::_ops::stack>(
+        op, "a dtype outside the catalogue's (complex, ...)", tensors, dim);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::stack(tensors, dim),
                                      opweave::OpGuard::find_device(tensors));
   stack_out_impl(op, tensors, dim, out);
@@ -1049,8 +1312,16 @@ const int kOp_argmax_out = opweave::register_op(&kInfo_argmax_out);
 
 at::Tensor& argmax_out_impl(int op, const at::Tensor& self, c10::optional<int64_t> dim,
                             bool keepdim, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::argmax_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::argreduce(self, dim, keepdim));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiArgmax)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::optional_ptr(dim), keepdim);
@@ -1080,6 +1351,10 @@ const opweave::OpInfo kInfo_argmax{"aten::argmax",
 const int kOp_argmax = opweave::register_op(&kInfo_argmax);
 
 at::Tensor argmax_impl(int op, const at::Tensor& self, c10::optional<int64_t> dim, bool keepdim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::argmax>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::argreduce(self, dim, keepdim),
                                      opweave::OpGuard::find_device(self));
   argmax_out_impl(op, self, dim, keepdim, out);
@@ -1107,12 +1382,23 @@ const int kOp_native_layer_norm = opweave::register_op(&kInfo_native_layer_norm)
 ::std::tuple<at::Tensor, at::Tensor, at::Tensor> native_layer_norm_impl(
     int op, const at::Tensor& input, at::IntArrayRef normalized_shape,
     const c10::optional<at::Tensor>& weight, const c10::optional<at::Tensor>& bias, double eps) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, input) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight) &&
+                     opweave::dtype_in(kCatalogueDtypes, bias)))) {
+    return opweave::fallback_call<at::_ops::native_layer_norm>(
+        op, "a dtype outside the catalogue's (complex, ...)", input, normalized_shape, weight, bias,
+        eps);
+  }
   opweave::OpGuard guard(op, input, weight, bias);
   at::Tensor result0 = opweave::allocate(opweave::rules::like(input), guard.device());
   at::Tensor result1 =
       opweave::allocate(opweave::rules::layer_norm_stats(input, normalized_shape), guard.device());
   at::Tensor result2 =
       opweave::allocate(opweave::rules::layer_norm_stats(input, normalized_shape), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0, result1, result2))) {
+    return ::std::tuple<at::Tensor, at::Tensor, at::Tensor>(
+        result0, result1, result2);  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLayerNorm)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::handle(result1), opweave::handle(result2),
       opweave::const_handle(guard.on_device(input)), guard.optional_on_device(weight),
@@ -1148,6 +1434,16 @@ const int kOp_native_layer_norm_backward = opweave::register_op(&kInfo_native_la
     int op, const at::Tensor& grad_out, const at::Tensor& input, at::IntArrayRef normalized_shape,
     const at::Tensor& mean, const at::Tensor& rstd, const c10::optional<at::Tensor>& weight,
     const c10::optional<at::Tensor>& bias, ::std::array<bool, 3> output_mask) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_out) &&
+                     opweave::dtype_in(kCatalogueDtypes, input) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight) &&
+                     opweave::dtype_in(kCatalogueDtypes, bias) &&
+                     opweave::dtype_in(kCatalogueDtypes, mean) &&
+                     opweave::dtype_in(kCatalogueDtypes, rstd)))) {
+    return opweave::fallback_call<at::_ops::native_layer_norm_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_out, input, normalized_shape,
+        mean, rstd, weight, bias, output_mask);
+  }
   opweave::OpGuard guard(op, grad_out, input, mean, rstd, weight, bias);
   at::Tensor result0 = output_mask[0]
                            ? opweave::allocate(opweave::rules::like(input), guard.device())
@@ -1157,6 +1453,10 @@ const int kOp_native_layer_norm_backward = opweave::register_op(&kInfo_native_la
                            : at::Tensor();
   at::Tensor result2 =
       output_mask[2] ? opweave::allocate(opweave::rules::like(bias), guard.device()) : at::Tensor();
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0, result1, result2))) {
+    return ::std::tuple<at::Tensor, at::Tensor, at::Tensor>(
+        result0, result1, result2);  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLayerNormBackward)>(op)(
       guard.ctx(), opweave::handle_or_null(result0), opweave::handle_or_null(result1),
       opweave::handle_or_null(result2), opweave::const_handle(guard.on_device(grad_out)),
@@ -1194,7 +1494,14 @@ const opweave::OpInfo kInfo_zero_{"aten::zero_",
 const int kOp_zero_ = opweave::register_op(&kInfo_zero_);
 
 at::Tensor& zero__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::zero_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiZeroInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1222,8 +1529,16 @@ const int kOp_bernoulli_out = opweave::register_op(&kInfo_bernoulli_out);
 
 at::Tensor& bernoulli_out_impl(int op, const at::Tensor& self,
                                c10::optional<at::Generator> generator, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::bernoulli_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, generator, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiBernoulli)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::generator_handle(generator, guard.device_index()));
@@ -1253,6 +1568,10 @@ const opweave::OpInfo kInfo_bernoulli{"aten::bernoulli",
 const int kOp_bernoulli = opweave::register_op(&kInfo_bernoulli);
 
 at::Tensor bernoulli_impl(int op, const at::Tensor& self, c10::optional<at::Generator> generator) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::bernoulli>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, generator);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   bernoulli_out_impl(op, self, generator, out);
@@ -1279,7 +1598,14 @@ const int kOp_bernoulli__float = opweave::register_op(&kInfo_bernoulli__float);
 
 at::Tensor& bernoulli__float_impl(int op, at::Tensor& self, double p,
                                   c10::optional<at::Generator> generator) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::bernoulli__float>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, p, generator);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiBernoulliScalar)>(op)(
       guard.ctx(), opweave::handle(self), p,
       opweave::generator_handle(generator, guard.device_index()));
@@ -1313,9 +1639,20 @@ const int kOp_sort_values_stable = opweave::register_op(&kInfo_sort_values_stabl
                                                                int64_t dim, bool descending,
                                                                at::Tensor& values,
                                                                at::Tensor& indices) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, values) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sort_values_stable>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, stable, dim, descending, values,
+        indices);
+  }
   opweave::OpGuard guard(op, self, values, indices);
   opweave::resize_out(op, values, opweave::rules::like(self));
   opweave::resize_out(op, indices, opweave::rules::like_int64(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(values, indices))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        values, indices);  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSort)>(op)(
       guard.ctx(), opweave::handle(values), opweave::handle(indices),
       opweave::const_handle(guard.on_device(self)), dim, descending, opweave::optional_ptr(stable));
@@ -1353,6 +1690,10 @@ const int kOp_sort_stable = opweave::register_op(&kInfo_sort_stable);
 ::std::tuple<at::Tensor, at::Tensor> sort_stable_impl(int op, const at::Tensor& self,
                                                       c10::optional<bool> stable, int64_t dim,
                                                       bool descending) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sort_stable>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, stable, dim, descending);
+  }
   at::Tensor values =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   at::Tensor indices =
@@ -1384,9 +1725,20 @@ const int kOp_sort_values = opweave::register_op(&kInfo_sort_values);
 ::std::tuple<at::Tensor&, at::Tensor&> sort_values_impl(int op, const at::Tensor& self, int64_t dim,
                                                         bool descending, at::Tensor& values,
                                                         at::Tensor& indices) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, values) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sort_values>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, descending, values,
+        indices);
+  }
   opweave::OpGuard guard(op, self, values, indices);
   opweave::resize_out(op, values, opweave::rules::like(self));
   opweave::resize_out(op, indices, opweave::rules::like_int64(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(values, indices))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        values, indices);  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSort)>(op)(
       guard.ctx(), opweave::handle(values), opweave::handle(indices),
       opweave::const_handle(guard.on_device(self)), dim, descending, nullptr);
@@ -1419,6 +1771,10 @@ const int kOp_sort = opweave::register_op(&kInfo_sort);
 
 ::std::tuple<at::Tensor, at::Tensor> sort_impl(int op, const at::Tensor& self, int64_t dim,
                                                bool descending) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sort>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, descending);
+  }
   at::Tensor values =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   at::Tensor indices =
@@ -1447,7 +1803,16 @@ const int kOp_masked_scatter_ = opweave::register_op(&kInfo_masked_scatter_);
 
 at::Tensor& masked_scatter__impl(int op, at::Tensor& self, const at::Tensor& mask,
                                  const at::Tensor& source) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, mask) &&
+                     opweave::dtype_in(kCatalogueDtypes, source)))) {
+    return opweave::fallback_call<at::_ops::masked_scatter_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mask, source);
+  }
   opweave::OpGuard guard(op, self, mask, source);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMaskedScatter)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(mask)), opweave::const_handle(guard.on_device(source)));

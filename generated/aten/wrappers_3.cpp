@@ -6,6 +6,11 @@
 
 namespace {
 
+// Every dtype a catalogue entry may list: tensors of any other dtype run on the CPU.
+constexpr uint64_t kCatalogueDtypes =
+    opweave::dtype_set(at::kBool, at::kChar, at::kByte, at::kShort, at::kInt, at::kLong, at::kHalf,
+                       at::kBFloat16, at::kFloat, at::kDouble);
+
 // ---- aten::exp.out -> diopiExp
 const opweave::OpInfo kInfo_exp_out{"aten::exp.out",
                                     "diopiExp",
@@ -15,8 +20,16 @@ const opweave::OpInfo kInfo_exp_out{"aten::exp.out",
 const int kOp_exp_out = opweave::register_op(&kInfo_exp_out);
 
 at::Tensor& exp_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::exp_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiExp)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -43,6 +56,10 @@ const opweave::OpInfo kInfo_exp{"aten::exp",
 const int kOp_exp = opweave::register_op(&kInfo_exp);
 
 at::Tensor exp_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::exp>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   exp_out_impl(op, self, out);
@@ -67,7 +84,14 @@ const opweave::OpInfo kInfo_exp_{"aten::exp_",
 const int kOp_exp_ = opweave::register_op(&kInfo_exp_);
 
 at::Tensor& exp__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::exp_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiExpInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -94,8 +118,16 @@ const opweave::OpInfo kInfo_sigmoid_out{"aten::sigmoid.out",
 const int kOp_sigmoid_out = opweave::register_op(&kInfo_sigmoid_out);
 
 at::Tensor& sigmoid_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sigmoid_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSigmoid)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -123,6 +155,10 @@ const opweave::OpInfo kInfo_sigmoid{"aten::sigmoid",
 const int kOp_sigmoid = opweave::register_op(&kInfo_sigmoid);
 
 at::Tensor sigmoid_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sigmoid>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   sigmoid_out_impl(op, self, out);
@@ -147,7 +183,14 @@ const opweave::OpInfo kInfo_sigmoid_{"aten::sigmoid_",
 const int kOp_sigmoid_ = opweave::register_op(&kInfo_sigmoid_);
 
 at::Tensor& sigmoid__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sigmoid_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiSigmoidInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -176,8 +219,17 @@ const int kOp_sigmoid_backward_grad_input =
 
 at::Tensor& sigmoid_backward_grad_input_impl(int op, const at::Tensor& grad_output,
                                              const at::Tensor& output, at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, output)))) {
+    return opweave::fallback_call<at::_ops::sigmoid_backward_grad_input>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, output, grad_input);
+  }
   opweave::OpGuard guard(op, grad_output, output, grad_input);
   opweave::resize_out(op, grad_input, opweave::rules::like(grad_output));
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSigmoidBackward)>(op)(
       guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(output)));
@@ -210,6 +262,11 @@ const opweave::OpInfo kInfo_sigmoid_backward{"aten::sigmoid_backward",
 const int kOp_sigmoid_backward = opweave::register_op(&kInfo_sigmoid_backward);
 
 at::Tensor sigmoid_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& output) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, output)))) {
+    return opweave::fallback_call<at::_ops::sigmoid_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, output);
+  }
   at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output),
                                             opweave::OpGuard::find_device(grad_output, output));
   sigmoid_backward_grad_input_impl(op, grad_output, output, grad_input);
@@ -235,8 +292,16 @@ const opweave::OpInfo kInfo_tanh_out{"aten::tanh.out",
 const int kOp_tanh_out = opweave::register_op(&kInfo_tanh_out);
 
 at::Tensor& tanh_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::tanh_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiTanh)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -263,6 +328,10 @@ const opweave::OpInfo kInfo_tanh{"aten::tanh",
 const int kOp_tanh = opweave::register_op(&kInfo_tanh);
 
 at::Tensor tanh_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::tanh>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   tanh_out_impl(op, self, out);
@@ -287,7 +356,14 @@ const opweave::OpInfo kInfo_tanh_{"aten::tanh_",
 const int kOp_tanh_ = opweave::register_op(&kInfo_tanh_);
 
 at::Tensor& tanh__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::tanh_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiTanhInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -315,8 +391,17 @@ const int kOp_tanh_backward_grad_input = opweave::register_op(&kInfo_tanh_backwa
 
 at::Tensor& tanh_backward_grad_input_impl(int op, const at::Tensor& grad_output,
                                           const at::Tensor& output, at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, output)))) {
+    return opweave::fallback_call<at::_ops::tanh_backward_grad_input>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, output, grad_input);
+  }
   opweave::OpGuard guard(op, grad_output, output, grad_input);
   opweave::resize_out(op, grad_input, opweave::rules::like(grad_output));
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiTanhBackward)>(op)(
       guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(output)));
@@ -349,6 +434,11 @@ const opweave::OpInfo kInfo_tanh_backward{"aten::tanh_backward",
 const int kOp_tanh_backward = opweave::register_op(&kInfo_tanh_backward);
 
 at::Tensor tanh_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& output) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, output)))) {
+    return opweave::fallback_call<at::_ops::tanh_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, output);
+  }
   at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output),
                                             opweave::OpGuard::find_device(grad_output, output));
   tanh_backward_grad_input_impl(op, grad_output, output, grad_input);
@@ -375,10 +465,20 @@ const int kOp_softplus_out = opweave::register_op(&kInfo_softplus_out);
 
 at::Tensor& softplus_out_impl(int op, const at::Tensor& self, const at::Scalar& beta,
                               const at::Scalar& threshold, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, beta) &&
+                     opweave::dtype_in(kCatalogueDtypes, threshold)))) {
+    return opweave::fallback_call<at::_ops::softplus_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, beta, threshold, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiScalar_t beta_d = opweave::to_diopi_scalar(beta);
   const diopiScalar_t threshold_d = opweave::to_diopi_scalar(threshold);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSoftplus)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &beta_d,
       &threshold_d);
@@ -409,6 +509,12 @@ const int kOp_softplus = opweave::register_op(&kInfo_softplus);
 
 at::Tensor softplus_impl(int op, const at::Tensor& self, const at::Scalar& beta,
                          const at::Scalar& threshold) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, beta) &&
+                     opweave::dtype_in(kCatalogueDtypes, threshold)))) {
+    return opweave::fallback_call<at::_ops::softplus>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, beta, threshold);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   softplus_out_impl(op, self, beta, threshold, out);
@@ -438,10 +544,22 @@ const int kOp_softplus_backward_grad_input =
 at::Tensor& softplus_backward_grad_input_impl(int op, const at::Tensor& grad_output,
                                               const at::Tensor& self, const at::Scalar& beta,
                                               const at::Scalar& threshold, at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, beta) &&
+                     opweave::dtype_in(kCatalogueDtypes, threshold)))) {
+    return opweave::fallback_call<at::_ops::softplus_backward_grad_input>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, beta, threshold,
+        grad_input);
+  }
   opweave::OpGuard guard(op, grad_output, self, grad_input);
   opweave::resize_out(op, grad_input, opweave::rules::like(grad_output));
   const diopiScalar_t beta_d = opweave::to_diopi_scalar(beta);
   const diopiScalar_t threshold_d = opweave::to_diopi_scalar(threshold);
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSoftplusBackward)>(op)(
       guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(self)), &beta_d, &threshold_d);
@@ -476,6 +594,13 @@ const int kOp_softplus_backward = opweave::register_op(&kInfo_softplus_backward)
 
 at::Tensor softplus_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self,
                                   const at::Scalar& beta, const at::Scalar& threshold) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, beta) &&
+                     opweave::dtype_in(kCatalogueDtypes, threshold)))) {
+    return opweave::fallback_call<at::_ops::softplus_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, beta, threshold);
+  }
   at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output),
                                             opweave::OpGuard::find_device(grad_output, self));
   softplus_backward_grad_input_impl(op, grad_output, self, beta, threshold, grad_input);
@@ -503,8 +628,17 @@ const int kOp_le_Tensor_out = opweave::register_op(&kInfo_le_Tensor_out);
 
 at::Tensor& le_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::le_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLe)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(other)));
@@ -533,6 +667,11 @@ const opweave::OpInfo kInfo_le_Tensor{"aten::le.Tensor",
 const int kOp_le_Tensor = opweave::register_op(&kInfo_le_Tensor);
 
 at::Tensor le_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::le_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::compare(self, other),
                                      opweave::OpGuard::find_device(self, other));
   le_Tensor_out_impl(op, self, other, out);
@@ -559,9 +698,18 @@ const int kOp_le_Scalar_out = opweave::register_op(&kInfo_le_Scalar_out);
 
 at::Tensor& le_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& other,
                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::le_Scalar_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLeScalar)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -589,6 +737,11 @@ const opweave::OpInfo kInfo_le_Scalar{"aten::le.Scalar",
 const int kOp_le_Scalar = opweave::register_op(&kInfo_le_Scalar);
 
 at::Tensor le_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::le_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::compare(self, other), opweave::OpGuard::find_device(self));
   le_Scalar_out_impl(op, self, other, out);
@@ -614,8 +767,16 @@ const opweave::OpInfo kInfo_le__Tensor{"aten::le_.Tensor",
 const int kOp_le__Tensor = opweave::register_op(&kInfo_le__Tensor);
 
 at::Tensor& le__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::le__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLeInp)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -643,8 +804,16 @@ const opweave::OpInfo kInfo_le__Scalar{"aten::le_.Scalar",
 const int kOp_le__Scalar = opweave::register_op(&kInfo_le__Scalar);
 
 at::Tensor& le__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::le__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self);
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLeInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), &other_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -672,8 +841,17 @@ const opweave::OpInfo kInfo_bmm_out{"aten::bmm.out",
 const int kOp_bmm_out = opweave::register_op(&kInfo_bmm_out);
 
 at::Tensor& bmm_out_impl(int op, const at::Tensor& self, const at::Tensor& mat2, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, mat2)))) {
+    return opweave::fallback_call<at::_ops::bmm_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mat2, out);
+  }
   opweave::OpGuard guard(op, self, mat2, out);
   opweave::resize_out(op, out, opweave::rules::bmm(self, mat2));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiBmm)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(mat2)));
@@ -702,6 +880,11 @@ const opweave::OpInfo kInfo_bmm{"aten::bmm",
 const int kOp_bmm = opweave::register_op(&kInfo_bmm);
 
 at::Tensor bmm_impl(int op, const at::Tensor& self, const at::Tensor& mat2) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, mat2)))) {
+    return opweave::fallback_call<at::_ops::bmm>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mat2);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::bmm(self, mat2), opweave::OpGuard::find_device(self, mat2));
   bmm_out_impl(op, self, mat2, out);
@@ -727,8 +910,17 @@ const int kOp_mse_loss_out = opweave::register_op(&kInfo_mse_loss_out);
 
 at::Tensor& mse_loss_out_impl(int op, const at::Tensor& self, const at::Tensor& target,
                               int64_t reduction, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, target)))) {
+    return opweave::fallback_call<at::_ops::mse_loss_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, target, reduction, out);
+  }
   opweave::OpGuard guard(op, self, target, out);
   opweave::resize_out(op, out, opweave::rules::pointwise_loss(self, target, reduction));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMSELoss)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(target)), static_cast<diopiReduction_t>(reduction));
@@ -759,6 +951,11 @@ const int kOp_mse_loss = opweave::register_op(&kInfo_mse_loss);
 
 at::Tensor mse_loss_impl(int op, const at::Tensor& self, const at::Tensor& target,
                          int64_t reduction) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, target)))) {
+    return opweave::fallback_call<at::_ops::mse_loss>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, target, reduction);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::pointwise_loss(self, target, reduction),
                                      opweave::OpGuard::find_device(self, target));
   mse_loss_out_impl(op, self, target, reduction, out);
@@ -787,8 +984,19 @@ const int kOp_mse_loss_backward_grad_input =
 at::Tensor& mse_loss_backward_grad_input_impl(int op, const at::Tensor& grad_output,
                                               const at::Tensor& self, const at::Tensor& target,
                                               int64_t reduction, at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, target)))) {
+    return opweave::fallback_call<at::_ops::mse_loss_backward_grad_input>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, target, reduction,
+        grad_input);
+  }
   opweave::OpGuard guard(op, grad_output, self, target, grad_input);
   opweave::resize_out(op, grad_input, opweave::rules::broadcast(self, target, grad_output));
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMSELossBackward)>(op)(
       guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(self)), opweave::const_handle(guard.on_device(target)),
@@ -824,6 +1032,12 @@ const int kOp_mse_loss_backward = opweave::register_op(&kInfo_mse_loss_backward)
 
 at::Tensor mse_loss_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self,
                                   const at::Tensor& target, int64_t reduction) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, target)))) {
+    return opweave::fallback_call<at::_ops::mse_loss_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, target, reduction);
+  }
   at::Tensor grad_input =
       opweave::allocate(opweave::rules::broadcast(self, target, grad_output),
                         opweave::OpGuard::find_device(grad_output, self, target));
@@ -852,8 +1066,16 @@ const int kOp_argmin_out = opweave::register_op(&kInfo_argmin_out);
 
 at::Tensor& argmin_out_impl(int op, const at::Tensor& self, c10::optional<int64_t> dim,
                             bool keepdim, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::argmin_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::argreduce(self, dim, keepdim));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiArgmin)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::optional_ptr(dim), keepdim);
@@ -883,6 +1105,10 @@ const opweave::OpInfo kInfo_argmin{"aten::argmin",
 const int kOp_argmin = opweave::register_op(&kInfo_argmin);
 
 at::Tensor argmin_impl(int op, const at::Tensor& self, c10::optional<int64_t> dim, bool keepdim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::argmin>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::argreduce(self, dim, keepdim),
                                      opweave::OpGuard::find_device(self));
   argmin_out_impl(op, self, dim, keepdim, out);
@@ -908,8 +1134,16 @@ const opweave::OpInfo kInfo_hardswish_out{"aten::hardswish.out",
 const int kOp_hardswish_out = opweave::register_op(&kInfo_hardswish_out);
 
 at::Tensor& hardswish_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::hardswish_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiHardswish)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -937,6 +1171,10 @@ const opweave::OpInfo kInfo_hardswish{"aten::hardswish",
 const int kOp_hardswish = opweave::register_op(&kInfo_hardswish);
 
 at::Tensor hardswish_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::hardswish>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   hardswish_out_impl(op, self, out);
@@ -961,7 +1199,14 @@ const opweave::OpInfo kInfo_hardswish_{"aten::hardswish_",
 const int kOp_hardswish_ = opweave::register_op(&kInfo_hardswish_);
 
 at::Tensor& hardswish__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::hardswish_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiHardswishInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -988,8 +1233,16 @@ const opweave::OpInfo kInfo_hardswish_backward{"aten::hardswish_backward",
 const int kOp_hardswish_backward = opweave::register_op(&kInfo_hardswish_backward);
 
 at::Tensor hardswish_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::hardswish_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self);
+  }
   opweave::OpGuard guard(op, grad_output, self);
   at::Tensor result0 = opweave::allocate(opweave::rules::like(grad_output), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiHardswishBackward)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(self)));
@@ -1019,8 +1272,17 @@ const int kOp_logical_and_out = opweave::register_op(&kInfo_logical_and_out);
 
 at::Tensor& logical_and_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
                                  at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::logical_and_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLogicalAnd)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(other)));
@@ -1049,6 +1311,11 @@ const opweave::OpInfo kInfo_logical_and{"aten::logical_and",
 const int kOp_logical_and = opweave::register_op(&kInfo_logical_and);
 
 at::Tensor logical_and_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::logical_and>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::compare(self, other),
                                      opweave::OpGuard::find_device(self, other));
   logical_and_out_impl(op, self, other, out);
@@ -1074,8 +1341,16 @@ const opweave::OpInfo kInfo_logical_and_{"aten::logical_and_",
 const int kOp_logical_and_ = opweave::register_op(&kInfo_logical_and_);
 
 at::Tensor& logical_and__impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::logical_and_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLogicalAndInp)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1103,8 +1378,16 @@ const opweave::OpInfo kInfo_logical_not_out{"aten::logical_not.out",
 const int kOp_logical_not_out = opweave::register_op(&kInfo_logical_not_out);
 
 at::Tensor& logical_not_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::logical_not_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like_bool(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLogicalNot)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1132,6 +1415,10 @@ const opweave::OpInfo kInfo_logical_not{"aten::logical_not",
 const int kOp_logical_not = opweave::register_op(&kInfo_logical_not);
 
 at::Tensor logical_not_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::logical_not>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like_bool(self), opweave::OpGuard::find_device(self));
   logical_not_out_impl(op, self, out);
@@ -1157,7 +1444,14 @@ const opweave::OpInfo kInfo_logical_not_{"aten::logical_not_",
 const int kOp_logical_not_ = opweave::register_op(&kInfo_logical_not_);
 
 at::Tensor& logical_not__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::logical_not_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiLogicalNotInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1185,6 +1479,10 @@ const opweave::OpInfo kInfo_nonzero{"aten::nonzero",
 const int kOp_nonzero = opweave::register_op(&kInfo_nonzero);
 
 at::Tensor nonzero_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::nonzero>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
   diopiTensorHandle_t result0_h = nullptr;
   const diopiError_t status = opweave::kernel<decltype(&::diopiNonzero)>(op)(
@@ -1216,9 +1514,17 @@ const int kOp_index_put = opweave::register_op(&kInfo_index_put);
 at::Tensor index_put_impl(int op, const at::Tensor& self,
                           const c10::List<c10::optional<at::Tensor>>& indices,
                           const at::Tensor& values, bool accumulate) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, values)))) {
+    return opweave::fallback_call<at::_ops::index_put>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, indices, values, accumulate);
+  }
   opweave::OpGuard guard(op, self, indices, values);
   at::Tensor result0 = opweave::allocate(opweave::rules::like(self), guard.device());
   const opweave::OptionalHandleList indices_d(indices, guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiIndexPut)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(values)), indices_d.data(), indices_d.size(),
@@ -1253,10 +1559,19 @@ const int kOp__index_put_impl_ = opweave::register_op(&kInfo__index_put_impl_);
 at::Tensor& _index_put_impl__impl(int op, at::Tensor& self,
                                   const c10::List<c10::optional<at::Tensor>>& indices,
                                   const at::Tensor& values, bool accumulate, bool unsafe) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, values)))) {
+    return opweave::fallback_call<at::_ops::_index_put_impl_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, indices, values, accumulate,
+        unsafe);
+  }
   (void)unsafe;  // not an input of diopiIndexPutInp
   opweave::OpGuard guard(op, self, indices, values);
   opweave::check_inplace(op, self, opweave::rules::like(self));
   const opweave::OptionalHandleList indices_d(indices, guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiIndexPutInp)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(values)),
       indices_d.data(), indices_d.size(), accumulate);

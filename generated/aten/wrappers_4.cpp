@@ -6,6 +6,11 @@
 
 namespace {
 
+// Every dtype a catalogue entry may list: tensors of any other dtype run on the CPU.
+constexpr uint64_t kCatalogueDtypes =
+    opweave::dtype_set(at::kBool, at::kChar, at::kByte, at::kShort, at::kInt, at::kLong, at::kHalf,
+                       at::kBFloat16, at::kFloat, at::kDouble);
+
 // ---- aten::sub.out -> diopiSub
 const opweave::OpInfo kInfo_sub_out{"aten::sub.out",
                                     "diopiSub",
@@ -16,9 +21,19 @@ const int kOp_sub_out = opweave::register_op(&kInfo_sub_out);
 
 at::Tensor& sub_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
                          const at::Scalar& alpha, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::sub_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, alpha, out);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSub)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(other)), &alpha_d);
@@ -49,6 +64,12 @@ const int kOp_sub_Tensor = opweave::register_op(&kInfo_sub_Tensor);
 
 at::Tensor sub_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other,
                            const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::sub_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, alpha);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
                                      opweave::OpGuard::find_device(self, other));
   sub_out_impl(op, self, other, alpha, out);
@@ -76,9 +97,18 @@ const int kOp_sub__Tensor = opweave::register_op(&kInfo_sub__Tensor);
 
 at::Tensor& sub__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other,
                              const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::sub__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, alpha);
+  }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSubInp)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)), &alpha_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -107,10 +137,19 @@ const int kOp_sub_Scalar = opweave::register_op(&kInfo_sub_Scalar);
 
 at::Tensor sub_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other,
                            const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::sub_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, alpha);
+  }
   opweave::OpGuard guard(op, self);
   at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), guard.device());
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSubScalar)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)), &other_d,
       &alpha_d);
@@ -141,9 +180,18 @@ const int kOp_sub__Scalar = opweave::register_op(&kInfo_sub__Scalar);
 
 at::Tensor& sub__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other,
                              const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::sub__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, alpha);
+  }
   opweave::OpGuard guard(op, self);
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSubInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), &other_d, &alpha_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -172,9 +220,19 @@ const int kOp_lerp_Scalar_out = opweave::register_op(&kInfo_lerp_Scalar_out);
 
 at::Tensor& lerp_Scalar_out_impl(int op, const at::Tensor& self, const at::Tensor& end,
                                  const at::Scalar& weight, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, end) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight)))) {
+    return opweave::fallback_call<at::_ops::lerp_Scalar_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, end, weight, out);
+  }
   opweave::OpGuard guard(op, self, end, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, end));
   const diopiScalar_t weight_d = opweave::to_diopi_scalar(weight);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLerpScalar)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(end)), &weight_d);
@@ -205,6 +263,12 @@ const int kOp_lerp_Scalar = opweave::register_op(&kInfo_lerp_Scalar);
 
 at::Tensor lerp_Scalar_impl(int op, const at::Tensor& self, const at::Tensor& end,
                             const at::Scalar& weight) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, end) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight)))) {
+    return opweave::fallback_call<at::_ops::lerp_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, end, weight);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, end),
                                      opweave::OpGuard::find_device(self, end));
   lerp_Scalar_out_impl(op, self, end, weight, out);
@@ -232,6 +296,12 @@ const int kOp_lerp__Scalar = opweave::register_op(&kInfo_lerp__Scalar);
 
 at::Tensor& lerp__Scalar_impl(int op, at::Tensor& self, const at::Tensor& end,
                               const at::Scalar& weight) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, end) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight)))) {
+    return opweave::fallback_call<at::_ops::lerp__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, end, weight);
+  }
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, end));
   lerp_Scalar_out_impl(op, self, end, weight, self);
   return self;
@@ -257,8 +327,18 @@ const int kOp_lerp_Tensor_out = opweave::register_op(&kInfo_lerp_Tensor_out);
 
 at::Tensor& lerp_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& end,
                                  const at::Tensor& weight, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, end) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight)))) {
+    return opweave::fallback_call<at::_ops::lerp_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, end, weight, out);
+  }
   opweave::OpGuard guard(op, self, end, weight, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, end, weight));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLerpTensor)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(end)), opweave::const_handle(guard.on_device(weight)));
@@ -289,6 +369,12 @@ const int kOp_lerp_Tensor = opweave::register_op(&kInfo_lerp_Tensor);
 
 at::Tensor lerp_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& end,
                             const at::Tensor& weight) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, end) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight)))) {
+    return opweave::fallback_call<at::_ops::lerp_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, end, weight);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, end, weight),
                                      opweave::OpGuard::find_device(self, end, weight));
   lerp_Tensor_out_impl(op, self, end, weight, out);
@@ -316,6 +402,12 @@ const int kOp_lerp__Tensor = opweave::register_op(&kInfo_lerp__Tensor);
 
 at::Tensor& lerp__Tensor_impl(int op, at::Tensor& self, const at::Tensor& end,
                               const at::Tensor& weight) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, end) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight)))) {
+    return opweave::fallback_call<at::_ops::lerp__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, end, weight);
+  }
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, end, weight));
   lerp_Tensor_out_impl(op, self, end, weight, self);
   return self;
@@ -341,8 +433,17 @@ const int kOp_smooth_l1_loss_out = opweave::register_op(&kInfo_smooth_l1_loss_ou
 
 at::Tensor& smooth_l1_loss_out_impl(int op, const at::Tensor& self, const at::Tensor& target,
                                     int64_t reduction, double beta, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, target)))) {
+    return opweave::fallback_call<at::_ops::smooth_l1_loss_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, target, reduction, beta, out);
+  }
   opweave::OpGuard guard(op, self, target, out);
   opweave::resize_out(op, out, opweave::rules::pointwise_loss(self, target, reduction));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSmoothL1Loss)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(target)), static_cast<diopiReduction_t>(reduction),
@@ -375,6 +476,11 @@ const int kOp_smooth_l1_loss = opweave::register_op(&kInfo_smooth_l1_loss);
 
 at::Tensor smooth_l1_loss_impl(int op, const at::Tensor& self, const at::Tensor& target,
                                int64_t reduction, double beta) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, target)))) {
+    return opweave::fallback_call<at::_ops::smooth_l1_loss>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, target, reduction, beta);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::pointwise_loss(self, target, reduction),
                                      opweave::OpGuard::find_device(self, target));
   smooth_l1_loss_out_impl(op, self, target, reduction, beta, out);
@@ -406,8 +512,19 @@ at::Tensor& smooth_l1_loss_backward_grad_input_impl(int op, const at::Tensor& gr
                                                     const at::Tensor& self,
                                                     const at::Tensor& target, int64_t reduction,
                                                     double beta, at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, target)))) {
+    return opweave::fallback_call<at::_ops::smooth_l1_loss_backward_grad_input>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, target, reduction,
+        beta, grad_input);
+  }
   opweave::OpGuard guard(op, grad_output, self, target, grad_input);
   opweave::resize_out(op, grad_input, opweave::rules::broadcast(self, target, grad_output));
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSmoothL1LossBackward)>(op)(
       guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(self)), opweave::const_handle(guard.on_device(target)),
@@ -447,6 +564,13 @@ const int kOp_smooth_l1_loss_backward = opweave::register_op(&kInfo_smooth_l1_lo
 at::Tensor smooth_l1_loss_backward_impl(int op, const at::Tensor& grad_output,
                                         const at::Tensor& self, const at::Tensor& target,
                                         int64_t reduction, double beta) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, target)))) {
+    return opweave::fallback_call<at::_ops::smooth_l1_loss_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, target, reduction,
+        beta);
+  }
   at::Tensor grad_input =
       opweave::allocate(opweave::rules::broadcast(self, target, grad_output),
                         opweave::OpGuard::find_device(grad_output, self, target));
@@ -478,8 +602,18 @@ const int kOp_scatter_src_out = opweave::register_op(&kInfo_scatter_src_out);
 
 at::Tensor& scatter_src_out_impl(int op, const at::Tensor& self, int64_t dim,
                                  const at::Tensor& index, const at::Tensor& src, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, src) &&
+                     opweave::dtype_in(kCatalogueDtypes, index)))) {
+    return opweave::fallback_call<at::_ops::scatter_src_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, src, out);
+  }
   opweave::OpGuard guard(op, self, index, src, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiScatter)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim,
       opweave::const_handle(guard.on_device(src)), opweave::const_handle(guard.on_device(index)),
@@ -512,6 +646,12 @@ const int kOp_scatter_src = opweave::register_op(&kInfo_scatter_src);
 
 at::Tensor scatter_src_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index,
                             const at::Tensor& src) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, src)))) {
+    return opweave::fallback_call<at::_ops::scatter_src>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, src);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::like(self),
                                      opweave::OpGuard::find_device(self, index, src));
   scatter_src_out_impl(op, self, dim, index, src, out);
@@ -539,7 +679,16 @@ const int kOp_scatter__src = opweave::register_op(&kInfo_scatter__src);
 
 at::Tensor& scatter__src_impl(int op, at::Tensor& self, int64_t dim, const at::Tensor& index,
                               const at::Tensor& src) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, src) &&
+                     opweave::dtype_in(kCatalogueDtypes, index)))) {
+    return opweave::fallback_call<at::_ops::scatter__src>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, src);
+  }
   opweave::OpGuard guard(op, self, index, src);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiScatterInp)>(op)(
       guard.ctx(), opweave::handle(self), dim, opweave::const_handle(guard.on_device(src)),
       opweave::const_handle(guard.on_device(index)), nullptr);
@@ -571,9 +720,19 @@ const int kOp_scatter_value_out = opweave::register_op(&kInfo_scatter_value_out)
 at::Tensor& scatter_value_out_impl(int op, const at::Tensor& self, int64_t dim,
                                    const at::Tensor& index, const at::Scalar& value,
                                    at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, value) &&
+                     opweave::dtype_in(kCatalogueDtypes, index)))) {
+    return opweave::fallback_call<at::_ops::scatter_value_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, value, out);
+  }
   opweave::OpGuard guard(op, self, index, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiScatterScalar)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim,
       &value_d, opweave::const_handle(guard.on_device(index)), nullptr);
@@ -605,6 +764,12 @@ const int kOp_scatter_value = opweave::register_op(&kInfo_scatter_value);
 
 at::Tensor scatter_value_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index,
                               const at::Scalar& value) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::scatter_value>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, value);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self, index));
   scatter_value_out_impl(op, self, dim, index, value, out);
@@ -632,8 +797,17 @@ const int kOp_scatter__value = opweave::register_op(&kInfo_scatter__value);
 
 at::Tensor& scatter__value_impl(int op, at::Tensor& self, int64_t dim, const at::Tensor& index,
                                 const at::Scalar& value) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, value) &&
+                     opweave::dtype_in(kCatalogueDtypes, index)))) {
+    return opweave::fallback_call<at::_ops::scatter__value>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, value);
+  }
   opweave::OpGuard guard(op, self, index);
   const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiScatterInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), dim, &value_d,
       opweave::const_handle(guard.on_device(index)), nullptr);
@@ -664,8 +838,17 @@ const int kOp_masked_fill_Tensor = opweave::register_op(&kInfo_masked_fill_Tenso
 
 at::Tensor masked_fill_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& mask,
                                    const at::Tensor& value) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, mask) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::masked_fill_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mask, value);
+  }
   opweave::OpGuard guard(op, self, mask, value);
   at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, mask), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMaskedFill)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(mask)), opweave::const_handle(guard.on_device(value)));
@@ -696,8 +879,17 @@ const int kOp_masked_fill__Tensor = opweave::register_op(&kInfo_masked_fill__Ten
 
 at::Tensor& masked_fill__Tensor_impl(int op, at::Tensor& self, const at::Tensor& mask,
                                      const at::Tensor& value) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, mask) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::masked_fill__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mask, value);
+  }
   opweave::OpGuard guard(op, self, mask, value);
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, mask));
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMaskedFillInp)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(mask)),
       opweave::const_handle(guard.on_device(value)));
@@ -728,9 +920,18 @@ const int kOp_masked_fill_Scalar = opweave::register_op(&kInfo_masked_fill_Scala
 
 at::Tensor masked_fill_Scalar_impl(int op, const at::Tensor& self, const at::Tensor& mask,
                                    const at::Scalar& value) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, mask) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::masked_fill_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mask, value);
+  }
   opweave::OpGuard guard(op, self, mask);
   at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, mask), guard.device());
   const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMaskedFillScalar)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(mask)), &value_d);
@@ -761,9 +962,18 @@ const int kOp_masked_fill__Scalar = opweave::register_op(&kInfo_masked_fill__Sca
 
 at::Tensor& masked_fill__Scalar_impl(int op, at::Tensor& self, const at::Tensor& mask,
                                      const at::Scalar& value) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, mask) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::masked_fill__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mask, value);
+  }
   opweave::OpGuard guard(op, self, mask);
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, mask));
   const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMaskedFillInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(mask)), &value_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -792,8 +1002,16 @@ const opweave::OpInfo kInfo_triu_out{"aten::triu.out",
 const int kOp_triu_out = opweave::register_op(&kInfo_triu_out);
 
 at::Tensor& triu_out_impl(int op, const at::Tensor& self, int64_t diagonal, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::triu_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, diagonal, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiTriu)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), diagonal);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -821,6 +1039,10 @@ const opweave::OpInfo kInfo_triu{"aten::triu",
 const int kOp_triu = opweave::register_op(&kInfo_triu);
 
 at::Tensor triu_impl(int op, const at::Tensor& self, int64_t diagonal) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::triu>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, diagonal);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   triu_out_impl(op, self, diagonal, out);
@@ -845,7 +1067,14 @@ const opweave::OpInfo kInfo_triu_{"aten::triu_",
 const int kOp_triu_ = opweave::register_op(&kInfo_triu_);
 
 at::Tensor& triu__impl(int op, at::Tensor& self, int64_t diagonal) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::triu_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, diagonal);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiTriuInp)>(op)(guard.ctx(), opweave::handle(self), diagonal);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -872,8 +1101,16 @@ const opweave::OpInfo kInfo_tril_out{"aten::tril.out",
 const int kOp_tril_out = opweave::register_op(&kInfo_tril_out);
 
 at::Tensor& tril_out_impl(int op, const at::Tensor& self, int64_t diagonal, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::tril_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, diagonal, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiTril)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), diagonal);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -901,6 +1138,10 @@ const opweave::OpInfo kInfo_tril{"aten::tril",
 const int kOp_tril = opweave::register_op(&kInfo_tril);
 
 at::Tensor tril_impl(int op, const at::Tensor& self, int64_t diagonal) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::tril>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, diagonal);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   tril_out_impl(op, self, diagonal, out);
@@ -925,6 +1166,10 @@ const opweave::OpInfo kInfo_tril_{"aten::tril_",
 const int kOp_tril_ = opweave::register_op(&kInfo_tril_);
 
 at::Tensor& tril__impl(int op, at::Tensor& self, int64_t diagonal) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::tril_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, diagonal);
+  }
   opweave::check_inplace(op, self, opweave::rules::like(self));
   tril_out_impl(op, self, diagonal, self);
   return self;
@@ -948,8 +1193,16 @@ const opweave::OpInfo kInfo_fill__Scalar{"aten::fill_.Scalar",
 const int kOp_fill__Scalar = opweave::register_op(&kInfo_fill__Scalar);
 
 at::Tensor& fill__Scalar_impl(int op, at::Tensor& self, const at::Scalar& value) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::fill__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, value);
+  }
   opweave::OpGuard guard(op, self);
   const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiFill)>(op)(guard.ctx(), opweave::handle(self), &value_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -978,7 +1231,14 @@ const int kOp_normal_ = opweave::register_op(&kInfo_normal_);
 
 at::Tensor& normal__impl(int op, at::Tensor& self, double mean, double std,
                          c10::optional<at::Generator> generator) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::normal_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mean, std, generator);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiNormalInp)>(op)(
       guard.ctx(), opweave::handle(self), mean, std,
       opweave::generator_handle(generator, guard.device_index()));
@@ -1009,8 +1269,16 @@ const int kOp_normal_Tensor_float_out = opweave::register_op(&kInfo_normal_Tenso
 
 at::Tensor& normal_Tensor_float_out_impl(int op, const at::Tensor& mean, double std,
                                          c10::optional<at::Generator> generator, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, mean)))) {
+    return opweave::fallback_call<at::_ops::normal_Tensor_float_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", mean, std, generator, out);
+  }
   opweave::OpGuard guard(op, mean, out);
   opweave::resize_out(op, out, opweave::rules::like(mean));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiNormalTensorScalar)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(mean)), std,
       opweave::generator_handle(generator, guard.device_index()));
@@ -1042,6 +1310,10 @@ const int kOp_normal_Tensor_float = opweave::register_op(&kInfo_normal_Tensor_fl
 
 at::Tensor normal_Tensor_float_impl(int op, const at::Tensor& mean, double std,
                                     c10::optional<at::Generator> generator) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, mean)))) {
+    return opweave::fallback_call<at::_ops::normal_Tensor_float>(
+        op, "a dtype outside the catalogue's (complex, ...)", mean, std, generator);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(mean), opweave::OpGuard::find_device(mean));
   normal_Tensor_float_out_impl(op, mean, std, generator, out);
@@ -1069,8 +1341,16 @@ const int kOp_normal_float_Tensor_out = opweave::register_op(&kInfo_normal_float
 
 at::Tensor& normal_float_Tensor_out_impl(int op, double mean, const at::Tensor& std,
                                          c10::optional<at::Generator> generator, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, std)))) {
+    return opweave::fallback_call<at::_ops::normal_float_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", mean, std, generator, out);
+  }
   opweave::OpGuard guard(op, std, out);
   opweave::resize_out(op, out, opweave::rules::like(std));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiNormalScalarTensor)>(op)(
       guard.ctx(), opweave::handle(out), mean, opweave::const_handle(guard.on_device(std)),
       opweave::generator_handle(generator, guard.device_index()));
@@ -1102,6 +1382,10 @@ const int kOp_normal_float_Tensor = opweave::register_op(&kInfo_normal_float_Ten
 
 at::Tensor normal_float_Tensor_impl(int op, double mean, const at::Tensor& std,
                                     c10::optional<at::Generator> generator) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, std)))) {
+    return opweave::fallback_call<at::_ops::normal_float_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", mean, std, generator);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::like(std), opweave::OpGuard::find_device(std));
   normal_float_Tensor_out_impl(op, mean, std, generator, out);
   return out;
@@ -1128,8 +1412,17 @@ const int kOp_normal_Tensor_Tensor_out = opweave::register_op(&kInfo_normal_Tens
 
 at::Tensor& normal_Tensor_Tensor_out_impl(int op, const at::Tensor& mean, const at::Tensor& std,
                                           c10::optional<at::Generator> generator, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, mean) &&
+                     opweave::dtype_in(kCatalogueDtypes, std)))) {
+    return opweave::fallback_call<at::_ops::normal_Tensor_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", mean, std, generator, out);
+  }
   opweave::OpGuard guard(op, mean, std, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(mean, std));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiNormalTensor)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(mean)),
       opweave::const_handle(guard.on_device(std)),
@@ -1162,6 +1455,11 @@ const int kOp_normal_Tensor_Tensor = opweave::register_op(&kInfo_normal_Tensor_T
 
 at::Tensor normal_Tensor_Tensor_impl(int op, const at::Tensor& mean, const at::Tensor& std,
                                      c10::optional<at::Generator> generator) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, mean) &&
+                     opweave::dtype_in(kCatalogueDtypes, std)))) {
+    return opweave::fallback_call<at::_ops::normal_Tensor_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", mean, std, generator);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::broadcast(mean, std),
                                      opweave::OpGuard::find_device(mean, std));
   normal_Tensor_Tensor_out_impl(op, mean, std, generator, out);
@@ -1189,8 +1487,15 @@ const int kOp_randperm_generator_out = opweave::register_op(&kInfo_randperm_gene
 
 at::Tensor& randperm_generator_out_impl(int op, int64_t n, c10::optional<at::Generator> generator,
                                         at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out)))) {
+    return opweave::fallback_call<at::_ops::randperm_generator_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", n, generator, out);
+  }
   opweave::OpGuard guard(op, out);
   opweave::resize_out(op, out, opweave::rules::randperm(n));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiRandperm)>(op)(
       guard.ctx(), opweave::handle(out), n,
       opweave::generator_handle(generator, guard.device_index()));
@@ -1222,9 +1527,20 @@ const int kOp_topk_values = opweave::register_op(&kInfo_topk_values);
 ::std::tuple<at::Tensor&, at::Tensor&> topk_values_impl(int op, const at::Tensor& self, int64_t k,
                                                         int64_t dim, bool largest, bool sorted,
                                                         at::Tensor& values, at::Tensor& indices) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, values) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::topk_values>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, k, dim, largest, sorted, values,
+        indices);
+  }
   opweave::OpGuard guard(op, self, values, indices);
   opweave::resize_out(op, values, opweave::rules::topk(self, k, dim));
   opweave::resize_out(op, indices, opweave::rules::topk_indices(self, k, dim));
+  if (C10_UNLIKELY(opweave::nothing_to_write(values, indices))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        values, indices);  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiTopk)>(op)(
       guard.ctx(), opweave::handle(values), opweave::handle(indices),
       opweave::const_handle(guard.on_device(self)), k, dim, largest, sorted);
@@ -1257,6 +1573,10 @@ const int kOp_topk = opweave::register_op(&kInfo_topk);
 
 ::std::tuple<at::Tensor, at::Tensor> topk_impl(int op, const at::Tensor& self, int64_t k,
                                                int64_t dim, bool largest, bool sorted) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::topk>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, k, dim, largest, sorted);
+  }
   at::Tensor values =
       opweave::allocate(opweave::rules::topk(self, k, dim), opweave::OpGuard::find_device(self));
   at::Tensor indices = opweave::allocate(opweave::rules::topk_indices(self, k, dim),
@@ -1286,8 +1606,16 @@ const int kOp_any_out = opweave::register_op(&kInfo_any_out);
 
 at::Tensor& any_out_impl(int op, const at::Tensor& self, int64_t dim, bool keepdim,
                          at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::any_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::reduce_dim_bool(self, dim, keepdim));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiAny)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::optional_ptr(dim));
@@ -1316,6 +1644,10 @@ const opweave::OpInfo kInfo_any_dim{"aten::any.dim",
 const int kOp_any_dim = opweave::register_op(&kInfo_any_dim);
 
 at::Tensor any_dim_impl(int op, const at::Tensor& self, int64_t dim, bool keepdim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::any_dim>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::reduce_dim_bool(self, dim, keepdim),
                                      opweave::OpGuard::find_device(self));
   any_out_impl(op, self, dim, keepdim, out);
@@ -1341,8 +1673,16 @@ const opweave::OpInfo kInfo_any_all_out{"aten::any.all_out",
 const int kOp_any_all_out = opweave::register_op(&kInfo_any_all_out);
 
 at::Tensor& any_all_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::any_all_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::bool_scalar(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiAny)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), nullptr);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1370,6 +1710,10 @@ const opweave::OpInfo kInfo_any{"aten::any",
 const int kOp_any = opweave::register_op(&kInfo_any);
 
 at::Tensor any_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::any>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::bool_scalar(self), opweave::OpGuard::find_device(self));
   any_all_out_impl(op, self, out);

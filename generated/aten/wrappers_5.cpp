@@ -8,6 +8,11 @@
 
 namespace {
 
+// Every dtype a catalogue entry may list: tensors of any other dtype run on the CPU.
+constexpr uint64_t kCatalogueDtypes =
+    opweave::dtype_set(at::kBool, at::kChar, at::kByte, at::kShort, at::kInt, at::kLong, at::kHalf,
+                       at::kBFloat16, at::kFloat, at::kDouble);
+
 // ---- aten::pow.Tensor_Scalar_out -> diopiPow
 const opweave::OpInfo kInfo_pow_Tensor_Scalar_out{"aten::pow.Tensor_Scalar_out",
                                                   "diopiPow",
@@ -18,9 +23,18 @@ const int kOp_pow_Tensor_Scalar_out = opweave::register_op(&kInfo_pow_Tensor_Sca
 
 at::Tensor& pow_Tensor_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& exponent,
                                        at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, exponent)))) {
+    return opweave::fallback_call<at::_ops::pow_Tensor_Scalar_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, exponent, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, exponent));
   const diopiScalar_t exponent_d = opweave::to_diopi_scalar(exponent);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiPow)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &exponent_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -49,6 +63,11 @@ const opweave::OpInfo kInfo_pow_Tensor_Scalar{"aten::pow.Tensor_Scalar",
 const int kOp_pow_Tensor_Scalar = opweave::register_op(&kInfo_pow_Tensor_Scalar);
 
 at::Tensor pow_Tensor_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& exponent) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, exponent)))) {
+    return opweave::fallback_call<at::_ops::pow_Tensor_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, exponent);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, exponent),
                                      opweave::OpGuard::find_device(self));
   pow_Tensor_Scalar_out_impl(op, self, exponent, out);
@@ -74,6 +93,11 @@ const opweave::OpInfo kInfo_pow__Scalar{"aten::pow_.Scalar",
 const int kOp_pow__Scalar = opweave::register_op(&kInfo_pow__Scalar);
 
 at::Tensor& pow__Scalar_impl(int op, at::Tensor& self, const at::Scalar& exponent) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, exponent)))) {
+    return opweave::fallback_call<at::_ops::pow__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, exponent);
+  }
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, exponent));
   pow_Tensor_Scalar_out_impl(op, self, exponent, self);
   return self;
@@ -99,8 +123,17 @@ const int kOp_pow_Tensor_Tensor_out = opweave::register_op(&kInfo_pow_Tensor_Ten
 
 at::Tensor& pow_Tensor_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& exponent,
                                        at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, exponent)))) {
+    return opweave::fallback_call<at::_ops::pow_Tensor_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, exponent, out);
+  }
   opweave::OpGuard guard(op, self, exponent, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, exponent));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiPowTensor)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(exponent)));
@@ -130,6 +163,11 @@ const opweave::OpInfo kInfo_pow_Tensor_Tensor{"aten::pow.Tensor_Tensor",
 const int kOp_pow_Tensor_Tensor = opweave::register_op(&kInfo_pow_Tensor_Tensor);
 
 at::Tensor pow_Tensor_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& exponent) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, exponent)))) {
+    return opweave::fallback_call<at::_ops::pow_Tensor_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, exponent);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, exponent),
                                      opweave::OpGuard::find_device(self, exponent));
   pow_Tensor_Tensor_out_impl(op, self, exponent, out);
@@ -155,6 +193,11 @@ const opweave::OpInfo kInfo_pow__Tensor{"aten::pow_.Tensor",
 const int kOp_pow__Tensor = opweave::register_op(&kInfo_pow__Tensor);
 
 at::Tensor& pow__Tensor_impl(int op, at::Tensor& self, const at::Tensor& exponent) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, exponent)))) {
+    return opweave::fallback_call<at::_ops::pow__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, exponent);
+  }
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, exponent));
   pow_Tensor_Tensor_out_impl(op, self, exponent, self);
   return self;
@@ -179,8 +222,16 @@ const opweave::OpInfo kInfo_log_out{"aten::log.out",
 const int kOp_log_out = opweave::register_op(&kInfo_log_out);
 
 at::Tensor& log_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::log_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLog)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -207,6 +258,10 @@ const opweave::OpInfo kInfo_log{"aten::log",
 const int kOp_log = opweave::register_op(&kInfo_log);
 
 at::Tensor log_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::log>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   log_out_impl(op, self, out);
@@ -231,7 +286,14 @@ const opweave::OpInfo kInfo_log_{"aten::log_",
 const int kOp_log_ = opweave::register_op(&kInfo_log_);
 
 at::Tensor& log__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::log_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiLogInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -258,8 +320,16 @@ const opweave::OpInfo kInfo_cos_out{"aten::cos.out",
 const int kOp_cos_out = opweave::register_op(&kInfo_cos_out);
 
 at::Tensor& cos_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::cos_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiCos)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -286,6 +356,10 @@ const opweave::OpInfo kInfo_cos{"aten::cos",
 const int kOp_cos = opweave::register_op(&kInfo_cos);
 
 at::Tensor cos_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::cos>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   cos_out_impl(op, self, out);
@@ -310,7 +384,14 @@ const opweave::OpInfo kInfo_cos_{"aten::cos_",
 const int kOp_cos_ = opweave::register_op(&kInfo_cos_);
 
 at::Tensor& cos__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::cos_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiCosInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -338,9 +419,17 @@ const int kOp_gelu_out = opweave::register_op(&kInfo_gelu_out);
 
 at::Tensor& gelu_out_impl(int op, const at::Tensor& self, c10::string_view approximate,
                           at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::gelu_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, approximate, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
   const std::string approximate_d(approximate);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiGelu)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       approximate_d.c_str());
@@ -369,6 +458,10 @@ const opweave::OpInfo kInfo_gelu{"aten::gelu",
 const int kOp_gelu = opweave::register_op(&kInfo_gelu);
 
 at::Tensor gelu_impl(int op, const at::Tensor& self, c10::string_view approximate) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::gelu>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, approximate);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   gelu_out_impl(op, self, approximate, out);
@@ -393,6 +486,10 @@ const opweave::OpInfo kInfo_gelu_{"aten::gelu_",
 const int kOp_gelu_ = opweave::register_op(&kInfo_gelu_);
 
 at::Tensor& gelu__impl(int op, at::Tensor& self, c10::string_view approximate) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::gelu_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, approximate);
+  }
   opweave::check_inplace(op, self, opweave::rules::like(self));
   gelu_out_impl(op, self, approximate, self);
   return self;
@@ -418,9 +515,19 @@ const int kOp_gelu_backward_grad_input = opweave::register_op(&kInfo_gelu_backwa
 at::Tensor& gelu_backward_grad_input_impl(int op, const at::Tensor& grad_output,
                                           const at::Tensor& self, c10::string_view approximate,
                                           at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::gelu_backward_grad_input>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, approximate,
+        grad_input);
+  }
   opweave::OpGuard guard(op, grad_output, self, grad_input);
   opweave::resize_out(op, grad_input, opweave::rules::like(grad_output));
   const std::string approximate_d(approximate);
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiGeluBackward)>(op)(
       guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(self)), approximate_d.c_str());
@@ -454,6 +561,11 @@ const int kOp_gelu_backward = opweave::register_op(&kInfo_gelu_backward);
 
 at::Tensor gelu_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self,
                               c10::string_view approximate) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::gelu_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, approximate);
+  }
   at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output),
                                             opweave::OpGuard::find_device(grad_output, self));
   gelu_backward_grad_input_impl(op, grad_output, self, approximate, grad_input);
@@ -482,8 +594,16 @@ const int kOp_sum_IntList_out = opweave::register_op(&kInfo_sum_IntList_out);
 at::Tensor& sum_IntList_out_impl(int op, const at::Tensor& self, at::OptionalIntArrayRef dim,
                                  bool keepdim, c10::optional<at::ScalarType> dtype,
                                  at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sum_IntList_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, dtype, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim, dtype));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSum)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::to_diopi_size(dim));
@@ -515,6 +635,10 @@ const int kOp_sum_dim_IntList = opweave::register_op(&kInfo_sum_dim_IntList);
 
 at::Tensor sum_dim_IntList_impl(int op, const at::Tensor& self, at::OptionalIntArrayRef dim,
                                 bool keepdim, c10::optional<at::ScalarType> dtype) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sum_dim_IntList>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, dtype);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim, dtype),
                                      opweave::OpGuard::find_device(self));
   sum_IntList_out_impl(op, self, dim, keepdim, dtype, out);
@@ -543,8 +667,19 @@ const int kOp_baddbmm_out = opweave::register_op(&kInfo_baddbmm_out);
 at::Tensor& baddbmm_out_impl(int op, const at::Tensor& self, const at::Tensor& batch1,
                              const at::Tensor& batch2, const at::Scalar& beta,
                              const at::Scalar& alpha, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, batch1) &&
+                     opweave::dtype_in(kCatalogueDtypes, batch2)))) {
+    return opweave::fallback_call<at::_ops::baddbmm_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, batch1, batch2, beta, alpha,
+        out);
+  }
   opweave::OpGuard guard(op, self, batch1, batch2, out);
   opweave::resize_out(op, out, opweave::rules::bmm(batch1, batch2));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiBaddbmm)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(batch1)),
@@ -578,6 +713,14 @@ const int kOp_baddbmm = opweave::register_op(&kInfo_baddbmm);
 
 at::Tensor baddbmm_impl(int op, const at::Tensor& self, const at::Tensor& batch1,
                         const at::Tensor& batch2, const at::Scalar& beta, const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, batch1) &&
+                     opweave::dtype_in(kCatalogueDtypes, batch2) &&
+                     opweave::dtype_in(kCatalogueDtypes, beta) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::baddbmm>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, batch1, batch2, beta, alpha);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::bmm(batch1, batch2),
                                      opweave::OpGuard::find_device(self, batch1, batch2));
   baddbmm_out_impl(op, self, batch1, batch2, beta, alpha, out);
@@ -606,8 +749,17 @@ const int kOp_baddbmm_ = opweave::register_op(&kInfo_baddbmm_);
 at::Tensor& baddbmm__impl(int op, at::Tensor& self, const at::Tensor& batch1,
                           const at::Tensor& batch2, const at::Scalar& beta,
                           const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, batch1) &&
+                     opweave::dtype_in(kCatalogueDtypes, batch2)))) {
+    return opweave::fallback_call<at::_ops::baddbmm_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, batch1, batch2, beta, alpha);
+  }
   opweave::OpGuard guard(op, self, batch1, batch2);
   opweave::check_inplace(op, self, opweave::rules::bmm(batch1, batch2));
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiBaddbmmInp)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(batch1)),
       opweave::const_handle(guard.on_device(batch2)), beta.toDouble(), alpha.toDouble());
@@ -643,8 +795,16 @@ at::Tensor& _log_softmax_out_impl(int op, const at::Tensor& self, int64_t dim, b
     return opweave::fallback_call<at::_ops::_log_softmax_out>(op, "half_to_float must be False",
                                                               self, dim, half_to_float, out);
   }
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::_log_softmax_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, half_to_float, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLogSoftmax)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -674,6 +834,10 @@ const opweave::OpInfo kInfo__log_softmax{"aten::_log_softmax",
 const int kOp__log_softmax = opweave::register_op(&kInfo__log_softmax);
 
 at::Tensor _log_softmax_impl(int op, const at::Tensor& self, int64_t dim, bool half_to_float) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::_log_softmax>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, half_to_float);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   _log_softmax_out_impl(op, self, dim, half_to_float, out);
@@ -702,8 +866,18 @@ const int kOp__log_softmax_backward_data_out =
 at::Tensor& _log_softmax_backward_data_out_impl(int op, const at::Tensor& grad_output,
                                                 const at::Tensor& output, int64_t dim,
                                                 at::ScalarType input_dtype, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, output)))) {
+    return opweave::fallback_call<at::_ops::_log_softmax_backward_data_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, output, dim, input_dtype,
+        out);
+  }
   opweave::OpGuard guard(op, grad_output, output, out);
   opweave::resize_out(op, out, opweave::rules::cast(grad_output, input_dtype));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLogSoftmaxBackward)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(output)), dim);
@@ -740,6 +914,12 @@ const int kOp__log_softmax_backward_data = opweave::register_op(&kInfo__log_soft
 at::Tensor _log_softmax_backward_data_impl(int op, const at::Tensor& grad_output,
                                            const at::Tensor& output, int64_t dim,
                                            at::ScalarType input_dtype) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, output)))) {
+    return opweave::fallback_call<at::_ops::_log_softmax_backward_data>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, output, dim,
+        input_dtype);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::cast(grad_output, input_dtype),
                                      opweave::OpGuard::find_device(grad_output, output));
   _log_softmax_backward_data_out_impl(op, grad_output, output, dim, input_dtype, out);
@@ -773,8 +953,17 @@ at::Tensor& gather_out_impl(int op, const at::Tensor& self, int64_t dim, const a
     return opweave::fallback_call<at::_ops::gather_out>(op, "sparse_grad must be False", self, dim,
                                                         index, sparse_grad, out);
   }
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index)))) {
+    return opweave::fallback_call<at::_ops::gather_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, sparse_grad, out);
+  }
   opweave::OpGuard guard(op, self, index, out);
   opweave::resize_out(op, out, opweave::rules::gather(self, index));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiGather)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim,
       opweave::const_handle(guard.on_device(index)));
@@ -806,6 +995,11 @@ const int kOp_gather = opweave::register_op(&kInfo_gather);
 
 at::Tensor gather_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index,
                        bool sparse_grad) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index)))) {
+    return opweave::fallback_call<at::_ops::gather>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, sparse_grad);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::gather(self, index),
                                      opweave::OpGuard::find_device(self, index));
   gather_out_impl(op, self, dim, index, sparse_grad, out);
@@ -837,8 +1031,17 @@ at::Tensor gather_backward_impl(int op, const at::Tensor& grad, const at::Tensor
     return opweave::fallback_call<at::_ops::gather_backward>(op, "sparse_grad must be False", grad,
                                                              self, dim, index, sparse_grad);
   }
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index)))) {
+    return opweave::fallback_call<at::_ops::gather_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad, self, dim, index, sparse_grad);
+  }
   opweave::OpGuard guard(op, grad, self, index);
   at::Tensor result0 = opweave::allocate(opweave::rules::shape(grad, self), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiGatherBackward)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(grad)),
       opweave::const_handle(guard.on_device(self)), dim,
@@ -880,9 +1083,16 @@ const opweave::OpInfo kInfo__adaptive_avg_pool2d{"aten::_adaptive_avg_pool2d",
 const int kOp__adaptive_avg_pool2d = opweave::register_op(&kInfo__adaptive_avg_pool2d);
 
 at::Tensor _adaptive_avg_pool2d_impl(int op, const at::Tensor& self, at::IntArrayRef output_size) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::_adaptive_avg_pool2d>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, output_size);
+  }
   opweave::OpGuard guard(op, self);
   at::Tensor result0 =
       opweave::allocate(opweave::rules::adaptive_pool2d(self, output_size), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiAdaptiveAvgPool2d)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
       opweave::to_diopi_size(output_size));
@@ -913,8 +1123,16 @@ const int kOp__adaptive_avg_pool2d_backward =
 
 at::Tensor _adaptive_avg_pool2d_backward_impl(int op, const at::Tensor& grad_output,
                                               const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::_adaptive_avg_pool2d_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self);
+  }
   opweave::OpGuard guard(op, grad_output, self);
   at::Tensor result0 = opweave::allocate(opweave::rules::like(self), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiAdaptiveAvgPool2dBackward)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(self)));
@@ -946,8 +1164,16 @@ const int kOp_all_out = opweave::register_op(&kInfo_all_out);
 
 at::Tensor& all_out_impl(int op, const at::Tensor& self, int64_t dim, bool keepdim,
                          at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::all_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::reduce_dim_bool(self, dim, keepdim));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiAll)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::optional_ptr(dim));
@@ -976,6 +1202,10 @@ const opweave::OpInfo kInfo_all_dim{"aten::all.dim",
 const int kOp_all_dim = opweave::register_op(&kInfo_all_dim);
 
 at::Tensor all_dim_impl(int op, const at::Tensor& self, int64_t dim, bool keepdim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::all_dim>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::reduce_dim_bool(self, dim, keepdim),
                                      opweave::OpGuard::find_device(self));
   all_out_impl(op, self, dim, keepdim, out);
@@ -1001,8 +1231,16 @@ const opweave::OpInfo kInfo_all_all_out{"aten::all.all_out",
 const int kOp_all_all_out = opweave::register_op(&kInfo_all_all_out);
 
 at::Tensor& all_all_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::all_all_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::bool_scalar(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiAll)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), nullptr);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1030,6 +1268,10 @@ const opweave::OpInfo kInfo_all{"aten::all",
 const int kOp_all = opweave::register_op(&kInfo_all);
 
 at::Tensor all_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::all>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::bool_scalar(self), opweave::OpGuard::find_device(self));
   all_all_out_impl(op, self, out);
@@ -1054,8 +1296,15 @@ const opweave::OpInfo kInfo_flip{"aten::flip",
 const int kOp_flip = opweave::register_op(&kInfo_flip);
 
 at::Tensor flip_impl(int op, const at::Tensor& self, at::IntArrayRef dims) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::flip>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dims);
+  }
   opweave::OpGuard guard(op, self);
   at::Tensor result0 = opweave::allocate(opweave::rules::like(self), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiFlip)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
       opweave::to_diopi_size(dims));

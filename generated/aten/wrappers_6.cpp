@@ -6,6 +6,11 @@
 
 namespace {
 
+// Every dtype a catalogue entry may list: tensors of any other dtype run on the CPU.
+constexpr uint64_t kCatalogueDtypes =
+    opweave::dtype_set(at::kBool, at::kChar, at::kByte, at::kShort, at::kInt, at::kLong, at::kHalf,
+                       at::kBFloat16, at::kFloat, at::kDouble);
+
 // ---- aten::maximum.out -> diopiMaximum
 const opweave::OpInfo kInfo_maximum_out{"aten::maximum.out",
                                         "diopiMaximum",
@@ -16,8 +21,17 @@ const int kOp_maximum_out = opweave::register_op(&kInfo_maximum_out);
 
 at::Tensor& maximum_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
                              at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::maximum_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMaximum)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(other)));
@@ -46,6 +60,11 @@ const opweave::OpInfo kInfo_maximum{"aten::maximum",
 const int kOp_maximum = opweave::register_op(&kInfo_maximum);
 
 at::Tensor maximum_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::maximum>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
                                      opweave::OpGuard::find_device(self, other));
   maximum_out_impl(op, self, other, out);
@@ -70,8 +89,16 @@ const opweave::OpInfo kInfo_rsqrt_out{"aten::rsqrt.out",
 const int kOp_rsqrt_out = opweave::register_op(&kInfo_rsqrt_out);
 
 at::Tensor& rsqrt_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::rsqrt_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiRsqrt)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -99,6 +126,10 @@ const opweave::OpInfo kInfo_rsqrt{"aten::rsqrt",
 const int kOp_rsqrt = opweave::register_op(&kInfo_rsqrt);
 
 at::Tensor rsqrt_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::rsqrt>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   rsqrt_out_impl(op, self, out);
@@ -123,7 +154,14 @@ const opweave::OpInfo kInfo_rsqrt_{"aten::rsqrt_",
 const int kOp_rsqrt_ = opweave::register_op(&kInfo_rsqrt_);
 
 at::Tensor& rsqrt__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::rsqrt_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiRsqrtInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -150,8 +188,16 @@ const opweave::OpInfo kInfo_abs_out{"aten::abs.out",
 const int kOp_abs_out = opweave::register_op(&kInfo_abs_out);
 
 at::Tensor& abs_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::abs_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiAbs)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -178,6 +224,10 @@ const opweave::OpInfo kInfo_abs{"aten::abs",
 const int kOp_abs = opweave::register_op(&kInfo_abs);
 
 at::Tensor abs_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::abs>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   abs_out_impl(op, self, out);
@@ -202,7 +252,14 @@ const opweave::OpInfo kInfo_abs_{"aten::abs_",
 const int kOp_abs_ = opweave::register_op(&kInfo_abs_);
 
 at::Tensor& abs__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::abs_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiAbsInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -229,8 +286,16 @@ const opweave::OpInfo kInfo_floor_out{"aten::floor.out",
 const int kOp_floor_out = opweave::register_op(&kInfo_floor_out);
 
 at::Tensor& floor_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::floor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiFloor)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -258,6 +323,10 @@ const opweave::OpInfo kInfo_floor{"aten::floor",
 const int kOp_floor = opweave::register_op(&kInfo_floor);
 
 at::Tensor floor_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::floor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   floor_out_impl(op, self, out);
@@ -282,7 +351,14 @@ const opweave::OpInfo kInfo_floor_{"aten::floor_",
 const int kOp_floor_ = opweave::register_op(&kInfo_floor_);
 
 at::Tensor& floor__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::floor_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiFloorInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -309,8 +385,16 @@ const opweave::OpInfo kInfo_sign_out{"aten::sign.out",
 const int kOp_sign_out = opweave::register_op(&kInfo_sign_out);
 
 at::Tensor& sign_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sign_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSign)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -337,6 +421,10 @@ const opweave::OpInfo kInfo_sign{"aten::sign",
 const int kOp_sign = opweave::register_op(&kInfo_sign);
 
 at::Tensor sign_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sign>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   sign_out_impl(op, self, out);
@@ -361,6 +449,10 @@ const opweave::OpInfo kInfo_sign_{"aten::sign_",
 const int kOp_sign_ = opweave::register_op(&kInfo_sign_);
 
 at::Tensor& sign__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sign_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::check_inplace(op, self, opweave::rules::like(self));
   sign_out_impl(op, self, self);
   return self;
@@ -384,8 +476,16 @@ const opweave::OpInfo kInfo_sgn_out{"aten::sgn.out",
 const int kOp_sgn_out = opweave::register_op(&kInfo_sgn_out);
 
 at::Tensor& sgn_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sgn_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiSign)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -412,6 +512,10 @@ const opweave::OpInfo kInfo_sgn{"aten::sgn",
 const int kOp_sgn = opweave::register_op(&kInfo_sgn);
 
 at::Tensor sgn_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sgn>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   sgn_out_impl(op, self, out);
@@ -436,6 +540,10 @@ const opweave::OpInfo kInfo_sgn_{"aten::sgn_",
 const int kOp_sgn_ = opweave::register_op(&kInfo_sgn_);
 
 at::Tensor& sgn__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sgn_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::check_inplace(op, self, opweave::rules::like(self));
   sgn_out_impl(op, self, self);
   return self;
@@ -460,10 +568,20 @@ const int kOp_threshold_out = opweave::register_op(&kInfo_threshold_out);
 
 at::Tensor& threshold_out_impl(int op, const at::Tensor& self, const at::Scalar& threshold,
                                const at::Scalar& value, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, threshold) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::threshold_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, threshold, value, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiScalar_t threshold_d = opweave::to_diopi_scalar(threshold);
   const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiThreshold)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &threshold_d,
       &value_d);
@@ -494,6 +612,12 @@ const int kOp_threshold = opweave::register_op(&kInfo_threshold);
 
 at::Tensor threshold_impl(int op, const at::Tensor& self, const at::Scalar& threshold,
                           const at::Scalar& value) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, threshold) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::threshold>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, threshold, value);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   threshold_out_impl(op, self, threshold, value, out);
@@ -521,6 +645,12 @@ const int kOp_threshold_ = opweave::register_op(&kInfo_threshold_);
 
 at::Tensor& threshold__impl(int op, at::Tensor& self, const at::Scalar& threshold,
                             const at::Scalar& value) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, threshold) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::threshold_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, threshold, value);
+  }
   opweave::check_inplace(op, self, opweave::rules::like(self));
   threshold_out_impl(op, self, threshold, value, self);
   return self;
@@ -549,9 +679,20 @@ const int kOp_threshold_backward_grad_input =
 at::Tensor& threshold_backward_grad_input_impl(int op, const at::Tensor& grad_output,
                                                const at::Tensor& self, const at::Scalar& threshold,
                                                at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, threshold)))) {
+    return opweave::fallback_call<at::_ops::threshold_backward_grad_input>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, threshold,
+        grad_input);
+  }
   opweave::OpGuard guard(op, grad_output, self, grad_input);
   opweave::resize_out(op, grad_input, opweave::rules::like(grad_output));
   const diopiScalar_t threshold_d = opweave::to_diopi_scalar(threshold);
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiThresholdBackward)>(op)(
       guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(self)), &threshold_d);
@@ -587,6 +728,12 @@ const int kOp_threshold_backward = opweave::register_op(&kInfo_threshold_backwar
 
 at::Tensor threshold_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self,
                                    const at::Scalar& threshold) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, threshold)))) {
+    return opweave::fallback_call<at::_ops::threshold_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, threshold);
+  }
   at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output),
                                             opweave::OpGuard::find_device(grad_output, self));
   threshold_backward_grad_input_impl(op, grad_output, self, threshold, grad_input);
@@ -614,9 +761,18 @@ const int kOp_leaky_relu_out = opweave::register_op(&kInfo_leaky_relu_out);
 
 at::Tensor& leaky_relu_out_impl(int op, const at::Tensor& self, const at::Scalar& negative_slope,
                                 at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, negative_slope)))) {
+    return opweave::fallback_call<at::_ops::leaky_relu_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, negative_slope, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiScalar_t negative_slope_d = opweave::to_diopi_scalar(negative_slope);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLeakyRelu)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       &negative_slope_d);
@@ -646,6 +802,11 @@ const opweave::OpInfo kInfo_leaky_relu{"aten::leaky_relu",
 const int kOp_leaky_relu = opweave::register_op(&kInfo_leaky_relu);
 
 at::Tensor leaky_relu_impl(int op, const at::Tensor& self, const at::Scalar& negative_slope) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, negative_slope)))) {
+    return opweave::fallback_call<at::_ops::leaky_relu>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, negative_slope);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   leaky_relu_out_impl(op, self, negative_slope, out);
@@ -671,8 +832,16 @@ const opweave::OpInfo kInfo_leaky_relu_{"aten::leaky_relu_",
 const int kOp_leaky_relu_ = opweave::register_op(&kInfo_leaky_relu_);
 
 at::Tensor& leaky_relu__impl(int op, at::Tensor& self, const at::Scalar& negative_slope) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, negative_slope)))) {
+    return opweave::fallback_call<at::_ops::leaky_relu_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, negative_slope);
+  }
   opweave::OpGuard guard(op, self);
   const diopiScalar_t negative_slope_d = opweave::to_diopi_scalar(negative_slope);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLeakyReluInp)>(op)(
       guard.ctx(), opweave::handle(self), &negative_slope_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -704,9 +873,20 @@ at::Tensor& leaky_relu_backward_grad_input_impl(int op, const at::Tensor& grad_o
                                                 const at::Tensor& self,
                                                 const at::Scalar& negative_slope,
                                                 bool self_is_result, at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, negative_slope)))) {
+    return opweave::fallback_call<at::_ops::leaky_relu_backward_grad_input>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, negative_slope,
+        self_is_result, grad_input);
+  }
   opweave::OpGuard guard(op, grad_output, self, grad_input);
   opweave::resize_out(op, grad_input, opweave::rules::like(grad_output));
   const diopiScalar_t negative_slope_d = opweave::to_diopi_scalar(negative_slope);
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLeakyReluBackward)>(op)(
       guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(self)), &negative_slope_d, self_is_result);
@@ -743,6 +923,13 @@ const int kOp_leaky_relu_backward = opweave::register_op(&kInfo_leaky_relu_backw
 
 at::Tensor leaky_relu_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self,
                                     const at::Scalar& negative_slope, bool self_is_result) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, negative_slope)))) {
+    return opweave::fallback_call<at::_ops::leaky_relu_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, negative_slope,
+        self_is_result);
+  }
   at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output),
                                             opweave::OpGuard::find_device(grad_output, self));
   leaky_relu_backward_grad_input_impl(op, grad_output, self, negative_slope, self_is_result,
@@ -773,8 +960,18 @@ const int kOp_where_self_out = opweave::register_op(&kInfo_where_self_out);
 
 at::Tensor& where_self_out_impl(int op, const at::Tensor& condition, const at::Tensor& self,
                                 const at::Tensor& other, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, condition) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::where_self_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", condition, self, other, out);
+  }
   opweave::OpGuard guard(op, condition, self, other, out);
   opweave::resize_out(op, out, opweave::rules::select(condition, self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiWhere)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(condition)),
       opweave::const_handle(guard.on_device(self)), opweave::const_handle(guard.on_device(other)));
@@ -806,6 +1003,12 @@ const int kOp_where_self = opweave::register_op(&kInfo_where_self);
 
 at::Tensor where_self_impl(int op, const at::Tensor& condition, const at::Tensor& self,
                            const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, condition) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::where_self>(
+        op, "a dtype outside the catalogue's (complex, ...)", condition, self, other);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::select(condition, self, other),
                                      opweave::OpGuard::find_device(condition, self, other));
   where_self_out_impl(op, condition, self, other, out);
@@ -833,9 +1036,18 @@ const int kOp_embedding = opweave::register_op(&kInfo_embedding);
 
 at::Tensor embedding_impl(int op, const at::Tensor& weight, const at::Tensor& indices,
                           int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, weight) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices)))) {
+    return opweave::fallback_call<at::_ops::embedding>(
+        op, "a dtype outside the catalogue's (complex, ...)", weight, indices, padding_idx,
+        scale_grad_by_freq, sparse);
+  }
   opweave::OpGuard guard(op, weight, indices);
   at::Tensor result0 =
       opweave::allocate(opweave::rules::embedding(weight, indices), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiEmbedding)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(weight)),
       opweave::const_handle(guard.on_device(indices)), padding_idx, scale_grad_by_freq, sparse);
@@ -868,9 +1080,18 @@ const int kOp_embedding_dense_backward = opweave::register_op(&kInfo_embedding_d
 at::Tensor embedding_dense_backward_impl(int op, const at::Tensor& grad_output,
                                          const at::Tensor& indices, int64_t num_weights,
                                          int64_t padding_idx, bool scale_grad_by_freq) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices)))) {
+    return opweave::fallback_call<at::_ops::embedding_dense_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, indices, num_weights,
+        padding_idx, scale_grad_by_freq);
+  }
   opweave::OpGuard guard(op, grad_output, indices);
   at::Tensor result0 = opweave::allocate(
       opweave::rules::embedding_backward(grad_output, num_weights), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiEmbeddingBackward)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(indices)), num_weights, padding_idx, scale_grad_by_freq,
@@ -909,12 +1130,23 @@ const int kOp_max_pool2d_with_indices_out =
     int op, const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
     at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode, at::Tensor& out,
     at::Tensor& indices) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::max_pool2d_with_indices_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, kernel_size, stride, padding,
+        dilation, ceil_mode, out, indices);
+  }
   opweave::OpGuard guard(op, self, out, indices);
   opweave::resize_out(
       op, out, opweave::rules::pool2d(self, kernel_size, stride, padding, dilation, ceil_mode));
   opweave::resize_out(
       op, indices,
       opweave::rules::pool2d_indices(self, kernel_size, stride, padding, dilation, ceil_mode));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out, indices))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        out, indices);  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMaxPool2dWithIndices)>(op)(
       guard.ctx(), opweave::handle(out), opweave::handle(indices),
       opweave::const_handle(guard.on_device(self)), opweave::to_diopi_size(kernel_size),
@@ -954,6 +1186,11 @@ const int kOp_max_pool2d_with_indices = opweave::register_op(&kInfo_max_pool2d_w
 ::std::tuple<at::Tensor, at::Tensor> max_pool2d_with_indices_impl(
     int op, const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
     at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::max_pool2d_with_indices>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, kernel_size, stride, padding,
+        dilation, ceil_mode);
+  }
   at::Tensor out = opweave::allocate(
       opweave::rules::pool2d(self, kernel_size, stride, padding, dilation, ceil_mode),
       opweave::OpGuard::find_device(self));
@@ -993,8 +1230,19 @@ at::Tensor& max_pool2d_with_indices_backward_grad_input_impl(
     int op, const at::Tensor& grad_output, const at::Tensor& self, at::IntArrayRef kernel_size,
     at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode,
     const at::Tensor& indices, at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices)))) {
+    return opweave::fallback_call<at::_ops::max_pool2d_with_indices_backward_grad_input>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, kernel_size,
+        stride, padding, dilation, ceil_mode, indices, grad_input);
+  }
   opweave::OpGuard guard(op, grad_output, self, indices, grad_input);
   opweave::resize_out(op, grad_input, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiMaxPool2dBackward)>(op)(
       guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(self)), opweave::to_diopi_size(kernel_size),
@@ -1042,6 +1290,13 @@ at::Tensor max_pool2d_with_indices_backward_impl(int op, const at::Tensor& grad_
                                                  at::IntArrayRef stride, at::IntArrayRef padding,
                                                  at::IntArrayRef dilation, bool ceil_mode,
                                                  const at::Tensor& indices) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices)))) {
+    return opweave::fallback_call<at::_ops::max_pool2d_with_indices_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, kernel_size,
+        stride, padding, dilation, ceil_mode, indices);
+  }
   at::Tensor grad_input = opweave::allocate(
       opweave::rules::like(self), opweave::OpGuard::find_device(grad_output, self, indices));
   max_pool2d_with_indices_backward_grad_input_impl(op, grad_output, self, kernel_size, stride,
@@ -1078,10 +1333,20 @@ const int kOp_hardtanh_out = opweave::register_op(&kInfo_hardtanh_out);
 
 at::Tensor& hardtanh_out_impl(int op, const at::Tensor& self, const at::Scalar& min_val,
                               const at::Scalar& max_val, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, min_val) &&
+                     opweave::dtype_in(kCatalogueDtypes, max_val)))) {
+    return opweave::fallback_call<at::_ops::hardtanh_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, min_val, max_val, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
   const diopiScalar_t min_val_d = opweave::to_diopi_scalar(min_val);
   const diopiScalar_t max_val_d = opweave::to_diopi_scalar(max_val);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiHardtanh)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &min_val_d,
       &max_val_d);
@@ -1112,6 +1377,12 @@ const int kOp_hardtanh = opweave::register_op(&kInfo_hardtanh);
 
 at::Tensor hardtanh_impl(int op, const at::Tensor& self, const at::Scalar& min_val,
                          const at::Scalar& max_val) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, min_val) &&
+                     opweave::dtype_in(kCatalogueDtypes, max_val)))) {
+    return opweave::fallback_call<at::_ops::hardtanh>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, min_val, max_val);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   hardtanh_out_impl(op, self, min_val, max_val, out);
@@ -1139,9 +1410,18 @@ const int kOp_hardtanh_ = opweave::register_op(&kInfo_hardtanh_);
 
 at::Tensor& hardtanh__impl(int op, at::Tensor& self, const at::Scalar& min_val,
                            const at::Scalar& max_val) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, min_val) &&
+                     opweave::dtype_in(kCatalogueDtypes, max_val)))) {
+    return opweave::fallback_call<at::_ops::hardtanh_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, min_val, max_val);
+  }
   opweave::OpGuard guard(op, self);
   const diopiScalar_t min_val_d = opweave::to_diopi_scalar(min_val);
   const diopiScalar_t max_val_d = opweave::to_diopi_scalar(max_val);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiHardtanhInp)>(op)(
       guard.ctx(), opweave::handle(self), &min_val_d, &max_val_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1172,10 +1452,22 @@ const int kOp_hardtanh_backward_grad_input =
 at::Tensor& hardtanh_backward_grad_input_impl(int op, const at::Tensor& grad_output,
                                               const at::Tensor& self, const at::Scalar& min_val,
                                               const at::Scalar& max_val, at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, min_val) &&
+                     opweave::dtype_in(kCatalogueDtypes, max_val)))) {
+    return opweave::fallback_call<at::_ops::hardtanh_backward_grad_input>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, min_val, max_val,
+        grad_input);
+  }
   opweave::OpGuard guard(op, grad_output, self, grad_input);
   opweave::resize_out(op, grad_input, opweave::rules::like(grad_output));
   const diopiScalar_t min_val_d = opweave::to_diopi_scalar(min_val);
   const diopiScalar_t max_val_d = opweave::to_diopi_scalar(max_val);
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiHardtanhBackward)>(op)(
       guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(self)), &min_val_d, &max_val_d);
@@ -1210,6 +1502,13 @@ const int kOp_hardtanh_backward = opweave::register_op(&kInfo_hardtanh_backward)
 
 at::Tensor hardtanh_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self,
                                   const at::Scalar& min_val, const at::Scalar& max_val) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, min_val) &&
+                     opweave::dtype_in(kCatalogueDtypes, max_val)))) {
+    return opweave::fallback_call<at::_ops::hardtanh_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, min_val, max_val);
+  }
   at::Tensor grad_input = opweave::allocate(opweave::rules::like(grad_output),
                                             opweave::OpGuard::find_device(grad_output, self));
   hardtanh_backward_grad_input_impl(op, grad_output, self, min_val, max_val, grad_input);
@@ -1237,10 +1536,19 @@ const int kOp_linspace_out = opweave::register_op(&kInfo_linspace_out);
 
 at::Tensor& linspace_out_impl(int op, const at::Scalar& start, const at::Scalar& end, int64_t steps,
                               at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, start) &&
+                     opweave::dtype_in(kCatalogueDtypes, end)))) {
+    return opweave::fallback_call<at::_ops::linspace_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", start, end, steps, out);
+  }
   opweave::OpGuard guard(op, out);
   opweave::resize_out(op, out, opweave::rules::linspace(steps));
   const diopiScalar_t start_d = opweave::to_diopi_scalar(start);
   const diopiScalar_t end_d = opweave::to_diopi_scalar(end);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLinspace)>(op)(
       guard.ctx(), opweave::handle(out), &start_d, &end_d, steps);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1270,8 +1578,17 @@ const int kOp_logical_or_out = opweave::register_op(&kInfo_logical_or_out);
 
 at::Tensor& logical_or_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
                                 at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::logical_or_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLogicalOr)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(other)));
@@ -1300,6 +1617,11 @@ const opweave::OpInfo kInfo_logical_or{"aten::logical_or",
 const int kOp_logical_or = opweave::register_op(&kInfo_logical_or);
 
 at::Tensor logical_or_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::logical_or>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::compare(self, other),
                                      opweave::OpGuard::find_device(self, other));
   logical_or_out_impl(op, self, other, out);
@@ -1325,8 +1647,16 @@ const opweave::OpInfo kInfo_logical_or_{"aten::logical_or_",
 const int kOp_logical_or_ = opweave::register_op(&kInfo_logical_or_);
 
 at::Tensor& logical_or__impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::logical_or_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLogicalOrInp)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1354,8 +1684,15 @@ const opweave::OpInfo kInfo_roll{"aten::roll",
 const int kOp_roll = opweave::register_op(&kInfo_roll);
 
 at::Tensor roll_impl(int op, const at::Tensor& self, at::IntArrayRef shifts, at::IntArrayRef dims) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::roll>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, shifts, dims);
+  }
   opweave::OpGuard guard(op, self);
   at::Tensor result0 = opweave::allocate(opweave::rules::like(self), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiRoll)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
       opweave::to_diopi_size(shifts), opweave::to_diopi_size(dims));

@@ -6,6 +6,11 @@
 
 namespace {
 
+// Every dtype a catalogue entry may list: tensors of any other dtype run on the CPU.
+constexpr uint64_t kCatalogueDtypes =
+    opweave::dtype_set(at::kBool, at::kChar, at::kByte, at::kShort, at::kInt, at::kLong, at::kHalf,
+                       at::kBFloat16, at::kFloat, at::kDouble);
+
 // ---- aten::add.out -> diopiAdd
 const opweave::OpInfo kInfo_add_out{"aten::add.out",
                                     "diopiAdd",
@@ -16,9 +21,19 @@ const int kOp_add_out = opweave::register_op(&kInfo_add_out);
 
 at::Tensor& add_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
                          const at::Scalar& alpha, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::add_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, alpha, out);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiAdd)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(other)), &alpha_d);
@@ -49,6 +64,12 @@ const int kOp_add_Tensor = opweave::register_op(&kInfo_add_Tensor);
 
 at::Tensor add_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other,
                            const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::add_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, alpha);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
                                      opweave::OpGuard::find_device(self, other));
   add_out_impl(op, self, other, alpha, out);
@@ -76,9 +97,18 @@ const int kOp_add__Tensor = opweave::register_op(&kInfo_add__Tensor);
 
 at::Tensor& add__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other,
                              const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::add__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, alpha);
+  }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiAddInp)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)), &alpha_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -107,10 +137,19 @@ const int kOp_add_Scalar = opweave::register_op(&kInfo_add_Scalar);
 
 at::Tensor add_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other,
                            const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::add_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, alpha);
+  }
   opweave::OpGuard guard(op, self);
   at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), guard.device());
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiAddScalar)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)), &other_d,
       &alpha_d);
@@ -141,9 +180,18 @@ const int kOp_add__Scalar = opweave::register_op(&kInfo_add__Scalar);
 
 at::Tensor& add__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other,
                              const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::add__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, alpha);
+  }
   opweave::OpGuard guard(op, self);
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiAddInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), &other_d, &alpha_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -171,8 +219,16 @@ const opweave::OpInfo kInfo_log1p_out{"aten::log1p.out",
 const int kOp_log1p_out = opweave::register_op(&kInfo_log1p_out);
 
 at::Tensor& log1p_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::log1p_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLog1p)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -200,6 +256,10 @@ const opweave::OpInfo kInfo_log1p{"aten::log1p",
 const int kOp_log1p = opweave::register_op(&kInfo_log1p);
 
 at::Tensor log1p_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::log1p>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   log1p_out_impl(op, self, out);
@@ -224,7 +284,14 @@ const opweave::OpInfo kInfo_log1p_{"aten::log1p_",
 const int kOp_log1p_ = opweave::register_op(&kInfo_log1p_);
 
 at::Tensor& log1p__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::log1p_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiLog1pInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -251,8 +318,16 @@ const opweave::OpInfo kInfo_ceil_out{"aten::ceil.out",
 const int kOp_ceil_out = opweave::register_op(&kInfo_ceil_out);
 
 at::Tensor& ceil_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::ceil_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiCeil)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -279,6 +354,10 @@ const opweave::OpInfo kInfo_ceil{"aten::ceil",
 const int kOp_ceil = opweave::register_op(&kInfo_ceil);
 
 at::Tensor ceil_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::ceil>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
   ceil_out_impl(op, self, out);
@@ -303,7 +382,14 @@ const opweave::OpInfo kInfo_ceil_{"aten::ceil_",
 const int kOp_ceil_ = opweave::register_op(&kInfo_ceil_);
 
 at::Tensor& ceil__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::ceil_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiCeilInp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -330,8 +416,16 @@ const opweave::OpInfo kInfo_log10_out{"aten::log10.out",
 const int kOp_log10_out = opweave::register_op(&kInfo_log10_out);
 
 at::Tensor& log10_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::log10_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiLog10)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -359,6 +453,10 @@ const opweave::OpInfo kInfo_log10{"aten::log10",
 const int kOp_log10 = opweave::register_op(&kInfo_log10);
 
 at::Tensor log10_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::log10>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
   log10_out_impl(op, self, out);
@@ -383,7 +481,14 @@ const opweave::OpInfo kInfo_log10_{"aten::log10_",
 const int kOp_log10_ = opweave::register_op(&kInfo_log10_);
 
 at::Tensor& log10__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::log10_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status =
       opweave::kernel<decltype(&::diopiLog10Inp)>(op)(guard.ctx(), opweave::handle(self));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -411,8 +516,17 @@ const int kOp_eq_Tensor_out = opweave::register_op(&kInfo_eq_Tensor_out);
 
 at::Tensor& eq_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::eq_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiEq)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(other)));
@@ -441,6 +555,11 @@ const opweave::OpInfo kInfo_eq_Tensor{"aten::eq.Tensor",
 const int kOp_eq_Tensor = opweave::register_op(&kInfo_eq_Tensor);
 
 at::Tensor eq_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::eq_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::compare(self, other),
                                      opweave::OpGuard::find_device(self, other));
   eq_Tensor_out_impl(op, self, other, out);
@@ -467,9 +586,18 @@ const int kOp_eq_Scalar_out = opweave::register_op(&kInfo_eq_Scalar_out);
 
 at::Tensor& eq_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& other,
                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::eq_Scalar_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiEqScalar)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -497,6 +625,11 @@ const opweave::OpInfo kInfo_eq_Scalar{"aten::eq.Scalar",
 const int kOp_eq_Scalar = opweave::register_op(&kInfo_eq_Scalar);
 
 at::Tensor eq_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::eq_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::compare(self, other), opweave::OpGuard::find_device(self));
   eq_Scalar_out_impl(op, self, other, out);
@@ -522,8 +655,16 @@ const opweave::OpInfo kInfo_eq__Tensor{"aten::eq_.Tensor",
 const int kOp_eq__Tensor = opweave::register_op(&kInfo_eq__Tensor);
 
 at::Tensor& eq__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::eq__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiEqInp)>(op)(
       guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -551,8 +692,16 @@ const opweave::OpInfo kInfo_eq__Scalar{"aten::eq_.Scalar",
 const int kOp_eq__Scalar = opweave::register_op(&kInfo_eq__Scalar);
 
 at::Tensor& eq__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::eq__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
   opweave::OpGuard guard(op, self);
   const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiEqInpScalar)>(op)(
       guard.ctx(), opweave::handle(self), &other_d);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -582,10 +731,21 @@ const int kOp_addmm_out = opweave::register_op(&kInfo_addmm_out);
 at::Tensor& addmm_out_impl(int op, const at::Tensor& self, const at::Tensor& mat1,
                            const at::Tensor& mat2, const at::Scalar& beta, const at::Scalar& alpha,
                            at::Tensor& out) {
+  if (C10_UNLIKELY(!(
+          opweave::dtype_in(kCatalogueDtypes, out) && opweave::dtype_in(kCatalogueDtypes, self) &&
+          opweave::dtype_in(kCatalogueDtypes, mat1) && opweave::dtype_in(kCatalogueDtypes, mat2) &&
+          opweave::dtype_in(kCatalogueDtypes, beta) &&
+          opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::addmm_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mat1, mat2, beta, alpha, out);
+  }
   opweave::OpGuard guard(op, self, mat1, mat2, out);
   opweave::resize_out(op, out, opweave::rules::mm(mat1, mat2));
   const diopiScalar_t beta_d = opweave::to_diopi_scalar(beta);
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiAddmm)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::const_handle(guard.on_device(mat1)), opweave::const_handle(guard.on_device(mat2)),
@@ -618,6 +778,13 @@ const int kOp_addmm = opweave::register_op(&kInfo_addmm);
 
 at::Tensor addmm_impl(int op, const at::Tensor& self, const at::Tensor& mat1,
                       const at::Tensor& mat2, const at::Scalar& beta, const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(
+          opweave::dtype_in(kCatalogueDtypes, self) && opweave::dtype_in(kCatalogueDtypes, mat1) &&
+          opweave::dtype_in(kCatalogueDtypes, mat2) && opweave::dtype_in(kCatalogueDtypes, beta) &&
+          opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::addmm>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mat1, mat2, beta, alpha);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::mm(mat1, mat2),
                                      opweave::OpGuard::find_device(self, mat1, mat2));
   addmm_out_impl(op, self, mat1, mat2, beta, alpha, out);
@@ -645,6 +812,13 @@ const int kOp_addmm_ = opweave::register_op(&kInfo_addmm_);
 
 at::Tensor& addmm__impl(int op, at::Tensor& self, const at::Tensor& mat1, const at::Tensor& mat2,
                         const at::Scalar& beta, const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(
+          opweave::dtype_in(kCatalogueDtypes, self) && opweave::dtype_in(kCatalogueDtypes, mat1) &&
+          opweave::dtype_in(kCatalogueDtypes, mat2) && opweave::dtype_in(kCatalogueDtypes, beta) &&
+          opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::addmm_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mat1, mat2, beta, alpha);
+  }
   opweave::check_inplace(op, self, opweave::rules::mm(mat1, mat2));
   addmm_out_impl(op, self, mat1, mat2, beta, alpha, self);
   return self;
@@ -673,6 +847,14 @@ const int kOp_nll_loss_forward_output = opweave::register_op(&kInfo_nll_loss_for
     int op, const at::Tensor& self, const at::Tensor& target,
     const c10::optional<at::Tensor>& weight, int64_t reduction, int64_t ignore_index,
     at::Tensor& output, at::Tensor& total_weight) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, target) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight)))) {
+    return opweave::fallback_call<at::_ops::nll_loss_forward_output>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, target, weight, reduction,
+        ignore_index, output, total_weight);
+  }
   opweave::OpGuard guard(op, self, target, weight, output, total_weight);
   opweave::resize_out(op, output, opweave::rules::nll_loss(self, target, reduction));
   opweave::resize_out(op, total_weight, opweave::rules::scalar(self));
@@ -716,6 +898,13 @@ const int kOp_nll_loss_forward = opweave::register_op(&kInfo_nll_loss_forward);
                                                            const c10::optional<at::Tensor>& weight,
                                                            int64_t reduction,
                                                            int64_t ignore_index) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, target) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight)))) {
+    return opweave::fallback_call<at::_ops::nll_loss_forward>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, target, weight, reduction,
+        ignore_index);
+  }
   at::Tensor output = opweave::allocate(opweave::rules::nll_loss(self, target, reduction),
                                         opweave::OpGuard::find_device(self, target, weight));
   at::Tensor total_weight = opweave::allocate(opweave::rules::scalar(self),
@@ -755,9 +944,21 @@ at::Tensor& nll_loss_backward_grad_input_impl(int op, const at::Tensor& grad_out
                                               int64_t reduction, int64_t ignore_index,
                                               const at::Tensor& total_weight,
                                               at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, target) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight)))) {
+    return opweave::fallback_call<at::_ops::nll_loss_backward_grad_input>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, target, weight,
+        reduction, ignore_index, total_weight, grad_input);
+  }
   (void)total_weight;  // not an input of diopiNLLLossBackward
   opweave::OpGuard guard(op, grad_output, self, target, weight, total_weight, grad_input);
   opweave::resize_out(op, grad_input, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiNLLLossBackward)>(op)(
       guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(self)), opweave::const_handle(guard.on_device(target)),
@@ -800,6 +1001,15 @@ at::Tensor nll_loss_backward_impl(int op, const at::Tensor& grad_output, const a
                                   const at::Tensor& target, const c10::optional<at::Tensor>& weight,
                                   int64_t reduction, int64_t ignore_index,
                                   const at::Tensor& total_weight) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, target) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight) &&
+                     opweave::dtype_in(kCatalogueDtypes, total_weight)))) {
+    return opweave::fallback_call<at::_ops::nll_loss_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, target, weight,
+        reduction, ignore_index, total_weight);
+  }
   at::Tensor grad_input = opweave::allocate(
       opweave::rules::like(self),
       opweave::OpGuard::find_device(grad_output, self, target, weight, total_weight));
@@ -835,10 +1045,26 @@ const int kOp_native_batch_norm = opweave::register_op(&kInfo_native_batch_norm)
     int op, const at::Tensor& input, const c10::optional<at::Tensor>& weight,
     const c10::optional<at::Tensor>& bias, const c10::optional<at::Tensor>& running_mean,
     const c10::optional<at::Tensor>& running_var, bool training, double momentum, double eps) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, input) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight) &&
+                     opweave::dtype_in(kCatalogueDtypes, bias) &&
+                     opweave::dtype_in(kCatalogueDtypes, running_mean) &&
+                     opweave::dtype_in(kCatalogueDtypes, running_var)))) {
+    return opweave::fallback_call<at::_ops::native_batch_norm>(
+        op, "a dtype outside the catalogue's (complex, ...)", input, weight, bias, running_mean,
+        running_var, training, momentum, eps);
+  }
   opweave::OpGuard guard(op, input, weight, bias, running_mean, running_var);
   at::Tensor result0 = opweave::allocate(opweave::rules::like(input), guard.device());
-  at::Tensor result1 = opweave::allocate(opweave::rules::batch_norm_stats(input), guard.device());
-  at::Tensor result2 = opweave::allocate(opweave::rules::batch_norm_stats(input), guard.device());
+  at::Tensor result1 =
+      opweave::allocate(opweave::rules::batch_norm_saved(input, training), guard.device());
+  at::Tensor result2 =
+      opweave::allocate(opweave::rules::batch_norm_saved(input, training), guard.device());
+  if (C10_UNLIKELY(
+          opweave::nothing_to_write(result0, result1, result2, running_mean, running_var))) {
+    return ::std::tuple<at::Tensor, at::Tensor, at::Tensor>(
+        result0, result1, result2);  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiBatchNorm)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::handle(result1), opweave::handle(result2),
       opweave::const_handle(guard.on_device(input)), guard.optional_on_device(weight),
@@ -880,6 +1106,17 @@ const int kOp_native_batch_norm_backward = opweave::register_op(&kInfo_native_ba
     const c10::optional<at::Tensor>& running_var, const c10::optional<at::Tensor>& save_mean,
     const c10::optional<at::Tensor>& save_invstd, bool train, double eps,
     ::std::array<bool, 3> output_mask) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_out) &&
+                     opweave::dtype_in(kCatalogueDtypes, input) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight) &&
+                     opweave::dtype_in(kCatalogueDtypes, running_mean) &&
+                     opweave::dtype_in(kCatalogueDtypes, running_var) &&
+                     opweave::dtype_in(kCatalogueDtypes, save_mean) &&
+                     opweave::dtype_in(kCatalogueDtypes, save_invstd)))) {
+    return opweave::fallback_call<at::_ops::native_batch_norm_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_out, input, weight, running_mean,
+        running_var, save_mean, save_invstd, train, eps, output_mask);
+  }
   opweave::OpGuard guard(op, grad_out, input, weight, running_mean, running_var, save_mean,
                          save_invstd);
   at::Tensor result0 = output_mask[0]
@@ -891,6 +1128,10 @@ const int kOp_native_batch_norm_backward = opweave::register_op(&kInfo_native_ba
   at::Tensor result2 =
       output_mask[2] ? opweave::allocate(opweave::rules::batch_norm_stats(input), guard.device())
                      : at::Tensor();
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0, result1, result2))) {
+    return ::std::tuple<at::Tensor, at::Tensor, at::Tensor>(
+        result0, result1, result2);  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiBatchNormBackward)>(op)(
       guard.ctx(), opweave::handle_or_null(result0), opweave::handle_or_null(result1),
       opweave::handle_or_null(result2), opweave::const_handle(guard.on_device(grad_out)),
@@ -934,9 +1175,18 @@ at::Tensor& avg_pool2d_out_impl(int op, const at::Tensor& self, at::IntArrayRef 
                                 at::IntArrayRef stride, at::IntArrayRef padding, bool ceil_mode,
                                 bool count_include_pad, c10::optional<int64_t> divisor_override,
                                 at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::avg_pool2d_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, kernel_size, stride, padding,
+        ceil_mode, count_include_pad, divisor_override, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out,
                       opweave::rules::pool2d(self, kernel_size, stride, padding, ceil_mode));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiAvgPool2d)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::to_diopi_size(kernel_size), opweave::to_diopi_size(stride),
@@ -976,6 +1226,11 @@ const int kOp_avg_pool2d = opweave::register_op(&kInfo_avg_pool2d);
 at::Tensor avg_pool2d_impl(int op, const at::Tensor& self, at::IntArrayRef kernel_size,
                            at::IntArrayRef stride, at::IntArrayRef padding, bool ceil_mode,
                            bool count_include_pad, c10::optional<int64_t> divisor_override) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::avg_pool2d>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, kernel_size, stride, padding,
+        ceil_mode, count_include_pad, divisor_override);
+  }
   at::Tensor out =
       opweave::allocate(opweave::rules::pool2d(self, kernel_size, stride, padding, ceil_mode),
                         opweave::OpGuard::find_device(self));
@@ -1013,8 +1268,18 @@ at::Tensor& avg_pool2d_backward_grad_input_impl(int op, const at::Tensor& grad_o
                                                 bool ceil_mode, bool count_include_pad,
                                                 c10::optional<int64_t> divisor_override,
                                                 at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::avg_pool2d_backward_grad_input>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, kernel_size,
+        stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
+  }
   opweave::OpGuard guard(op, grad_output, self, grad_input);
   opweave::resize_out(op, grad_input, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiAvgPool2dBackward)>(op)(
       guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
       opweave::const_handle(guard.on_device(self)), opweave::to_diopi_size(kernel_size),
@@ -1059,6 +1324,12 @@ at::Tensor avg_pool2d_backward_impl(int op, const at::Tensor& grad_output, const
                                     at::IntArrayRef kernel_size, at::IntArrayRef stride,
                                     at::IntArrayRef padding, bool ceil_mode, bool count_include_pad,
                                     c10::optional<int64_t> divisor_override) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::avg_pool2d_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, kernel_size,
+        stride, padding, ceil_mode, count_include_pad, divisor_override);
+  }
   at::Tensor grad_input = opweave::allocate(opweave::rules::like(self),
                                             opweave::OpGuard::find_device(grad_output, self));
   avg_pool2d_backward_grad_input_impl(op, grad_output, self, kernel_size, stride, padding,
@@ -1091,7 +1362,14 @@ const int kOp_uniform_ = opweave::register_op(&kInfo_uniform_);
 
 at::Tensor& uniform__impl(int op, at::Tensor& self, double from, double to,
                           c10::optional<at::Generator> generator) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::uniform_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, from, to, generator);
+  }
   opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiUniformInp)>(op)(
       guard.ctx(), opweave::handle(self), from, to,
       opweave::generator_handle(generator, guard.device_index()));
@@ -1122,8 +1400,16 @@ const int kOp_prod_int_out = opweave::register_op(&kInfo_prod_int_out);
 
 at::Tensor& prod_int_out_impl(int op, const at::Tensor& self, int64_t dim, bool keepdim,
                               c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::prod_int_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, dtype, out);
+  }
   opweave::OpGuard guard(op, self, out);
   opweave::resize_out(op, out, opweave::rules::reduce_one(self, dim, keepdim, dtype));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiProd)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
       opweave::optional_ptr(dim));
@@ -1155,6 +1441,10 @@ const int kOp_prod_dim_int = opweave::register_op(&kInfo_prod_dim_int);
 
 at::Tensor prod_dim_int_impl(int op, const at::Tensor& self, int64_t dim, bool keepdim,
                              c10::optional<at::ScalarType> dtype) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::prod_dim_int>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, dtype);
+  }
   at::Tensor out = opweave::allocate(opweave::rules::reduce_one(self, dim, keepdim, dtype),
                                      opweave::OpGuard::find_device(self));
   prod_int_out_impl(op, self, dim, keepdim, dtype, out);
@@ -1181,8 +1471,15 @@ const opweave::OpInfo kInfo_prod{"aten::prod",
 const int kOp_prod = opweave::register_op(&kInfo_prod);
 
 at::Tensor prod_impl(int op, const at::Tensor& self, c10::optional<at::ScalarType> dtype) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::prod>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dtype);
+  }
   opweave::OpGuard guard(op, self);
   at::Tensor result0 = opweave::allocate(opweave::rules::reduce_all(self, dtype), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
   const diopiError_t status = opweave::kernel<decltype(&::diopiProd)>(op)(
       guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)), nullptr);
   if (C10_UNLIKELY(status != diopiSuccess)) {
@@ -1209,6 +1506,11 @@ const opweave::OpInfo kInfo_masked_select{"aten::masked_select",
 const int kOp_masked_select = opweave::register_op(&kInfo_masked_select);
 
 at::Tensor masked_select_impl(int op, const at::Tensor& self, const at::Tensor& mask) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, mask)))) {
+    return opweave::fallback_call<at::_ops::masked_select>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mask);
+  }
   opweave::OpGuard guard(op, self, mask);
   diopiTensorHandle_t result0_h = nullptr;
   const diopiError_t status = opweave::kernel<decltype(&::diopiMaskedSelect)>(op)(

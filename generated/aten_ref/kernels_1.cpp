@@ -3,6 +3,7 @@
 // Reference-vendor kernels, shard 1: each views its DIOPI tensors as CPU tensors over
 // the device memory and runs the bound ATen overload's CPU kernel (vendors/aten_ref/).
 #include <array>
+#include <stdexcept>
 #include <vector>
 
 // ATen/core/Tensor.h first: the per-operator headers assume it.
@@ -928,20 +929,31 @@ extern "C" diopiError_t diopiDropoutBackward(diopiContextHandle_t ctx,
   }
 }
 
-// aten::all.out
+// aten::all.out, aten::all.all_out
 extern "C" diopiError_t diopiAll(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiConstTensorHandle_t input, const int64_t* dim) {
   (void)ctx;
   try {
     const aten_ref::BelowAutograd below_autograd;
-    at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    aten_ref::Output out_o(out);
-    opweave::compat::redispatch<at::_ops::all_out>(
-        aten_ref::kCpuKeys, input_t, aten_ref::required(dim, "dim"),
-        aten_ref::keepdim_of(out_t, input_t), out_o.tensor());
-    out_o.commit();
-    return diopiSuccess;
+    if (dim != nullptr) {  // aten::all.out
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor out_t = aten_ref::wrap(out);
+      aten_ref::Output out_o(out);
+      opweave::compat::redispatch<at::_ops::all_out>(
+          aten_ref::kCpuKeys, input_t, aten_ref::required(dim, "dim"),
+          aten_ref::keepdim_of(out_t, input_t), out_o.tensor());
+      out_o.commit();
+      return diopiSuccess;
+    }
+    if (dim == nullptr) {  // aten::all.all_out
+      at::Tensor input_t = aten_ref::wrap(input);
+      aten_ref::Output out_o(out);
+      opweave::compat::redispatch<at::_ops::all_all_out>(aten_ref::kCpuKeys, input_t,
+                                                         out_o.tensor());
+      out_o.commit();
+      return diopiSuccess;
+    }
+    throw std::invalid_argument("no ATen overload of diopiAll serves these arguments");
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
   }

@@ -3,6 +3,7 @@
 // Reference-vendor kernels, shard 2: each views its DIOPI tensors as CPU tensors over
 // the device memory and runs the bound ATen overload's CPU kernel (vendors/aten_ref/).
 #include <array>
+#include <stdexcept>
 #include <vector>
 
 // ATen/core/Tensor.h first: the per-operator headers assume it.
@@ -943,22 +944,35 @@ extern "C" diopiError_t diopiBernoulliScalar(diopiContextHandle_t ctx, diopiTens
   }
 }
 
-// aten::sort.values_stable
+// aten::sort.values, aten::sort.values_stable
 extern "C" diopiError_t diopiSort(diopiContextHandle_t ctx, diopiTensorHandle_t values,
                                   diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
                                   int64_t dim, bool descending, const bool* pStable) {
   (void)ctx;
   try {
     const aten_ref::BelowAutograd below_autograd;
-    at::Tensor input_t = aten_ref::wrap(input);
-    aten_ref::Output values_o(values);
-    aten_ref::Output indices_o(indices);
-    opweave::compat::redispatch<at::_ops::sort_values_stable>(
-        aten_ref::kCpuKeys, input_t, aten_ref::optional_value(pStable), dim, descending,
-        values_o.tensor(), indices_o.tensor());
-    values_o.commit();
-    indices_o.commit();
-    return diopiSuccess;
+    if (pStable == nullptr) {  // aten::sort.values
+      at::Tensor input_t = aten_ref::wrap(input);
+      aten_ref::Output values_o(values);
+      aten_ref::Output indices_o(indices);
+      opweave::compat::redispatch<at::_ops::sort_values>(
+          aten_ref::kCpuKeys, input_t, dim, descending, values_o.tensor(), indices_o.tensor());
+      values_o.commit();
+      indices_o.commit();
+      return diopiSuccess;
+    }
+    if (true) {  // aten::sort.values_stable
+      at::Tensor input_t = aten_ref::wrap(input);
+      aten_ref::Output values_o(values);
+      aten_ref::Output indices_o(indices);
+      opweave::compat::redispatch<at::_ops::sort_values_stable>(
+          aten_ref::kCpuKeys, input_t, aten_ref::optional_value(pStable), dim, descending,
+          values_o.tensor(), indices_o.tensor());
+      values_o.commit();
+      indices_o.commit();
+      return diopiSuccess;
+    }
+    throw std::invalid_argument("no ATen overload of diopiSort serves these arguments");
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
   }

@@ -3,6 +3,7 @@
 // Reference-vendor kernels, shard 3: each views its DIOPI tensors as CPU tensors over
 // the device memory and runs the bound ATen overload's CPU kernel (vendors/aten_ref/).
 #include <array>
+#include <stdexcept>
 #include <vector>
 
 // ATen/core/Tensor.h first: the per-operator headers assume it.
@@ -819,20 +820,31 @@ extern "C" diopiError_t diopiLogicalNotInp(diopiContextHandle_t ctx, diopiTensor
   }
 }
 
-// aten::prod.int_out
+// aten::prod.int_out, aten::prod
 extern "C" diopiError_t diopiProd(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input, const int64_t* dim) {
   (void)ctx;
   try {
     const aten_ref::BelowAutograd below_autograd;
-    at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    aten_ref::Output out_o(out);
-    opweave::compat::redispatch<at::_ops::prod_int_out>(
-        aten_ref::kCpuKeys, input_t, aten_ref::required(dim, "dim"),
-        aten_ref::keepdim_of(out_t, input_t), out_t.scalar_type(), out_o.tensor());
-    out_o.commit();
-    return diopiSuccess;
+    if (dim != nullptr) {  // aten::prod.int_out
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor out_t = aten_ref::wrap(out);
+      aten_ref::Output out_o(out);
+      opweave::compat::redispatch<at::_ops::prod_int_out>(
+          aten_ref::kCpuKeys, input_t, aten_ref::required(dim, "dim"),
+          aten_ref::keepdim_of(out_t, input_t), out_t.scalar_type(), out_o.tensor());
+      out_o.commit();
+      return diopiSuccess;
+    }
+    if (dim == nullptr) {  // aten::prod
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor out_t = aten_ref::wrap(out);
+      const auto result = opweave::compat::redispatch<at::_ops::prod>(aten_ref::kCpuKeys, input_t,
+                                                                      out_t.scalar_type());
+      aten_ref::copy_result(out, result);
+      return diopiSuccess;
+    }
+    throw std::invalid_argument("no ATen overload of diopiProd serves these arguments");
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
   }

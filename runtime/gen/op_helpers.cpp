@@ -18,7 +18,8 @@ void nll_loss_total_weight(at::Tensor& total_weight, const at::Tensor& input,
   if (weight.has_value() && weight->defined()) {
     const at::Tensor safe_target = at::where(ignored, at::zeros_like(target), target);
     const at::Tensor kept = at::add(at::mul(ignored.to(input.scalar_type()), -1), 1);
-    total = at::sum(at::mul(weight->index_select(0, safe_target.reshape({-1})), kept.reshape({-1})));
+    total =
+        at::sum(at::mul(weight->index_select(0, safe_target.reshape({-1})), kept.reshape({-1})));
   } else {
     total = at::add(at::mul(at::sum(ignored.to(input.scalar_type())), -1), target.numel());
   }

@@ -49,6 +49,30 @@ OutMeta broadcast(const at::Tensor& a, const c10::optional<at::Tensor>& b,
   return like(a);
 }
 
+namespace {
+// True division's result: integral and bool operands give the default float dtype.
+OutMeta to_float(OutMeta m) {
+  if (at::isIntegralType(m.dtype, /*includeBool=*/true)) {
+    m.dtype = c10::typeMetaToScalarType(c10::get_default_dtype());
+  }
+  return m;
+}
+}  // namespace
+
+OutMeta division(const at::Tensor& a, const at::Tensor& b,
+                 c10::optional<c10::string_view> rounding_mode) {
+  return rounding_mode.has_value() ? broadcast(a, b) : to_float(broadcast(a, b));
+}
+
+OutMeta division(const at::Tensor& a, const at::Scalar& b,
+                 c10::optional<c10::string_view> rounding_mode) {
+  return rounding_mode.has_value() ? broadcast(a, b) : to_float(broadcast(a, b));
+}
+
+OutMeta division(const at::Tensor& a, const at::Tensor& b) { return to_float(broadcast(a, b)); }
+
+OutMeta division(const at::Tensor& a, const at::Scalar& b) { return to_float(broadcast(a, b)); }
+
 OutMeta compare(const at::Tensor& a, const at::Tensor& b) {
   return make(at::infer_size_dimvector(a.sizes(), b.sizes()), at::kBool);
 }
@@ -272,10 +296,10 @@ OutMeta arange(const at::Scalar& start, const at::Scalar& end, const at::Scalar&
 
 // ---- reductions along one dim ----
 
-OutMeta reduce_dim(const at::Tensor& a, int64_t dim, bool keepdim) {
+namespace {
+// The shape of a reduction over `dim`; an empty `dim` is fine (a sum or product of nothing).
+OutMeta reduced(const at::Tensor& a, int64_t dim, bool keepdim) {
   const int64_t d = wrap(dim, a.dim(), "reduction");
-  TORCH_CHECK(a.dim() == 0 || a.size(d) > 0, "cannot reduce over dim ", dim,
-              " of a tensor with no elements along it");
   c10::SmallVector<int64_t, 6> sizes;
   for (int64_t i = 0; i < a.dim(); ++i) {
     if (i != d) {
@@ -285,6 +309,14 @@ OutMeta reduce_dim(const at::Tensor& a, int64_t dim, bool keepdim) {
     }
   }
   return OutMeta{sizes, a.scalar_type()};
+}
+}  // namespace
+
+// max / min / argmax along a dim: those have no value over an empty dim.
+OutMeta reduce_dim(const at::Tensor& a, int64_t dim, bool keepdim) {
+  TORCH_CHECK(a.dim() == 0 || a.size(wrap(dim, a.dim(), "reduction")) > 0,
+              "cannot reduce over dim ", dim, " of a tensor with no elements along it");
+  return reduced(a, dim, keepdim);
 }
 
 OutMeta argreduce(const at::Tensor& a, int64_t dim, bool keepdim) {
@@ -305,13 +337,13 @@ OutMeta reduce_all(const at::Tensor& a, c10::optional<at::ScalarType> dtype) {
 
 OutMeta reduce_one(const at::Tensor& a, int64_t dim, bool keepdim,
                    c10::optional<at::ScalarType> dtype) {
-  OutMeta m = rules::reduce_dim(a, dim, keepdim);
+  OutMeta m = reduced(a, dim, keepdim);
   m.dtype = rules::reduce_all(a, dtype).dtype;
   return m;
 }
 
 OutMeta reduce_dim_bool(const at::Tensor& a, int64_t dim, bool keepdim) {
-  OutMeta m = rules::reduce_dim(a, dim, keepdim);
+  OutMeta m = reduced(a, dim, keepdim);
   m.dtype = at::kBool;
   return m;
 }
@@ -393,6 +425,16 @@ OutMeta batch_norm_stats(const at::Tensor& input) {
   TORCH_CHECK(input.dim() >= 2, "batch_norm: input must have at least 2 dims, got ", input.dim(),
               "-D");
   return make({input.size(1)}, input.scalar_type());
+}
+
+OutMeta batch_norm_saved(const at::Tensor& input, bool training) {
+  OutMeta stats = batch_norm_stats(input);
+  TORCH_CHECK(input.numel() > 0 || input.size(1) == 0,
+              "native_batch_norm: input tensor must have at least one element, but got "
+              "input_sizes = ",
+              input.sizes());
+  if (!training) stats.sizes = {0};
+  return stats;
 }
 
 // ---- convolution and pooling ----

@@ -11,9 +11,7 @@ void set_fallback_ops(std::string regex) { opweave::set_fallback_ops(regex); }
 void set_dump(int64_t level, std::string regex) {
   opweave::set_dump(static_cast<int>(level), regex);
 }
-void set_autocompare(bool enabled, std::string regex) {
-  opweave::set_autocompare(enabled, regex);
-}
+void set_autocompare(bool enabled, std::string regex) { opweave::set_autocompare(enabled, regex); }
 void set_profile_names(bool enabled) { opweave::set_profile_names(enabled); }
 
 bool autocompare_built() {

@@ -107,8 +107,10 @@ void write_from_host(const at::Tensor& dst, const at::Tensor& values) {
   sync(s);
 }
 
+// A copy kernel that lacks the dtype (complex ones, which no catalogue entry lists) declines:
+// the conversion then runs on the host, as for a vendor without copy kernels.
 bool declined(diopiError_t err) {
-  return err == diopiNoImplement || err == diopiForceFallbackToCPU;
+  return err == diopiNoImplement || err == diopiForceFallbackToCPU || err == diopiDtypeNotSupported;
 }
 
 // Same-device copy with the vendor's kernels; false when it has none or they decline.

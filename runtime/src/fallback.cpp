@@ -283,4 +283,12 @@ TORCH_LIBRARY_IMPL(_, PrivateUse1, m) {
   m.fallback(torch::CppFunction::makeFromBoxedFunction<&cpu_fallback>());
 }
 
+// CompositeImplicitAutograd overloads whose ATen implementation only knows CPU and CUDA: on
+// another device linalg_eigvals.out (torch 1.13) hands device memory to LAPACK (a crash for
+// complex input) or mixes devices (real input). Without autograd of their own (out= variants),
+// they lose nothing by running whole on the CPU through the fallback.
+TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+  m.impl("linalg_eigvals.out", torch::CppFunction::makeFromBoxedFunction<&cpu_fallback>());
+}
+
 }  // namespace opweave

@@ -36,7 +36,8 @@ int diopi_slot_index(const char* name);
 
 }  // namespace opweave
 
-// Typed kernel pointer of a catalogue function (needs <diopi/prototypes.h> or <diopi/functions.h> for its type).
+// Typed kernel pointer of a catalogue function (needs <diopi/prototypes.h> or <diopi/functions.h>
+// for its type).
 #define OPWEAVE_DIOPI_SLOT(name) \
   reinterpret_cast<decltype(&::name)>(::opweave::g_diopi_slots[::opweave::slot::name])
 

@@ -8,9 +8,9 @@
 
 #include "diopi/prototypes.h"
 #include "opweave/arg_helpers.h"
-#include "opweave/wrapper_args.h"
 #include "opweave/diopi_handles.h"
 #include "opweave/op_call.h"
 #include "opweave/op_helpers.h"
 #include "opweave/op_registry.h"
 #include "opweave/output_rules.h"
+#include "opweave/wrapper_args.h"

@@ -144,6 +144,45 @@ class OpGuard {
   c10::SmallVector<std::pair<const at::Tensor*, at::Tensor>, 2> staged_;
 };
 
+// ---- what the catalogue promises a kernel -------------------------------------------------
+// A kernel sees only the dtypes its catalogue entry lists (the generated wrappers send others,
+// complex ones included, to the CPU) and is not called when every output is empty (an empty
+// input must not reach a vendor's arithmetic on sizes: ATen 1.13's batch norm divides by zero).
+
+template <class... T>
+constexpr uint64_t dtype_set(T... dtypes) {
+  return ((uint64_t{1} << static_cast<int>(dtypes)) | ...);
+}
+inline bool dtype_in(uint64_t set, const at::Tensor& t) {
+  // Python numbers (wrapped 0-dim tensors) take the op's dtype in OpGuard.
+  return !t.defined() || t.unsafeGetTensorImpl()->is_wrapped_number() ||
+         ((set >> static_cast<int>(t.scalar_type())) & 1U) != 0;
+}
+inline bool dtype_in(uint64_t set, const c10::optional<at::Tensor>& t) {
+  return !t.has_value() || dtype_in(set, *t);
+}
+// A Python number: complex ones are outside every catalogue entry.
+inline bool dtype_in(uint64_t /*set*/, const at::Scalar& s) { return !s.isComplex(); }
+inline bool dtype_in(uint64_t set, const c10::optional<at::Scalar>& s) {
+  return !s.has_value() || dtype_in(set, *s);
+}
+template <class List>
+bool dtype_in(uint64_t set, const List& tensors) {
+  for (const at::Tensor& t : tensors) {
+    if (!dtype_in(set, t)) return false;
+  }
+  return true;
+}
+
+inline bool empty_or_absent(const at::Tensor& t) { return !t.defined() || t.numel() == 0; }
+inline bool empty_or_absent(const c10::optional<at::Tensor>& t) {
+  return !t.has_value() || empty_or_absent(*t);
+}
+template <class... Ts>
+bool nothing_to_write(const Ts&... tensors) {
+  return (empty_or_absent(tensors) && ...);
+}
+
 // ---- CPU fallback ---------------------------------------------------------------------------
 
 template <class Ops>

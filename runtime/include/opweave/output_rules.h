@@ -22,6 +22,14 @@ OutMeta broadcast(const at::Tensor& a, const at::Tensor& b, const at::Tensor& c)
 // clamp's optional tensor bounds: an absent one takes no part
 OutMeta broadcast(const at::Tensor& a, const c10::optional<at::Tensor>& b,
                   const c10::optional<at::Tensor>& c);
+// broadcast(), except that true division (no rounding mode) of integers gives the default
+// float dtype (int / int is a float tensor).
+OutMeta division(const at::Tensor& a, const at::Tensor& b,
+                 c10::optional<c10::string_view> rounding_mode);
+OutMeta division(const at::Tensor& a, const at::Scalar& b,
+                 c10::optional<c10::string_view> rounding_mode);
+OutMeta division(const at::Tensor& a, const at::Tensor& b);
+OutMeta division(const at::Tensor& a, const at::Scalar& b);
 OutMeta compare(const at::Tensor& a, const at::Tensor& b);
 OutMeta compare(const at::Tensor& a, const at::Scalar& b);
 OutMeta select(const at::Tensor& condition, const at::Tensor& a, const at::Tensor& b);
@@ -74,6 +82,10 @@ OutMeta cumsum(const at::Tensor& a, c10::optional<at::ScalarType> dtype);
 // ---- normalization ----
 OutMeta layer_norm_stats(const at::Tensor& input, at::IntArrayRef normalized_shape);
 OutMeta batch_norm_stats(const at::Tensor& input);
+// native_batch_norm's save_mean / save_invstd: [channels] when training, [0] in evaluation (as
+// ATen's CPU kernel gives them). Refuses an empty batch with channels, as torch 2.x does (1.13's
+// CPU kernel divides by zero on it, so no vendor may be handed one).
+OutMeta batch_norm_saved(const at::Tensor& input, bool training);
 
 // ---- convolution and pooling (N-d over the trailing spatial dims) ----
 OutMeta conv(const at::Tensor& input, const at::Tensor& weight, at::IntArrayRef stride,
