@@ -192,8 +192,9 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
         # Backends that register a kernel for a CompositeImplicitAutograd op lose its math
         # kernel on their autograd key: the wrapper's autograd kernel decomposes when a gradient
         # is needed (the decomposition records autograd) and runs the device kernel otherwise.
-        plan.composite_call = f"at::compositeimplicitautograd::{b.schema.name.name.base}"
-        plan.composite_header = str(b.schema.name.name)
+        # `bitwise_and_` (in place) is declared as such, in bitwise_and's header.
+        plan.composite_call = f"at::compositeimplicitautograd::{b.schema.name.name}"
+        plan.composite_header = b.schema.name.name.base
         for a in b.schema.arguments.flat_all:
             t = a.type.elem if isinstance(a.type, OptionalType) else a.type
             if isinstance(t, BaseType) and t.name == BaseTy.Tensor:

@@ -46,6 +46,7 @@ INT_VALUES = {
     "ignore_index": [-100, 1],     # the functional default, and a class index that occurs
     "diagonal": [0, 1, -1],
     "padding_idx": [-1, 1],
+    "decimals": [0, 2, -1],        # round.decimals: places after the point, tens
 }
 # Values of named ATen `float` arguments.
 FLOAT_VALUES = {
@@ -113,6 +114,11 @@ INPUT_VALUES = {
     "diopiBernoulli": "unit",   # probabilities in [0, 1]
     "diopiNormalScalarTensor": "positive",   # standard deviations
     "diopiNormalTensor": "positive",
+    # functions whose domain a normal draw mostly misses (the result would be NaN)
+    "diopiAcosh": "positive", "diopiAcoshInp": "positive",
+    "diopiAtanh": "unit", "diopiAtanhInp": "unit",
+    "diopiErfinv": "unit", "diopiErfinvInp": "unit",
+    "diopiLogit": "unit", "diopiLogitInp": "unit",
 }
 
 # Overloads with no CPU kernel (the `_overrideable` hooks a backend implements): the reference

@@ -70,7 +70,8 @@ OUTPUT_RULES = {
     "layer_norm_stats": RuleSpec((2,), "layer_norm_stats(input, normalized_shape): leading dims, "
                                        "1 for each normalized one"),
     "division": RuleSpec((2, 3), "division(self, other[, rounding_mode]): broadcast(); true "
-                                 "division (no rounding mode) of integers gives the default "
+                                 "division (no rounding mode) of integers, and any op with a "
+                                 "float result (atan2, copysign, xlogy), gives the default "
                                  "float dtype"),
     "batch_norm_stats": RuleSpec((1,), "batch_norm_stats(input): [channels] (dim 1)"),
     "batch_norm_saved": RuleSpec((2,), "batch_norm_saved(input, training): [channels] when "

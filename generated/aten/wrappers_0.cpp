@@ -2,6 +2,8 @@
  * be edited by hand: edit the spec or the template and run `make gen`. */
 // PrivateUse1 kernels for the ATen overloads routed to DIOPI, shard 0.
 // Fast path: one predictable branch on the op's cached flags, then the DIOPI call.
+#include <ATen/ops/bitwise_and_compositeimplicitautograd_dispatch.h>
+
 #include "opweave/gen_support.h"
 
 namespace {
@@ -1799,6 +1801,867 @@ at::Tensor wrap_repeat(const at::Tensor& self, at::IntArrayRef repeats) {
   return repeat_impl(kOp_repeat, self, repeats);
 }
 
+// ---- aten::erfc.out -> diopiErfc
+const opweave::OpInfo kInfo_erfc_out{"aten::erfc.out",
+                                     "diopiErfc",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_erfc_out = opweave::register_op(&kInfo_erfc_out);
+
+at::Tensor& erfc_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::erfc_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiErfc)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::erfc_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_erfc_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_erfc_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::erfc_out>(kOp_erfc_out, &erfc_out_impl, self, out);
+  }
+#endif
+  return erfc_out_impl(kOp_erfc_out, self, out);
+}
+
+// ---- aten::erfc -> diopiErfc (derived from erfc_out)
+const opweave::OpInfo kInfo_erfc{"aten::erfc",
+                                 "diopiErfc",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_erfc = opweave::register_op(&kInfo_erfc);
+
+at::Tensor erfc_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::erfc>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  erfc_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_erfc(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_erfc) != 0)) {
+    return opweave::instrumented_call<at::_ops::erfc>(kOp_erfc, &erfc_impl, self);
+  }
+#endif
+  return erfc_impl(kOp_erfc, self);
+}
+
+// ---- aten::erfc_ -> diopiErfcInp
+const opweave::OpInfo kInfo_erfc_{"aten::erfc_",
+                                  "diopiErfcInp",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_erfc_ = opweave::register_op(&kInfo_erfc_);
+
+at::Tensor& erfc__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::erfc_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiErfcInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::erfc_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_erfc_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_erfc_) != 0)) {
+    return opweave::instrumented_call<at::_ops::erfc_>(kOp_erfc_, &erfc__impl, self);
+  }
+#endif
+  return erfc__impl(kOp_erfc_, self);
+}
+
+// ---- aten::hardsigmoid.out -> diopiHardsigmoid
+const opweave::OpInfo kInfo_hardsigmoid_out{"aten::hardsigmoid.out",
+                                            "diopiHardsigmoid",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_hardsigmoid_out = opweave::register_op(&kInfo_hardsigmoid_out);
+
+at::Tensor& hardsigmoid_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::hardsigmoid_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiHardsigmoid)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::hardsigmoid_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_hardsigmoid_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_hardsigmoid_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::hardsigmoid_out>(kOp_hardsigmoid_out,
+                                                                 &hardsigmoid_out_impl, self, out);
+  }
+#endif
+  return hardsigmoid_out_impl(kOp_hardsigmoid_out, self, out);
+}
+
+// ---- aten::hardsigmoid -> diopiHardsigmoid (derived from hardsigmoid_out)
+const opweave::OpInfo kInfo_hardsigmoid{"aten::hardsigmoid",
+                                        "diopiHardsigmoid",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_hardsigmoid = opweave::register_op(&kInfo_hardsigmoid);
+
+at::Tensor hardsigmoid_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::hardsigmoid>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  hardsigmoid_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_hardsigmoid(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_hardsigmoid) != 0)) {
+    return opweave::instrumented_call<at::_ops::hardsigmoid>(kOp_hardsigmoid, &hardsigmoid_impl,
+                                                             self);
+  }
+#endif
+  return hardsigmoid_impl(kOp_hardsigmoid, self);
+}
+
+// ---- aten::hardsigmoid_ -> diopiHardsigmoidInp
+const opweave::OpInfo kInfo_hardsigmoid_{"aten::hardsigmoid_",
+                                         "diopiHardsigmoidInp",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_hardsigmoid_ = opweave::register_op(&kInfo_hardsigmoid_);
+
+at::Tensor& hardsigmoid__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::hardsigmoid_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiHardsigmoidInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::hardsigmoid_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_hardsigmoid_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_hardsigmoid_) != 0)) {
+    return opweave::instrumented_call<at::_ops::hardsigmoid_>(kOp_hardsigmoid_, &hardsigmoid__impl,
+                                                              self);
+  }
+#endif
+  return hardsigmoid__impl(kOp_hardsigmoid_, self);
+}
+
+// ---- aten::copysign.out -> diopiCopysign
+const opweave::OpInfo kInfo_copysign_out{"aten::copysign.out",
+                                         "diopiCopysign",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_copysign_out = opweave::register_op(&kInfo_copysign_out);
+
+at::Tensor& copysign_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                              at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::copysign_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::division(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiCopysign)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::copysign_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_copysign_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_copysign_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::copysign_out>(kOp_copysign_out, &copysign_out_impl,
+                                                              self, other, out);
+  }
+#endif
+  return copysign_out_impl(kOp_copysign_out, self, other, out);
+}
+
+// ---- aten::copysign.Tensor -> diopiCopysign (derived from copysign_out)
+const opweave::OpInfo kInfo_copysign_Tensor{"aten::copysign.Tensor",
+                                            "diopiCopysign",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_copysign_Tensor = opweave::register_op(&kInfo_copysign_Tensor);
+
+at::Tensor copysign_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::copysign_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::division(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  copysign_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_copysign_Tensor(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_copysign_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::copysign_Tensor>(
+        kOp_copysign_Tensor, &copysign_Tensor_impl, self, other);
+  }
+#endif
+  return copysign_Tensor_impl(kOp_copysign_Tensor, self, other);
+}
+
+// ---- aten::copysign_.Tensor -> diopiCopysign (derived from copysign_out)
+const opweave::OpInfo kInfo_copysign__Tensor{"aten::copysign_.Tensor",
+                                             "diopiCopysign",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_copysign__Tensor = opweave::register_op(&kInfo_copysign__Tensor);
+
+at::Tensor& copysign__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::copysign__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::check_inplace(op, self, opweave::rules::division(self, other));
+  copysign_out_impl(op, self, other, self);
+  return self;
+}
+
+at::Tensor& wrap_copysign__Tensor(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_copysign__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::copysign__Tensor>(
+        kOp_copysign__Tensor, &copysign__Tensor_impl, self, other);
+  }
+#endif
+  return copysign__Tensor_impl(kOp_copysign__Tensor, self, other);
+}
+
+// ---- aten::copysign.Scalar_out -> diopiCopysignScalar
+const opweave::OpInfo kInfo_copysign_Scalar_out{"aten::copysign.Scalar_out",
+                                                "diopiCopysignScalar",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_copysign_Scalar_out = opweave::register_op(&kInfo_copysign_Scalar_out);
+
+at::Tensor& copysign_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& other,
+                                     at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::copysign_Scalar_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::division(self, other));
+  const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiCopysignScalar)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::copysign_Scalar_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_copysign_Scalar_out(const at::Tensor& self, const at::Scalar& other,
+                                     at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_copysign_Scalar_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::copysign_Scalar_out>(
+        kOp_copysign_Scalar_out, &copysign_Scalar_out_impl, self, other, out);
+  }
+#endif
+  return copysign_Scalar_out_impl(kOp_copysign_Scalar_out, self, other, out);
+}
+
+// ---- aten::copysign.Scalar -> diopiCopysignScalar (derived from copysign_Scalar_out)
+const opweave::OpInfo kInfo_copysign_Scalar{"aten::copysign.Scalar",
+                                            "diopiCopysignScalar",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_copysign_Scalar = opweave::register_op(&kInfo_copysign_Scalar);
+
+at::Tensor copysign_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::copysign_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::division(self, other), opweave::OpGuard::find_device(self));
+  copysign_Scalar_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_copysign_Scalar(const at::Tensor& self, const at::Scalar& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_copysign_Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::copysign_Scalar>(
+        kOp_copysign_Scalar, &copysign_Scalar_impl, self, other);
+  }
+#endif
+  return copysign_Scalar_impl(kOp_copysign_Scalar, self, other);
+}
+
+// ---- aten::copysign_.Scalar -> diopiCopysignScalar (derived from copysign_Scalar_out)
+const opweave::OpInfo kInfo_copysign__Scalar{"aten::copysign_.Scalar",
+                                             "diopiCopysignScalar",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_copysign__Scalar = opweave::register_op(&kInfo_copysign__Scalar);
+
+at::Tensor& copysign__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::copysign__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::check_inplace(op, self, opweave::rules::division(self, other));
+  copysign_Scalar_out_impl(op, self, other, self);
+  return self;
+}
+
+at::Tensor& wrap_copysign__Scalar(at::Tensor& self, const at::Scalar& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_copysign__Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::copysign__Scalar>(
+        kOp_copysign__Scalar, &copysign__Scalar_impl, self, other);
+  }
+#endif
+  return copysign__Scalar_impl(kOp_copysign__Scalar, self, other);
+}
+
+// ---- aten::logaddexp2.out -> diopiLogaddexp2
+const opweave::OpInfo kInfo_logaddexp2_out{"aten::logaddexp2.out",
+                                           "diopiLogaddexp2",
+                                           true,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logaddexp2_out = opweave::register_op(&kInfo_logaddexp2_out);
+
+at::Tensor& logaddexp2_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::logaddexp2_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLogaddexp2)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::logaddexp2_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_logaddexp2_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logaddexp2_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::logaddexp2_out>(
+        kOp_logaddexp2_out, &logaddexp2_out_impl, self, other, out);
+  }
+#endif
+  return logaddexp2_out_impl(kOp_logaddexp2_out, self, other, out);
+}
+
+// ---- aten::logaddexp2 -> diopiLogaddexp2 (derived from logaddexp2_out)
+const opweave::OpInfo kInfo_logaddexp2{"aten::logaddexp2",
+                                       "diopiLogaddexp2",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logaddexp2 = opweave::register_op(&kInfo_logaddexp2);
+
+at::Tensor logaddexp2_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::logaddexp2>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  logaddexp2_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_logaddexp2(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logaddexp2) != 0)) {
+    return opweave::instrumented_call<at::_ops::logaddexp2>(kOp_logaddexp2, &logaddexp2_impl, self,
+                                                            other);
+  }
+#endif
+  return logaddexp2_impl(kOp_logaddexp2, self, other);
+}
+
+// ---- aten::fmax.out -> diopiFmax
+const opweave::OpInfo kInfo_fmax_out{"aten::fmax.out",
+                                     "diopiFmax",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_fmax_out = opweave::register_op(&kInfo_fmax_out);
+
+at::Tensor& fmax_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                          at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::fmax_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiFmax)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::fmax_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_fmax_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_fmax_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::fmax_out>(kOp_fmax_out, &fmax_out_impl, self, other,
+                                                          out);
+  }
+#endif
+  return fmax_out_impl(kOp_fmax_out, self, other, out);
+}
+
+// ---- aten::fmax -> diopiFmax (derived from fmax_out)
+const opweave::OpInfo kInfo_fmax{"aten::fmax",
+                                 "diopiFmax",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_fmax = opweave::register_op(&kInfo_fmax);
+
+at::Tensor fmax_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::fmax>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  fmax_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_fmax(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_fmax) != 0)) {
+    return opweave::instrumented_call<at::_ops::fmax>(kOp_fmax, &fmax_impl, self, other);
+  }
+#endif
+  return fmax_impl(kOp_fmax, self, other);
+}
+
+// ---- aten::nextafter.out -> diopiNextafter
+const opweave::OpInfo kInfo_nextafter_out{"aten::nextafter.out",
+                                          "diopiNextafter",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_nextafter_out = opweave::register_op(&kInfo_nextafter_out);
+
+at::Tensor& nextafter_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                               at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::nextafter_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiNextafter)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::nextafter_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_nextafter_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_nextafter_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::nextafter_out>(
+        kOp_nextafter_out, &nextafter_out_impl, self, other, out);
+  }
+#endif
+  return nextafter_out_impl(kOp_nextafter_out, self, other, out);
+}
+
+// ---- aten::nextafter -> diopiNextafter (derived from nextafter_out)
+const opweave::OpInfo kInfo_nextafter{"aten::nextafter",
+                                      "diopiNextafter",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_nextafter = opweave::register_op(&kInfo_nextafter);
+
+at::Tensor nextafter_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::nextafter>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  nextafter_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_nextafter(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_nextafter) != 0)) {
+    return opweave::instrumented_call<at::_ops::nextafter>(kOp_nextafter, &nextafter_impl, self,
+                                                           other);
+  }
+#endif
+  return nextafter_impl(kOp_nextafter, self, other);
+}
+
+// ---- aten::nextafter_ -> diopiNextafter (derived from nextafter_out)
+const opweave::OpInfo kInfo_nextafter_{"aten::nextafter_",
+                                       "diopiNextafter",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_nextafter_ = opweave::register_op(&kInfo_nextafter_);
+
+at::Tensor& nextafter__impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::nextafter_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+  nextafter_out_impl(op, self, other, self);
+  return self;
+}
+
+at::Tensor& wrap_nextafter_(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_nextafter_) != 0)) {
+    return opweave::instrumented_call<at::_ops::nextafter_>(kOp_nextafter_, &nextafter__impl, self,
+                                                            other);
+  }
+#endif
+  return nextafter__impl(kOp_nextafter_, self, other);
+}
+
+// ---- aten::bitwise_and.Tensor_out -> diopiBitwiseAnd
+const opweave::OpInfo kInfo_bitwise_and_Tensor_out{"aten::bitwise_and.Tensor_out",
+                                                   "diopiBitwiseAnd",
+                                                   true,
+                                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_and_Tensor_out = opweave::register_op(&kInfo_bitwise_and_Tensor_out);
+
+at::Tensor& bitwise_and_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                                        at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::bitwise_and_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBitwiseAnd)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::bitwise_and_Tensor_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_bitwise_and_Tensor_out(const at::Tensor& self, const at::Tensor& other,
+                                        at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_and_Tensor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_and_Tensor_out>(
+        kOp_bitwise_and_Tensor_out, &bitwise_and_Tensor_out_impl, self, other, out);
+  }
+#endif
+  return bitwise_and_Tensor_out_impl(kOp_bitwise_and_Tensor_out, self, other, out);
+}
+
+// ---- aten::bitwise_and.Tensor -> diopiBitwiseAnd (derived from bitwise_and_Tensor_out)
+const opweave::OpInfo kInfo_bitwise_and_Tensor{"aten::bitwise_and.Tensor",
+                                               "diopiBitwiseAnd",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_and_Tensor = opweave::register_op(&kInfo_bitwise_and_Tensor);
+
+at::Tensor bitwise_and_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::bitwise_and_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  bitwise_and_Tensor_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_bitwise_and_Tensor(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_and_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_and_Tensor>(
+        kOp_bitwise_and_Tensor, &bitwise_and_Tensor_impl, self, other);
+  }
+#endif
+  return bitwise_and_Tensor_impl(kOp_bitwise_and_Tensor, self, other);
+}
+
+// ---- aten::bitwise_and_.Tensor -> diopiBitwiseAndInp
+const opweave::OpInfo kInfo_bitwise_and__Tensor{"aten::bitwise_and_.Tensor",
+                                                "diopiBitwiseAndInp",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_and__Tensor = opweave::register_op(&kInfo_bitwise_and__Tensor);
+
+at::Tensor& bitwise_and__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::bitwise_and__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::OpGuard guard(op, self, other);
+  opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBitwiseAndInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::bitwise_and__Tensor>(op, status, self, other);
+  }
+  return self;
+}
+
+at::Tensor& wrap_bitwise_and__Tensor(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_and__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_and__Tensor>(
+        kOp_bitwise_and__Tensor, &bitwise_and__Tensor_impl, self, other);
+  }
+#endif
+  return bitwise_and__Tensor_impl(kOp_bitwise_and__Tensor, self, other);
+}
+
+// ---- aten::bitwise_and.Scalar_out -> diopiBitwiseAndScalar
+const opweave::OpInfo kInfo_bitwise_and_Scalar_out{"aten::bitwise_and.Scalar_out",
+                                                   "diopiBitwiseAndScalar",
+                                                   true,
+                                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_and_Scalar_out = opweave::register_op(&kInfo_bitwise_and_Scalar_out);
+
+at::Tensor& bitwise_and_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& other,
+                                        at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::bitwise_and_Scalar_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBitwiseAndScalar)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::bitwise_and_Scalar_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_bitwise_and_Scalar_out(const at::Tensor& self, const at::Scalar& other,
+                                        at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_and_Scalar_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_and_Scalar_out>(
+        kOp_bitwise_and_Scalar_out, &bitwise_and_Scalar_out_impl, self, other, out);
+  }
+#endif
+  return bitwise_and_Scalar_out_impl(kOp_bitwise_and_Scalar_out, self, other, out);
+}
+
+// ---- aten::bitwise_and.Scalar -> diopiBitwiseAndScalar (derived from bitwise_and_Scalar_out)
+const opweave::OpInfo kInfo_bitwise_and_Scalar{"aten::bitwise_and.Scalar",
+                                               "diopiBitwiseAndScalar",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_and_Scalar = opweave::register_op(&kInfo_bitwise_and_Scalar);
+
+at::Tensor bitwise_and_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::bitwise_and_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self));
+  bitwise_and_Scalar_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_bitwise_and_Scalar(const at::Tensor& self, const at::Scalar& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_and_Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_and_Scalar>(
+        kOp_bitwise_and_Scalar, &bitwise_and_Scalar_impl, self, other);
+  }
+#endif
+  return bitwise_and_Scalar_impl(kOp_bitwise_and_Scalar, self, other);
+}
+
+// ---- aten::bitwise_and_.Scalar -> diopiBitwiseAndInpScalar
+const opweave::OpInfo kInfo_bitwise_and__Scalar{"aten::bitwise_and_.Scalar",
+                                                "diopiBitwiseAndInpScalar",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_and__Scalar = opweave::register_op(&kInfo_bitwise_and__Scalar);
+
+at::Tensor& bitwise_and__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::bitwise_and__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::OpGuard guard(op, self);
+  const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBitwiseAndInpScalar)>(op)(
+      guard.ctx(), opweave::handle(self), &other_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::bitwise_and__Scalar>(op, status, self, other);
+  }
+  return self;
+}
+
+at::Tensor& wrap_bitwise_and__Scalar(at::Tensor& self, const at::Scalar& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_and__Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_and__Scalar>(
+        kOp_bitwise_and__Scalar, &bitwise_and__Scalar_impl, self, other);
+  }
+#endif
+  return bitwise_and__Scalar_impl(kOp_bitwise_and__Scalar, self, other);
+}
+
+// aten::bitwise_and_.Scalar is CompositeImplicitAutograd: decompose when a gradient is needed.
+at::Tensor& autograd_bitwise_and__Scalar(at::Tensor& self, const at::Scalar& other) {
+  if (opweave::grad_required(self)) {
+    return at::compositeimplicitautograd::bitwise_and_(self, other);
+  }
+  at::AutoDispatchBelowADInplaceOrView below_autograd;
+  return opweave::compat::call<at::_ops::bitwise_and__Scalar>(self, other);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -1850,4 +2713,33 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("linalg_vector_norm.out", TORCH_FN(wrap_linalg_vector_norm_out));
   m.impl("linalg_vector_norm", TORCH_FN(wrap_linalg_vector_norm));
   m.impl("repeat", TORCH_FN(wrap_repeat));
+  m.impl("erfc.out", TORCH_FN(wrap_erfc_out));
+  m.impl("erfc", TORCH_FN(wrap_erfc));
+  m.impl("erfc_", TORCH_FN(wrap_erfc_));
+  m.impl("hardsigmoid.out", TORCH_FN(wrap_hardsigmoid_out));
+  m.impl("hardsigmoid", TORCH_FN(wrap_hardsigmoid));
+  m.impl("hardsigmoid_", TORCH_FN(wrap_hardsigmoid_));
+  m.impl("copysign.out", TORCH_FN(wrap_copysign_out));
+  m.impl("copysign.Tensor", TORCH_FN(wrap_copysign_Tensor));
+  m.impl("copysign_.Tensor", TORCH_FN(wrap_copysign__Tensor));
+  m.impl("copysign.Scalar_out", TORCH_FN(wrap_copysign_Scalar_out));
+  m.impl("copysign.Scalar", TORCH_FN(wrap_copysign_Scalar));
+  m.impl("copysign_.Scalar", TORCH_FN(wrap_copysign__Scalar));
+  m.impl("logaddexp2.out", TORCH_FN(wrap_logaddexp2_out));
+  m.impl("logaddexp2", TORCH_FN(wrap_logaddexp2));
+  m.impl("fmax.out", TORCH_FN(wrap_fmax_out));
+  m.impl("fmax", TORCH_FN(wrap_fmax));
+  m.impl("nextafter.out", TORCH_FN(wrap_nextafter_out));
+  m.impl("nextafter", TORCH_FN(wrap_nextafter));
+  m.impl("nextafter_", TORCH_FN(wrap_nextafter_));
+  m.impl("bitwise_and.Tensor_out", TORCH_FN(wrap_bitwise_and_Tensor_out));
+  m.impl("bitwise_and.Tensor", TORCH_FN(wrap_bitwise_and_Tensor));
+  m.impl("bitwise_and_.Tensor", TORCH_FN(wrap_bitwise_and__Tensor));
+  m.impl("bitwise_and.Scalar_out", TORCH_FN(wrap_bitwise_and_Scalar_out));
+  m.impl("bitwise_and.Scalar", TORCH_FN(wrap_bitwise_and_Scalar));
+  m.impl("bitwise_and_.Scalar", TORCH_FN(wrap_bitwise_and__Scalar));
+}
+
+TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {
+  m.impl("bitwise_and_.Scalar", TORCH_FN(autograd_bitwise_and__Scalar));
 }

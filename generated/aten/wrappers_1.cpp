@@ -2190,6 +2190,436 @@ at::Tensor wrap_index_Tensor(const at::Tensor& self,
   return index_Tensor_impl(kOp_index_Tensor, self, indices);
 }
 
+// ---- aten::frac.out -> diopiFrac
+const opweave::OpInfo kInfo_frac_out{"aten::frac.out",
+                                     "diopiFrac",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_frac_out = opweave::register_op(&kInfo_frac_out);
+
+at::Tensor& frac_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::frac_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiFrac)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::frac_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_frac_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_frac_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::frac_out>(kOp_frac_out, &frac_out_impl, self, out);
+  }
+#endif
+  return frac_out_impl(kOp_frac_out, self, out);
+}
+
+// ---- aten::frac -> diopiFrac (derived from frac_out)
+const opweave::OpInfo kInfo_frac{"aten::frac",
+                                 "diopiFrac",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_frac = opweave::register_op(&kInfo_frac);
+
+at::Tensor frac_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::frac>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  frac_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_frac(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_frac) != 0)) {
+    return opweave::instrumented_call<at::_ops::frac>(kOp_frac, &frac_impl, self);
+  }
+#endif
+  return frac_impl(kOp_frac, self);
+}
+
+// ---- aten::frac_ -> diopiFracInp
+const opweave::OpInfo kInfo_frac_{"aten::frac_",
+                                  "diopiFracInp",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_frac_ = opweave::register_op(&kInfo_frac_);
+
+at::Tensor& frac__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::frac_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiFracInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::frac_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_frac_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_frac_) != 0)) {
+    return opweave::instrumented_call<at::_ops::frac_>(kOp_frac_, &frac__impl, self);
+  }
+#endif
+  return frac__impl(kOp_frac_, self);
+}
+
+// ---- aten::isneginf.out -> diopiIsNegInf
+const opweave::OpInfo kInfo_isneginf_out{"aten::isneginf.out",
+                                         "diopiIsNegInf",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_isneginf_out = opweave::register_op(&kInfo_isneginf_out);
+
+at::Tensor& isneginf_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::isneginf_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_bool(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIsNegInf)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::isneginf_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_isneginf_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_isneginf_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::isneginf_out>(kOp_isneginf_out, &isneginf_out_impl,
+                                                              self, out);
+  }
+#endif
+  return isneginf_out_impl(kOp_isneginf_out, self, out);
+}
+
+// ---- aten::isneginf -> diopiIsNegInf (derived from isneginf_out)
+const opweave::OpInfo kInfo_isneginf{"aten::isneginf",
+                                     "diopiIsNegInf",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_isneginf = opweave::register_op(&kInfo_isneginf);
+
+at::Tensor isneginf_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::isneginf>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_bool(self), opweave::OpGuard::find_device(self));
+  isneginf_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_isneginf(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_isneginf) != 0)) {
+    return opweave::instrumented_call<at::_ops::isneginf>(kOp_isneginf, &isneginf_impl, self);
+  }
+#endif
+  return isneginf_impl(kOp_isneginf, self);
+}
+
+// ---- aten::fmod.Tensor_out -> diopiFmod
+const opweave::OpInfo kInfo_fmod_Tensor_out{"aten::fmod.Tensor_out",
+                                            "diopiFmod",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_fmod_Tensor_out = opweave::register_op(&kInfo_fmod_Tensor_out);
+
+at::Tensor& fmod_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                                 at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::fmod_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiFmod)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::fmod_Tensor_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_fmod_Tensor_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_fmod_Tensor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::fmod_Tensor_out>(
+        kOp_fmod_Tensor_out, &fmod_Tensor_out_impl, self, other, out);
+  }
+#endif
+  return fmod_Tensor_out_impl(kOp_fmod_Tensor_out, self, other, out);
+}
+
+// ---- aten::fmod.Tensor -> diopiFmod (derived from fmod_Tensor_out)
+const opweave::OpInfo kInfo_fmod_Tensor{"aten::fmod.Tensor",
+                                        "diopiFmod",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_fmod_Tensor = opweave::register_op(&kInfo_fmod_Tensor);
+
+at::Tensor fmod_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::fmod_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  fmod_Tensor_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_fmod_Tensor(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_fmod_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::fmod_Tensor>(kOp_fmod_Tensor, &fmod_Tensor_impl,
+                                                             self, other);
+  }
+#endif
+  return fmod_Tensor_impl(kOp_fmod_Tensor, self, other);
+}
+
+// ---- aten::fmod_.Tensor -> diopiFmod (derived from fmod_Tensor_out)
+const opweave::OpInfo kInfo_fmod__Tensor{"aten::fmod_.Tensor",
+                                         "diopiFmod",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_fmod__Tensor = opweave::register_op(&kInfo_fmod__Tensor);
+
+at::Tensor& fmod__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::fmod__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+  fmod_Tensor_out_impl(op, self, other, self);
+  return self;
+}
+
+at::Tensor& wrap_fmod__Tensor(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_fmod__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::fmod__Tensor>(kOp_fmod__Tensor, &fmod__Tensor_impl,
+                                                              self, other);
+  }
+#endif
+  return fmod__Tensor_impl(kOp_fmod__Tensor, self, other);
+}
+
+// ---- aten::fmod.Scalar_out -> diopiFmodScalar
+const opweave::OpInfo kInfo_fmod_Scalar_out{"aten::fmod.Scalar_out",
+                                            "diopiFmodScalar",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_fmod_Scalar_out = opweave::register_op(&kInfo_fmod_Scalar_out);
+
+at::Tensor& fmod_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& other,
+                                 at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::fmod_Scalar_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiFmodScalar)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::fmod_Scalar_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_fmod_Scalar_out(const at::Tensor& self, const at::Scalar& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_fmod_Scalar_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::fmod_Scalar_out>(
+        kOp_fmod_Scalar_out, &fmod_Scalar_out_impl, self, other, out);
+  }
+#endif
+  return fmod_Scalar_out_impl(kOp_fmod_Scalar_out, self, other, out);
+}
+
+// ---- aten::fmod.Scalar -> diopiFmodScalar (derived from fmod_Scalar_out)
+const opweave::OpInfo kInfo_fmod_Scalar{"aten::fmod.Scalar",
+                                        "diopiFmodScalar",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_fmod_Scalar = opweave::register_op(&kInfo_fmod_Scalar);
+
+at::Tensor fmod_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::fmod_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self));
+  fmod_Scalar_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_fmod_Scalar(const at::Tensor& self, const at::Scalar& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_fmod_Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::fmod_Scalar>(kOp_fmod_Scalar, &fmod_Scalar_impl,
+                                                             self, other);
+  }
+#endif
+  return fmod_Scalar_impl(kOp_fmod_Scalar, self, other);
+}
+
+// ---- aten::fmod_.Scalar -> diopiFmodScalar (derived from fmod_Scalar_out)
+const opweave::OpInfo kInfo_fmod__Scalar{"aten::fmod_.Scalar",
+                                         "diopiFmodScalar",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_fmod__Scalar = opweave::register_op(&kInfo_fmod__Scalar);
+
+at::Tensor& fmod__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::fmod__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+  fmod_Scalar_out_impl(op, self, other, self);
+  return self;
+}
+
+at::Tensor& wrap_fmod__Scalar(at::Tensor& self, const at::Scalar& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_fmod__Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::fmod__Scalar>(kOp_fmod__Scalar, &fmod__Scalar_impl,
+                                                              self, other);
+  }
+#endif
+  return fmod__Scalar_impl(kOp_fmod__Scalar, self, other);
+}
+
+// ---- aten::fmin.out -> diopiFmin
+const opweave::OpInfo kInfo_fmin_out{"aten::fmin.out",
+                                     "diopiFmin",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_fmin_out = opweave::register_op(&kInfo_fmin_out);
+
+at::Tensor& fmin_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                          at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::fmin_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiFmin)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::fmin_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_fmin_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_fmin_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::fmin_out>(kOp_fmin_out, &fmin_out_impl, self, other,
+                                                          out);
+  }
+#endif
+  return fmin_out_impl(kOp_fmin_out, self, other, out);
+}
+
+// ---- aten::fmin -> diopiFmin (derived from fmin_out)
+const opweave::OpInfo kInfo_fmin{"aten::fmin",
+                                 "diopiFmin",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_fmin = opweave::register_op(&kInfo_fmin);
+
+at::Tensor fmin_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::fmin>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  fmin_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_fmin(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_fmin) != 0)) {
+    return opweave::instrumented_call<at::_ops::fmin>(kOp_fmin, &fmin_impl, self, other);
+  }
+#endif
+  return fmin_impl(kOp_fmin, self, other);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -2252,6 +2682,19 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("native_dropout", TORCH_FN(wrap_native_dropout));
   m.impl("native_dropout_backward", TORCH_FN(wrap_native_dropout_backward));
   m.impl("index.Tensor", TORCH_FN(wrap_index_Tensor));
+  m.impl("frac.out", TORCH_FN(wrap_frac_out));
+  m.impl("frac", TORCH_FN(wrap_frac));
+  m.impl("frac_", TORCH_FN(wrap_frac_));
+  m.impl("isneginf.out", TORCH_FN(wrap_isneginf_out));
+  m.impl("isneginf", TORCH_FN(wrap_isneginf));
+  m.impl("fmod.Tensor_out", TORCH_FN(wrap_fmod_Tensor_out));
+  m.impl("fmod.Tensor", TORCH_FN(wrap_fmod_Tensor));
+  m.impl("fmod_.Tensor", TORCH_FN(wrap_fmod__Tensor));
+  m.impl("fmod.Scalar_out", TORCH_FN(wrap_fmod_Scalar_out));
+  m.impl("fmod.Scalar", TORCH_FN(wrap_fmod_Scalar));
+  m.impl("fmod_.Scalar", TORCH_FN(wrap_fmod__Scalar));
+  m.impl("fmin.out", TORCH_FN(wrap_fmin_out));
+  m.impl("fmin", TORCH_FN(wrap_fmin));
 }
 
 TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {

@@ -2,6 +2,8 @@
  * be edited by hand: edit the spec or the template and run `make gen`. */
 // PrivateUse1 kernels for the ATen overloads routed to DIOPI, shard 2.
 // Fast path: one predictable branch on the op's cached flags, then the DIOPI call.
+#include <ATen/ops/bitwise_or_compositeimplicitautograd_dispatch.h>
+
 #include "opweave/gen_support.h"
 
 namespace {
@@ -1833,6 +1835,1134 @@ at::Tensor& wrap_masked_scatter_(at::Tensor& self, const at::Tensor& mask,
   return masked_scatter__impl(kOp_masked_scatter_, self, mask, source);
 }
 
+// ---- aten::asin.out -> diopiAsin
+const opweave::OpInfo kInfo_asin_out{"aten::asin.out",
+                                     "diopiAsin",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_asin_out = opweave::register_op(&kInfo_asin_out);
+
+at::Tensor& asin_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::asin_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAsin)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::asin_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_asin_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_asin_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::asin_out>(kOp_asin_out, &asin_out_impl, self, out);
+  }
+#endif
+  return asin_out_impl(kOp_asin_out, self, out);
+}
+
+// ---- aten::asin -> diopiAsin (derived from asin_out)
+const opweave::OpInfo kInfo_asin{"aten::asin",
+                                 "diopiAsin",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_asin = opweave::register_op(&kInfo_asin);
+
+at::Tensor asin_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::asin>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  asin_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_asin(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_asin) != 0)) {
+    return opweave::instrumented_call<at::_ops::asin>(kOp_asin, &asin_impl, self);
+  }
+#endif
+  return asin_impl(kOp_asin, self);
+}
+
+// ---- aten::asin_ -> diopiAsinInp
+const opweave::OpInfo kInfo_asin_{"aten::asin_",
+                                  "diopiAsinInp",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_asin_ = opweave::register_op(&kInfo_asin_);
+
+at::Tensor& asin__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::asin_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiAsinInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::asin_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_asin_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_asin_) != 0)) {
+    return opweave::instrumented_call<at::_ops::asin_>(kOp_asin_, &asin__impl, self);
+  }
+#endif
+  return asin__impl(kOp_asin_, self);
+}
+
+// ---- aten::sinh.out -> diopiSinh
+const opweave::OpInfo kInfo_sinh_out{"aten::sinh.out",
+                                     "diopiSinh",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_sinh_out = opweave::register_op(&kInfo_sinh_out);
+
+at::Tensor& sinh_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sinh_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSinh)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::sinh_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_sinh_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_sinh_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::sinh_out>(kOp_sinh_out, &sinh_out_impl, self, out);
+  }
+#endif
+  return sinh_out_impl(kOp_sinh_out, self, out);
+}
+
+// ---- aten::sinh -> diopiSinh (derived from sinh_out)
+const opweave::OpInfo kInfo_sinh{"aten::sinh",
+                                 "diopiSinh",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_sinh = opweave::register_op(&kInfo_sinh);
+
+at::Tensor sinh_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sinh>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  sinh_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_sinh(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_sinh) != 0)) {
+    return opweave::instrumented_call<at::_ops::sinh>(kOp_sinh, &sinh_impl, self);
+  }
+#endif
+  return sinh_impl(kOp_sinh, self);
+}
+
+// ---- aten::sinh_ -> diopiSinhInp
+const opweave::OpInfo kInfo_sinh_{"aten::sinh_",
+                                  "diopiSinhInp",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_sinh_ = opweave::register_op(&kInfo_sinh_);
+
+at::Tensor& sinh__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sinh_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiSinhInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::sinh_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_sinh_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_sinh_) != 0)) {
+    return opweave::instrumented_call<at::_ops::sinh_>(kOp_sinh_, &sinh__impl, self);
+  }
+#endif
+  return sinh__impl(kOp_sinh_, self);
+}
+
+// ---- aten::sinc.out -> diopiSinc
+const opweave::OpInfo kInfo_sinc_out{"aten::sinc.out",
+                                     "diopiSinc",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_sinc_out = opweave::register_op(&kInfo_sinc_out);
+
+at::Tensor& sinc_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sinc_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSinc)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::sinc_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_sinc_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_sinc_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::sinc_out>(kOp_sinc_out, &sinc_out_impl, self, out);
+  }
+#endif
+  return sinc_out_impl(kOp_sinc_out, self, out);
+}
+
+// ---- aten::sinc -> diopiSinc (derived from sinc_out)
+const opweave::OpInfo kInfo_sinc{"aten::sinc",
+                                 "diopiSinc",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_sinc = opweave::register_op(&kInfo_sinc);
+
+at::Tensor sinc_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sinc>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  sinc_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_sinc(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_sinc) != 0)) {
+    return opweave::instrumented_call<at::_ops::sinc>(kOp_sinc, &sinc_impl, self);
+  }
+#endif
+  return sinc_impl(kOp_sinc, self);
+}
+
+// ---- aten::sinc_ -> diopiSincInp
+const opweave::OpInfo kInfo_sinc_{"aten::sinc_",
+                                  "diopiSincInp",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_sinc_ = opweave::register_op(&kInfo_sinc_);
+
+at::Tensor& sinc__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::sinc_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiSincInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::sinc_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_sinc_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_sinc_) != 0)) {
+    return opweave::instrumented_call<at::_ops::sinc_>(kOp_sinc_, &sinc__impl, self);
+  }
+#endif
+  return sinc__impl(kOp_sinc_, self);
+}
+
+// ---- aten::logit.out -> diopiLogit
+const opweave::OpInfo kInfo_logit_out{"aten::logit.out",
+                                      "diopiLogit",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logit_out = opweave::register_op(&kInfo_logit_out);
+
+at::Tensor& logit_out_impl(int op, const at::Tensor& self, c10::optional<double> eps,
+                           at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::logit_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, eps, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLogit)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::optional_ptr(eps));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::logit_out>(op, status, self, eps, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_logit_out(const at::Tensor& self, c10::optional<double> eps, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logit_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::logit_out>(kOp_logit_out, &logit_out_impl, self,
+                                                           eps, out);
+  }
+#endif
+  return logit_out_impl(kOp_logit_out, self, eps, out);
+}
+
+// ---- aten::logit -> diopiLogit (derived from logit_out)
+const opweave::OpInfo kInfo_logit{"aten::logit",
+                                  "diopiLogit",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logit = opweave::register_op(&kInfo_logit);
+
+at::Tensor logit_impl(int op, const at::Tensor& self, c10::optional<double> eps) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::logit>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, eps);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  logit_out_impl(op, self, eps, out);
+  return out;
+}
+
+at::Tensor wrap_logit(const at::Tensor& self, c10::optional<double> eps) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logit) != 0)) {
+    return opweave::instrumented_call<at::_ops::logit>(kOp_logit, &logit_impl, self, eps);
+  }
+#endif
+  return logit_impl(kOp_logit, self, eps);
+}
+
+// ---- aten::logit_ -> diopiLogitInp
+const opweave::OpInfo kInfo_logit_{"aten::logit_",
+                                   "diopiLogitInp",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logit_ = opweave::register_op(&kInfo_logit_);
+
+at::Tensor& logit__impl(int op, at::Tensor& self, c10::optional<double> eps) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::logit_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, eps);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLogitInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::optional_ptr(eps));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::logit_>(op, status, self, eps);
+  }
+  return self;
+}
+
+at::Tensor& wrap_logit_(at::Tensor& self, c10::optional<double> eps) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logit_) != 0)) {
+    return opweave::instrumented_call<at::_ops::logit_>(kOp_logit_, &logit__impl, self, eps);
+  }
+#endif
+  return logit__impl(kOp_logit_, self, eps);
+}
+
+// ---- aten::signbit.out -> diopiSignbit
+const opweave::OpInfo kInfo_signbit_out{"aten::signbit.out",
+                                        "diopiSignbit",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_signbit_out = opweave::register_op(&kInfo_signbit_out);
+
+at::Tensor& signbit_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::signbit_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_bool(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSignbit)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::signbit_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_signbit_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_signbit_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::signbit_out>(kOp_signbit_out, &signbit_out_impl,
+                                                             self, out);
+  }
+#endif
+  return signbit_out_impl(kOp_signbit_out, self, out);
+}
+
+// ---- aten::signbit -> diopiSignbit (derived from signbit_out)
+const opweave::OpInfo kInfo_signbit{"aten::signbit",
+                                    "diopiSignbit",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_signbit = opweave::register_op(&kInfo_signbit);
+
+at::Tensor signbit_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::signbit>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_bool(self), opweave::OpGuard::find_device(self));
+  signbit_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_signbit(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_signbit) != 0)) {
+    return opweave::instrumented_call<at::_ops::signbit>(kOp_signbit, &signbit_impl, self);
+  }
+#endif
+  return signbit_impl(kOp_signbit, self);
+}
+
+// ---- aten::mish.out -> diopiMish
+const opweave::OpInfo kInfo_mish_out{"aten::mish.out",
+                                     "diopiMish",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_mish_out = opweave::register_op(&kInfo_mish_out);
+
+at::Tensor& mish_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::mish_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMish)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::mish_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_mish_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_mish_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::mish_out>(kOp_mish_out, &mish_out_impl, self, out);
+  }
+#endif
+  return mish_out_impl(kOp_mish_out, self, out);
+}
+
+// ---- aten::mish -> diopiMish (derived from mish_out)
+const opweave::OpInfo kInfo_mish{"aten::mish",
+                                 "diopiMish",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_mish = opweave::register_op(&kInfo_mish);
+
+at::Tensor mish_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::mish>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  mish_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_mish(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_mish) != 0)) {
+    return opweave::instrumented_call<at::_ops::mish>(kOp_mish, &mish_impl, self);
+  }
+#endif
+  return mish_impl(kOp_mish, self);
+}
+
+// ---- aten::mish_ -> diopiMishInp
+const opweave::OpInfo kInfo_mish_{"aten::mish_",
+                                  "diopiMishInp",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_mish_ = opweave::register_op(&kInfo_mish_);
+
+at::Tensor& mish__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::mish_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiMishInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::mish_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_mish_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_mish_) != 0)) {
+    return opweave::instrumented_call<at::_ops::mish_>(kOp_mish_, &mish__impl, self);
+  }
+#endif
+  return mish__impl(kOp_mish_, self);
+}
+
+// ---- aten::remainder.Tensor_out -> diopiRemainderTensor
+const opweave::OpInfo kInfo_remainder_Tensor_out{"aten::remainder.Tensor_out",
+                                                 "diopiRemainderTensor",
+                                                 true,
+                                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_remainder_Tensor_out = opweave::register_op(&kInfo_remainder_Tensor_out);
+
+at::Tensor& remainder_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                                      at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::remainder_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiRemainderTensor)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::remainder_Tensor_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_remainder_Tensor_out(const at::Tensor& self, const at::Tensor& other,
+                                      at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_remainder_Tensor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::remainder_Tensor_out>(
+        kOp_remainder_Tensor_out, &remainder_Tensor_out_impl, self, other, out);
+  }
+#endif
+  return remainder_Tensor_out_impl(kOp_remainder_Tensor_out, self, other, out);
+}
+
+// ---- aten::remainder.Tensor -> diopiRemainderTensor (derived from remainder_Tensor_out)
+const opweave::OpInfo kInfo_remainder_Tensor{"aten::remainder.Tensor",
+                                             "diopiRemainderTensor",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_remainder_Tensor = opweave::register_op(&kInfo_remainder_Tensor);
+
+at::Tensor remainder_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::remainder_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  remainder_Tensor_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_remainder_Tensor(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_remainder_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::remainder_Tensor>(
+        kOp_remainder_Tensor, &remainder_Tensor_impl, self, other);
+  }
+#endif
+  return remainder_Tensor_impl(kOp_remainder_Tensor, self, other);
+}
+
+// ---- aten::remainder_.Tensor -> diopiRemainderTensor (derived from remainder_Tensor_out)
+const opweave::OpInfo kInfo_remainder__Tensor{"aten::remainder_.Tensor",
+                                              "diopiRemainderTensor",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_remainder__Tensor = opweave::register_op(&kInfo_remainder__Tensor);
+
+at::Tensor& remainder__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::remainder__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+  remainder_Tensor_out_impl(op, self, other, self);
+  return self;
+}
+
+at::Tensor& wrap_remainder__Tensor(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_remainder__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::remainder__Tensor>(
+        kOp_remainder__Tensor, &remainder__Tensor_impl, self, other);
+  }
+#endif
+  return remainder__Tensor_impl(kOp_remainder__Tensor, self, other);
+}
+
+// ---- aten::remainder.Scalar_out -> diopiRemainderScalar
+const opweave::OpInfo kInfo_remainder_Scalar_out{"aten::remainder.Scalar_out",
+                                                 "diopiRemainderScalar",
+                                                 true,
+                                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_remainder_Scalar_out = opweave::register_op(&kInfo_remainder_Scalar_out);
+
+at::Tensor& remainder_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& other,
+                                      at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::remainder_Scalar_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiRemainderScalar)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::remainder_Scalar_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_remainder_Scalar_out(const at::Tensor& self, const at::Scalar& other,
+                                      at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_remainder_Scalar_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::remainder_Scalar_out>(
+        kOp_remainder_Scalar_out, &remainder_Scalar_out_impl, self, other, out);
+  }
+#endif
+  return remainder_Scalar_out_impl(kOp_remainder_Scalar_out, self, other, out);
+}
+
+// ---- aten::remainder.Scalar -> diopiRemainderScalar (derived from remainder_Scalar_out)
+const opweave::OpInfo kInfo_remainder_Scalar{"aten::remainder.Scalar",
+                                             "diopiRemainderScalar",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_remainder_Scalar = opweave::register_op(&kInfo_remainder_Scalar);
+
+at::Tensor remainder_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::remainder_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self));
+  remainder_Scalar_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_remainder_Scalar(const at::Tensor& self, const at::Scalar& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_remainder_Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::remainder_Scalar>(
+        kOp_remainder_Scalar, &remainder_Scalar_impl, self, other);
+  }
+#endif
+  return remainder_Scalar_impl(kOp_remainder_Scalar, self, other);
+}
+
+// ---- aten::remainder_.Scalar -> diopiRemainderScalar (derived from remainder_Scalar_out)
+const opweave::OpInfo kInfo_remainder__Scalar{"aten::remainder_.Scalar",
+                                              "diopiRemainderScalar",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_remainder__Scalar = opweave::register_op(&kInfo_remainder__Scalar);
+
+at::Tensor& remainder__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::remainder__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+  remainder_Scalar_out_impl(op, self, other, self);
+  return self;
+}
+
+at::Tensor& wrap_remainder__Scalar(at::Tensor& self, const at::Scalar& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_remainder__Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::remainder__Scalar>(
+        kOp_remainder__Scalar, &remainder__Scalar_impl, self, other);
+  }
+#endif
+  return remainder__Scalar_impl(kOp_remainder__Scalar, self, other);
+}
+
+// ---- aten::remainder.Scalar_Tensor -> diopiRemainder
+const opweave::OpInfo kInfo_remainder_Scalar_Tensor{"aten::remainder.Scalar_Tensor",
+                                                    "diopiRemainder",
+                                                    true,
+                                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_remainder_Scalar_Tensor = opweave::register_op(&kInfo_remainder_Scalar_Tensor);
+
+at::Tensor remainder_Scalar_Tensor_impl(int op, const at::Scalar& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::remainder_Scalar_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::OpGuard guard(op, other);
+  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), guard.device());
+  const diopiScalar_t input_d = opweave::to_diopi_scalar(self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiRemainder)>(op)(
+      guard.ctx(), opweave::handle(result0), &input_d,
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::remainder_Scalar_Tensor>(op, status, self, other);
+  }
+  return result0;
+}
+
+at::Tensor wrap_remainder_Scalar_Tensor(const at::Scalar& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_remainder_Scalar_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::remainder_Scalar_Tensor>(
+        kOp_remainder_Scalar_Tensor, &remainder_Scalar_Tensor_impl, self, other);
+  }
+#endif
+  return remainder_Scalar_Tensor_impl(kOp_remainder_Scalar_Tensor, self, other);
+}
+
+// ---- aten::hypot.out -> diopiHypot
+const opweave::OpInfo kInfo_hypot_out{"aten::hypot.out",
+                                      "diopiHypot",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_hypot_out = opweave::register_op(&kInfo_hypot_out);
+
+at::Tensor& hypot_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                           at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::hypot_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiHypot)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::hypot_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_hypot_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_hypot_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::hypot_out>(kOp_hypot_out, &hypot_out_impl, self,
+                                                           other, out);
+  }
+#endif
+  return hypot_out_impl(kOp_hypot_out, self, other, out);
+}
+
+// ---- aten::hypot -> diopiHypot (derived from hypot_out)
+const opweave::OpInfo kInfo_hypot{"aten::hypot",
+                                  "diopiHypot",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_hypot = opweave::register_op(&kInfo_hypot);
+
+at::Tensor hypot_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::hypot>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  hypot_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_hypot(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_hypot) != 0)) {
+    return opweave::instrumented_call<at::_ops::hypot>(kOp_hypot, &hypot_impl, self, other);
+  }
+#endif
+  return hypot_impl(kOp_hypot, self, other);
+}
+
+// ---- aten::hypot_ -> diopiHypot (derived from hypot_out)
+const opweave::OpInfo kInfo_hypot_{"aten::hypot_",
+                                   "diopiHypot",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_hypot_ = opweave::register_op(&kInfo_hypot_);
+
+at::Tensor& hypot__impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::hypot_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+  hypot_out_impl(op, self, other, self);
+  return self;
+}
+
+at::Tensor& wrap_hypot_(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_hypot_) != 0)) {
+    return opweave::instrumented_call<at::_ops::hypot_>(kOp_hypot_, &hypot__impl, self, other);
+  }
+#endif
+  return hypot__impl(kOp_hypot_, self, other);
+}
+
+// ---- aten::bitwise_or.Tensor_out -> diopiBitwiseOr
+const opweave::OpInfo kInfo_bitwise_or_Tensor_out{"aten::bitwise_or.Tensor_out",
+                                                  "diopiBitwiseOr",
+                                                  true,
+                                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_or_Tensor_out = opweave::register_op(&kInfo_bitwise_or_Tensor_out);
+
+at::Tensor& bitwise_or_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                                       at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::bitwise_or_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBitwiseOr)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::bitwise_or_Tensor_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_bitwise_or_Tensor_out(const at::Tensor& self, const at::Tensor& other,
+                                       at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_or_Tensor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_or_Tensor_out>(
+        kOp_bitwise_or_Tensor_out, &bitwise_or_Tensor_out_impl, self, other, out);
+  }
+#endif
+  return bitwise_or_Tensor_out_impl(kOp_bitwise_or_Tensor_out, self, other, out);
+}
+
+// ---- aten::bitwise_or.Tensor -> diopiBitwiseOr (derived from bitwise_or_Tensor_out)
+const opweave::OpInfo kInfo_bitwise_or_Tensor{"aten::bitwise_or.Tensor",
+                                              "diopiBitwiseOr",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_or_Tensor = opweave::register_op(&kInfo_bitwise_or_Tensor);
+
+at::Tensor bitwise_or_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::bitwise_or_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  bitwise_or_Tensor_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_bitwise_or_Tensor(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_or_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_or_Tensor>(
+        kOp_bitwise_or_Tensor, &bitwise_or_Tensor_impl, self, other);
+  }
+#endif
+  return bitwise_or_Tensor_impl(kOp_bitwise_or_Tensor, self, other);
+}
+
+// ---- aten::bitwise_or_.Tensor -> diopiBitwiseOrInp
+const opweave::OpInfo kInfo_bitwise_or__Tensor{"aten::bitwise_or_.Tensor",
+                                               "diopiBitwiseOrInp",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_or__Tensor = opweave::register_op(&kInfo_bitwise_or__Tensor);
+
+at::Tensor& bitwise_or__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::bitwise_or__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::OpGuard guard(op, self, other);
+  opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBitwiseOrInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::bitwise_or__Tensor>(op, status, self, other);
+  }
+  return self;
+}
+
+at::Tensor& wrap_bitwise_or__Tensor(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_or__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_or__Tensor>(
+        kOp_bitwise_or__Tensor, &bitwise_or__Tensor_impl, self, other);
+  }
+#endif
+  return bitwise_or__Tensor_impl(kOp_bitwise_or__Tensor, self, other);
+}
+
+// ---- aten::bitwise_or.Scalar_out -> diopiBitwiseOrScalar
+const opweave::OpInfo kInfo_bitwise_or_Scalar_out{"aten::bitwise_or.Scalar_out",
+                                                  "diopiBitwiseOrScalar",
+                                                  true,
+                                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_or_Scalar_out = opweave::register_op(&kInfo_bitwise_or_Scalar_out);
+
+at::Tensor& bitwise_or_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& other,
+                                       at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::bitwise_or_Scalar_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBitwiseOrScalar)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::bitwise_or_Scalar_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_bitwise_or_Scalar_out(const at::Tensor& self, const at::Scalar& other,
+                                       at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_or_Scalar_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_or_Scalar_out>(
+        kOp_bitwise_or_Scalar_out, &bitwise_or_Scalar_out_impl, self, other, out);
+  }
+#endif
+  return bitwise_or_Scalar_out_impl(kOp_bitwise_or_Scalar_out, self, other, out);
+}
+
+// ---- aten::bitwise_or.Scalar -> diopiBitwiseOrScalar (derived from bitwise_or_Scalar_out)
+const opweave::OpInfo kInfo_bitwise_or_Scalar{"aten::bitwise_or.Scalar",
+                                              "diopiBitwiseOrScalar",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_or_Scalar = opweave::register_op(&kInfo_bitwise_or_Scalar);
+
+at::Tensor bitwise_or_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::bitwise_or_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self));
+  bitwise_or_Scalar_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_bitwise_or_Scalar(const at::Tensor& self, const at::Scalar& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_or_Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_or_Scalar>(
+        kOp_bitwise_or_Scalar, &bitwise_or_Scalar_impl, self, other);
+  }
+#endif
+  return bitwise_or_Scalar_impl(kOp_bitwise_or_Scalar, self, other);
+}
+
+// aten::bitwise_or.Scalar is CompositeImplicitAutograd: decompose when a gradient is needed.
+at::Tensor autograd_bitwise_or_Scalar(const at::Tensor& self, const at::Scalar& other) {
+  if (opweave::grad_required(self)) {
+    return at::compositeimplicitautograd::bitwise_or(self, other);
+  }
+  at::AutoDispatchBelowADInplaceOrView below_autograd;
+  return opweave::compat::call<at::_ops::bitwise_or_Scalar>(self, other);
+}
+
+// ---- aten::bitwise_or_.Scalar -> diopiBitwiseOrInpScalar
+const opweave::OpInfo kInfo_bitwise_or__Scalar{"aten::bitwise_or_.Scalar",
+                                               "diopiBitwiseOrInpScalar",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_or__Scalar = opweave::register_op(&kInfo_bitwise_or__Scalar);
+
+at::Tensor& bitwise_or__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::bitwise_or__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::OpGuard guard(op, self);
+  const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBitwiseOrInpScalar)>(op)(
+      guard.ctx(), opweave::handle(self), &other_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::bitwise_or__Scalar>(op, status, self, other);
+  }
+  return self;
+}
+
+at::Tensor& wrap_bitwise_or__Scalar(at::Tensor& self, const at::Scalar& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_or__Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_or__Scalar>(
+        kOp_bitwise_or__Scalar, &bitwise_or__Scalar_impl, self, other);
+  }
+#endif
+  return bitwise_or__Scalar_impl(kOp_bitwise_or__Scalar, self, other);
+}
+
+// aten::bitwise_or_.Scalar is CompositeImplicitAutograd: decompose when a gradient is needed.
+at::Tensor& autograd_bitwise_or__Scalar(at::Tensor& self, const at::Scalar& other) {
+  if (opweave::grad_required(self)) {
+    return at::compositeimplicitautograd::bitwise_or_(self, other);
+  }
+  at::AutoDispatchBelowADInplaceOrView below_autograd;
+  return opweave::compat::call<at::_ops::bitwise_or__Scalar>(self, other);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -1885,4 +3015,42 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("sort.values", TORCH_FN(wrap_sort_values));
   m.impl("sort", TORCH_FN(wrap_sort));
   m.impl("masked_scatter_", TORCH_FN(wrap_masked_scatter_));
+  m.impl("asin.out", TORCH_FN(wrap_asin_out));
+  m.impl("asin", TORCH_FN(wrap_asin));
+  m.impl("asin_", TORCH_FN(wrap_asin_));
+  m.impl("sinh.out", TORCH_FN(wrap_sinh_out));
+  m.impl("sinh", TORCH_FN(wrap_sinh));
+  m.impl("sinh_", TORCH_FN(wrap_sinh_));
+  m.impl("sinc.out", TORCH_FN(wrap_sinc_out));
+  m.impl("sinc", TORCH_FN(wrap_sinc));
+  m.impl("sinc_", TORCH_FN(wrap_sinc_));
+  m.impl("logit.out", TORCH_FN(wrap_logit_out));
+  m.impl("logit", TORCH_FN(wrap_logit));
+  m.impl("logit_", TORCH_FN(wrap_logit_));
+  m.impl("signbit.out", TORCH_FN(wrap_signbit_out));
+  m.impl("signbit", TORCH_FN(wrap_signbit));
+  m.impl("mish.out", TORCH_FN(wrap_mish_out));
+  m.impl("mish", TORCH_FN(wrap_mish));
+  m.impl("mish_", TORCH_FN(wrap_mish_));
+  m.impl("remainder.Tensor_out", TORCH_FN(wrap_remainder_Tensor_out));
+  m.impl("remainder.Tensor", TORCH_FN(wrap_remainder_Tensor));
+  m.impl("remainder_.Tensor", TORCH_FN(wrap_remainder__Tensor));
+  m.impl("remainder.Scalar_out", TORCH_FN(wrap_remainder_Scalar_out));
+  m.impl("remainder.Scalar", TORCH_FN(wrap_remainder_Scalar));
+  m.impl("remainder_.Scalar", TORCH_FN(wrap_remainder__Scalar));
+  m.impl("remainder.Scalar_Tensor", TORCH_FN(wrap_remainder_Scalar_Tensor));
+  m.impl("hypot.out", TORCH_FN(wrap_hypot_out));
+  m.impl("hypot", TORCH_FN(wrap_hypot));
+  m.impl("hypot_", TORCH_FN(wrap_hypot_));
+  m.impl("bitwise_or.Tensor_out", TORCH_FN(wrap_bitwise_or_Tensor_out));
+  m.impl("bitwise_or.Tensor", TORCH_FN(wrap_bitwise_or_Tensor));
+  m.impl("bitwise_or_.Tensor", TORCH_FN(wrap_bitwise_or__Tensor));
+  m.impl("bitwise_or.Scalar_out", TORCH_FN(wrap_bitwise_or_Scalar_out));
+  m.impl("bitwise_or.Scalar", TORCH_FN(wrap_bitwise_or_Scalar));
+  m.impl("bitwise_or_.Scalar", TORCH_FN(wrap_bitwise_or__Scalar));
+}
+
+TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {
+  m.impl("bitwise_or.Scalar", TORCH_FN(autograd_bitwise_or_Scalar));
+  m.impl("bitwise_or_.Scalar", TORCH_FN(autograd_bitwise_or__Scalar));
 }

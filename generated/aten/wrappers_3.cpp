@@ -1594,6 +1594,366 @@ at::Tensor& wrap__index_put_impl_(at::Tensor& self,
   return _index_put_impl__impl(kOp__index_put_impl_, self, indices, values, accumulate, unsafe);
 }
 
+// ---- aten::cosh.out -> diopiCosh
+const opweave::OpInfo kInfo_cosh_out{"aten::cosh.out",
+                                     "diopiCosh",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_cosh_out = opweave::register_op(&kInfo_cosh_out);
+
+at::Tensor& cosh_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::cosh_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiCosh)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::cosh_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_cosh_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_cosh_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::cosh_out>(kOp_cosh_out, &cosh_out_impl, self, out);
+  }
+#endif
+  return cosh_out_impl(kOp_cosh_out, self, out);
+}
+
+// ---- aten::cosh -> diopiCosh (derived from cosh_out)
+const opweave::OpInfo kInfo_cosh{"aten::cosh",
+                                 "diopiCosh",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_cosh = opweave::register_op(&kInfo_cosh);
+
+at::Tensor cosh_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::cosh>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  cosh_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_cosh(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_cosh) != 0)) {
+    return opweave::instrumented_call<at::_ops::cosh>(kOp_cosh, &cosh_impl, self);
+  }
+#endif
+  return cosh_impl(kOp_cosh, self);
+}
+
+// ---- aten::cosh_ -> diopiCoshInp
+const opweave::OpInfo kInfo_cosh_{"aten::cosh_",
+                                  "diopiCoshInp",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_cosh_ = opweave::register_op(&kInfo_cosh_);
+
+at::Tensor& cosh__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::cosh_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiCoshInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::cosh_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_cosh_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_cosh_) != 0)) {
+    return opweave::instrumented_call<at::_ops::cosh_>(kOp_cosh_, &cosh__impl, self);
+  }
+#endif
+  return cosh__impl(kOp_cosh_, self);
+}
+
+// ---- aten::expm1.out -> diopiExpm1
+const opweave::OpInfo kInfo_expm1_out{"aten::expm1.out",
+                                      "diopiExpm1",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_expm1_out = opweave::register_op(&kInfo_expm1_out);
+
+at::Tensor& expm1_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::expm1_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiExpm1)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::expm1_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_expm1_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_expm1_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::expm1_out>(kOp_expm1_out, &expm1_out_impl, self,
+                                                           out);
+  }
+#endif
+  return expm1_out_impl(kOp_expm1_out, self, out);
+}
+
+// ---- aten::expm1 -> diopiExpm1 (derived from expm1_out)
+const opweave::OpInfo kInfo_expm1{"aten::expm1",
+                                  "diopiExpm1",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_expm1 = opweave::register_op(&kInfo_expm1);
+
+at::Tensor expm1_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::expm1>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  expm1_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_expm1(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_expm1) != 0)) {
+    return opweave::instrumented_call<at::_ops::expm1>(kOp_expm1, &expm1_impl, self);
+  }
+#endif
+  return expm1_impl(kOp_expm1, self);
+}
+
+// ---- aten::expm1_ -> diopiExpm1Inp
+const opweave::OpInfo kInfo_expm1_{"aten::expm1_",
+                                   "diopiExpm1Inp",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_expm1_ = opweave::register_op(&kInfo_expm1_);
+
+at::Tensor& expm1__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::expm1_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiExpm1Inp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::expm1_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_expm1_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_expm1_) != 0)) {
+    return opweave::instrumented_call<at::_ops::expm1_>(kOp_expm1_, &expm1__impl, self);
+  }
+#endif
+  return expm1__impl(kOp_expm1_, self);
+}
+
+// ---- aten::exp2.out -> diopiExp2
+const opweave::OpInfo kInfo_exp2_out{"aten::exp2.out",
+                                     "diopiExp2",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_exp2_out = opweave::register_op(&kInfo_exp2_out);
+
+at::Tensor& exp2_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::exp2_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiExp2)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::exp2_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_exp2_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_exp2_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::exp2_out>(kOp_exp2_out, &exp2_out_impl, self, out);
+  }
+#endif
+  return exp2_out_impl(kOp_exp2_out, self, out);
+}
+
+// ---- aten::exp2 -> diopiExp2 (derived from exp2_out)
+const opweave::OpInfo kInfo_exp2{"aten::exp2",
+                                 "diopiExp2",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_exp2 = opweave::register_op(&kInfo_exp2);
+
+at::Tensor exp2_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::exp2>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  exp2_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_exp2(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_exp2) != 0)) {
+    return opweave::instrumented_call<at::_ops::exp2>(kOp_exp2, &exp2_impl, self);
+  }
+#endif
+  return exp2_impl(kOp_exp2, self);
+}
+
+// ---- aten::exp2_ -> diopiExp2Inp
+const opweave::OpInfo kInfo_exp2_{"aten::exp2_",
+                                  "diopiExp2Inp",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_exp2_ = opweave::register_op(&kInfo_exp2_);
+
+at::Tensor& exp2__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::exp2_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiExp2Inp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::exp2_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_exp2_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_exp2_) != 0)) {
+    return opweave::instrumented_call<at::_ops::exp2_>(kOp_exp2_, &exp2__impl, self);
+  }
+#endif
+  return exp2__impl(kOp_exp2_, self);
+}
+
+// ---- aten::isposinf.out -> diopiIsPosInf
+const opweave::OpInfo kInfo_isposinf_out{"aten::isposinf.out",
+                                         "diopiIsPosInf",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_isposinf_out = opweave::register_op(&kInfo_isposinf_out);
+
+at::Tensor& isposinf_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::isposinf_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_bool(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIsPosInf)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::isposinf_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_isposinf_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_isposinf_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::isposinf_out>(kOp_isposinf_out, &isposinf_out_impl,
+                                                              self, out);
+  }
+#endif
+  return isposinf_out_impl(kOp_isposinf_out, self, out);
+}
+
+// ---- aten::isposinf -> diopiIsPosInf (derived from isposinf_out)
+const opweave::OpInfo kInfo_isposinf{"aten::isposinf",
+                                     "diopiIsPosInf",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_isposinf = opweave::register_op(&kInfo_isposinf);
+
+at::Tensor isposinf_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::isposinf>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_bool(self), opweave::OpGuard::find_device(self));
+  isposinf_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_isposinf(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_isposinf) != 0)) {
+    return opweave::instrumented_call<at::_ops::isposinf>(kOp_isposinf, &isposinf_impl, self);
+  }
+#endif
+  return isposinf_impl(kOp_isposinf, self);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -1641,4 +2001,15 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("nonzero", TORCH_FN(wrap_nonzero));
   m.impl("index_put", TORCH_FN(wrap_index_put));
   m.impl("_index_put_impl_", TORCH_FN(wrap__index_put_impl_));
+  m.impl("cosh.out", TORCH_FN(wrap_cosh_out));
+  m.impl("cosh", TORCH_FN(wrap_cosh));
+  m.impl("cosh_", TORCH_FN(wrap_cosh_));
+  m.impl("expm1.out", TORCH_FN(wrap_expm1_out));
+  m.impl("expm1", TORCH_FN(wrap_expm1));
+  m.impl("expm1_", TORCH_FN(wrap_expm1_));
+  m.impl("exp2.out", TORCH_FN(wrap_exp2_out));
+  m.impl("exp2", TORCH_FN(wrap_exp2));
+  m.impl("exp2_", TORCH_FN(wrap_exp2_));
+  m.impl("isposinf.out", TORCH_FN(wrap_isposinf_out));
+  m.impl("isposinf", TORCH_FN(wrap_isposinf));
 }

@@ -1729,6 +1729,377 @@ at::Tensor wrap_any(const at::Tensor& self) {
   return any_impl(kOp_any, self);
 }
 
+// ---- aten::round.out -> diopiRound
+const opweave::OpInfo kInfo_round_out{"aten::round.out",
+                                      "diopiRound",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_round_out = opweave::register_op(&kInfo_round_out);
+
+at::Tensor& round_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::round_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiRound)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::round_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_round_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_round_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::round_out>(kOp_round_out, &round_out_impl, self,
+                                                           out);
+  }
+#endif
+  return round_out_impl(kOp_round_out, self, out);
+}
+
+// ---- aten::round -> diopiRound (derived from round_out)
+const opweave::OpInfo kInfo_round{"aten::round",
+                                  "diopiRound",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_round = opweave::register_op(&kInfo_round);
+
+at::Tensor round_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::round>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  round_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_round(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_round) != 0)) {
+    return opweave::instrumented_call<at::_ops::round>(kOp_round, &round_impl, self);
+  }
+#endif
+  return round_impl(kOp_round, self);
+}
+
+// ---- aten::round_ -> diopiRoundInp
+const opweave::OpInfo kInfo_round_{"aten::round_",
+                                   "diopiRoundInp",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_round_ = opweave::register_op(&kInfo_round_);
+
+at::Tensor& round__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::round_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiRoundInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::round_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_round_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_round_) != 0)) {
+    return opweave::instrumented_call<at::_ops::round_>(kOp_round_, &round__impl, self);
+  }
+#endif
+  return round__impl(kOp_round_, self);
+}
+
+// ---- aten::round.decimals_out -> diopiRoundDecimals
+const opweave::OpInfo kInfo_round_decimals_out{"aten::round.decimals_out",
+                                               "diopiRoundDecimals",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_round_decimals_out = opweave::register_op(&kInfo_round_decimals_out);
+
+at::Tensor& round_decimals_out_impl(int op, const at::Tensor& self, int64_t decimals,
+                                    at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::round_decimals_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, decimals, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiRoundDecimals)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), decimals);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::round_decimals_out>(op, status, self, decimals, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_round_decimals_out(const at::Tensor& self, int64_t decimals, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_round_decimals_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::round_decimals_out>(
+        kOp_round_decimals_out, &round_decimals_out_impl, self, decimals, out);
+  }
+#endif
+  return round_decimals_out_impl(kOp_round_decimals_out, self, decimals, out);
+}
+
+// ---- aten::round.decimals -> diopiRoundDecimals (derived from round_decimals_out)
+const opweave::OpInfo kInfo_round_decimals{"aten::round.decimals",
+                                           "diopiRoundDecimals",
+                                           true,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_round_decimals = opweave::register_op(&kInfo_round_decimals);
+
+at::Tensor round_decimals_impl(int op, const at::Tensor& self, int64_t decimals) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::round_decimals>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, decimals);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  round_decimals_out_impl(op, self, decimals, out);
+  return out;
+}
+
+at::Tensor wrap_round_decimals(const at::Tensor& self, int64_t decimals) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_round_decimals) != 0)) {
+    return opweave::instrumented_call<at::_ops::round_decimals>(
+        kOp_round_decimals, &round_decimals_impl, self, decimals);
+  }
+#endif
+  return round_decimals_impl(kOp_round_decimals, self, decimals);
+}
+
+// ---- aten::round_.decimals -> diopiRoundDecimals (derived from round_decimals_out)
+const opweave::OpInfo kInfo_round__decimals{"aten::round_.decimals",
+                                            "diopiRoundDecimals",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_round__decimals = opweave::register_op(&kInfo_round__decimals);
+
+at::Tensor& round__decimals_impl(int op, at::Tensor& self, int64_t decimals) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::round__decimals>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, decimals);
+  }
+  opweave::check_inplace(op, self, opweave::rules::like(self));
+  round_decimals_out_impl(op, self, decimals, self);
+  return self;
+}
+
+at::Tensor& wrap_round__decimals(at::Tensor& self, int64_t decimals) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_round__decimals) != 0)) {
+    return opweave::instrumented_call<at::_ops::round__decimals>(
+        kOp_round__decimals, &round__decimals_impl, self, decimals);
+  }
+#endif
+  return round__decimals_impl(kOp_round__decimals, self, decimals);
+}
+
+// ---- aten::hardshrink.out -> diopiHardshrink
+const opweave::OpInfo kInfo_hardshrink_out{"aten::hardshrink.out",
+                                           "diopiHardshrink",
+                                           true,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_hardshrink_out = opweave::register_op(&kInfo_hardshrink_out);
+
+at::Tensor& hardshrink_out_impl(int op, const at::Tensor& self, const at::Scalar& lambd,
+                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, lambd)))) {
+    return opweave::fallback_call<at::_ops::hardshrink_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, lambd, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiScalar_t lambd_d = opweave::to_diopi_scalar(lambd);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiHardshrink)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &lambd_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::hardshrink_out>(op, status, self, lambd, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_hardshrink_out(const at::Tensor& self, const at::Scalar& lambd, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_hardshrink_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::hardshrink_out>(
+        kOp_hardshrink_out, &hardshrink_out_impl, self, lambd, out);
+  }
+#endif
+  return hardshrink_out_impl(kOp_hardshrink_out, self, lambd, out);
+}
+
+// ---- aten::hardshrink -> diopiHardshrink (derived from hardshrink_out)
+const opweave::OpInfo kInfo_hardshrink{"aten::hardshrink",
+                                       "diopiHardshrink",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_hardshrink = opweave::register_op(&kInfo_hardshrink);
+
+at::Tensor hardshrink_impl(int op, const at::Tensor& self, const at::Scalar& lambd) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, lambd)))) {
+    return opweave::fallback_call<at::_ops::hardshrink>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, lambd);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  hardshrink_out_impl(op, self, lambd, out);
+  return out;
+}
+
+at::Tensor wrap_hardshrink(const at::Tensor& self, const at::Scalar& lambd) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_hardshrink) != 0)) {
+    return opweave::instrumented_call<at::_ops::hardshrink>(kOp_hardshrink, &hardshrink_impl, self,
+                                                            lambd);
+  }
+#endif
+  return hardshrink_impl(kOp_hardshrink, self, lambd);
+}
+
+// ---- aten::logical_xor.out -> diopiLogicalXor
+const opweave::OpInfo kInfo_logical_xor_out{"aten::logical_xor.out",
+                                            "diopiLogicalXor",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logical_xor_out = opweave::register_op(&kInfo_logical_xor_out);
+
+at::Tensor& logical_xor_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                                 at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::logical_xor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::compare(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLogicalXor)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::logical_xor_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_logical_xor_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logical_xor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::logical_xor_out>(
+        kOp_logical_xor_out, &logical_xor_out_impl, self, other, out);
+  }
+#endif
+  return logical_xor_out_impl(kOp_logical_xor_out, self, other, out);
+}
+
+// ---- aten::logical_xor -> diopiLogicalXor (derived from logical_xor_out)
+const opweave::OpInfo kInfo_logical_xor{"aten::logical_xor",
+                                        "diopiLogicalXor",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logical_xor = opweave::register_op(&kInfo_logical_xor);
+
+at::Tensor logical_xor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::logical_xor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::compare(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  logical_xor_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_logical_xor(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logical_xor) != 0)) {
+    return opweave::instrumented_call<at::_ops::logical_xor>(kOp_logical_xor, &logical_xor_impl,
+                                                             self, other);
+  }
+#endif
+  return logical_xor_impl(kOp_logical_xor, self, other);
+}
+
+// ---- aten::logical_xor_ -> diopiLogicalXorInp
+const opweave::OpInfo kInfo_logical_xor_{"aten::logical_xor_",
+                                         "diopiLogicalXorInp",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logical_xor_ = opweave::register_op(&kInfo_logical_xor_);
+
+at::Tensor& logical_xor__impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::logical_xor_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::OpGuard guard(op, self, other);
+  opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLogicalXorInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::logical_xor_>(op, status, self, other);
+  }
+  return self;
+}
+
+at::Tensor& wrap_logical_xor_(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logical_xor_) != 0)) {
+    return opweave::instrumented_call<at::_ops::logical_xor_>(kOp_logical_xor_, &logical_xor__impl,
+                                                              self, other);
+  }
+#endif
+  return logical_xor__impl(kOp_logical_xor_, self, other);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -1778,4 +2149,15 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("any.dim", TORCH_FN(wrap_any_dim));
   m.impl("any.all_out", TORCH_FN(wrap_any_all_out));
   m.impl("any", TORCH_FN(wrap_any));
+  m.impl("round.out", TORCH_FN(wrap_round_out));
+  m.impl("round", TORCH_FN(wrap_round));
+  m.impl("round_", TORCH_FN(wrap_round_));
+  m.impl("round.decimals_out", TORCH_FN(wrap_round_decimals_out));
+  m.impl("round.decimals", TORCH_FN(wrap_round_decimals));
+  m.impl("round_.decimals", TORCH_FN(wrap_round__decimals));
+  m.impl("hardshrink.out", TORCH_FN(wrap_hardshrink_out));
+  m.impl("hardshrink", TORCH_FN(wrap_hardshrink));
+  m.impl("logical_xor.out", TORCH_FN(wrap_logical_xor_out));
+  m.impl("logical_xor", TORCH_FN(wrap_logical_xor));
+  m.impl("logical_xor_", TORCH_FN(wrap_logical_xor_));
 }

@@ -213,6 +213,78 @@ at::Tensor& wrap_pow__Tensor(at::Tensor& self, const at::Tensor& exponent) {
   return pow__Tensor_impl(kOp_pow__Tensor, self, exponent);
 }
 
+// ---- aten::pow.Scalar_out -> diopiPowScalar
+const opweave::OpInfo kInfo_pow_Scalar_out{"aten::pow.Scalar_out",
+                                           "diopiPowScalar",
+                                           true,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_pow_Scalar_out = opweave::register_op(&kInfo_pow_Scalar_out);
+
+at::Tensor& pow_Scalar_out_impl(int op, const at::Scalar& self, const at::Tensor& exponent,
+                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, exponent)))) {
+    return opweave::fallback_call<at::_ops::pow_Scalar_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, exponent, out);
+  }
+  opweave::OpGuard guard(op, exponent, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, exponent));
+  const diopiScalar_t input_d = opweave::to_diopi_scalar(self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiPowScalar)>(op)(
+      guard.ctx(), opweave::handle(out), &input_d,
+      opweave::const_handle(guard.on_device(exponent)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::pow_Scalar_out>(op, status, self, exponent, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_pow_Scalar_out(const at::Scalar& self, const at::Tensor& exponent,
+                                at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_pow_Scalar_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::pow_Scalar_out>(
+        kOp_pow_Scalar_out, &pow_Scalar_out_impl, self, exponent, out);
+  }
+#endif
+  return pow_Scalar_out_impl(kOp_pow_Scalar_out, self, exponent, out);
+}
+
+// ---- aten::pow.Scalar -> diopiPowScalar (derived from pow_Scalar_out)
+const opweave::OpInfo kInfo_pow_Scalar{"aten::pow.Scalar",
+                                       "diopiPowScalar",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_pow_Scalar = opweave::register_op(&kInfo_pow_Scalar);
+
+at::Tensor pow_Scalar_impl(int op, const at::Scalar& self, const at::Tensor& exponent) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, exponent)))) {
+    return opweave::fallback_call<at::_ops::pow_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, exponent);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, exponent),
+                                     opweave::OpGuard::find_device(exponent));
+  pow_Scalar_out_impl(op, self, exponent, out);
+  return out;
+}
+
+at::Tensor wrap_pow_Scalar(const at::Scalar& self, const at::Tensor& exponent) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_pow_Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::pow_Scalar>(kOp_pow_Scalar, &pow_Scalar_impl, self,
+                                                            exponent);
+  }
+#endif
+  return pow_Scalar_impl(kOp_pow_Scalar, self, exponent);
+}
+
 // ---- aten::log.out -> diopiLog
 const opweave::OpInfo kInfo_log_out{"aten::log.out",
                                     "diopiLog",
@@ -1323,6 +1395,762 @@ at::Tensor wrap_flip(const at::Tensor& self, at::IntArrayRef dims) {
   return flip_impl(kOp_flip, self, dims);
 }
 
+// ---- aten::acos.out -> diopiAcos
+const opweave::OpInfo kInfo_acos_out{"aten::acos.out",
+                                     "diopiAcos",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_acos_out = opweave::register_op(&kInfo_acos_out);
+
+at::Tensor& acos_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::acos_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAcos)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::acos_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_acos_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_acos_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::acos_out>(kOp_acos_out, &acos_out_impl, self, out);
+  }
+#endif
+  return acos_out_impl(kOp_acos_out, self, out);
+}
+
+// ---- aten::acos -> diopiAcos (derived from acos_out)
+const opweave::OpInfo kInfo_acos{"aten::acos",
+                                 "diopiAcos",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_acos = opweave::register_op(&kInfo_acos);
+
+at::Tensor acos_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::acos>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  acos_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_acos(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_acos) != 0)) {
+    return opweave::instrumented_call<at::_ops::acos>(kOp_acos, &acos_impl, self);
+  }
+#endif
+  return acos_impl(kOp_acos, self);
+}
+
+// ---- aten::acos_ -> diopiAcosInp
+const opweave::OpInfo kInfo_acos_{"aten::acos_",
+                                  "diopiAcosInp",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_acos_ = opweave::register_op(&kInfo_acos_);
+
+at::Tensor& acos__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::acos_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiAcosInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::acos_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_acos_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_acos_) != 0)) {
+    return opweave::instrumented_call<at::_ops::acos_>(kOp_acos_, &acos__impl, self);
+  }
+#endif
+  return acos__impl(kOp_acos_, self);
+}
+
+// ---- aten::erfinv.out -> diopiErfinv
+const opweave::OpInfo kInfo_erfinv_out{"aten::erfinv.out",
+                                       "diopiErfinv",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_erfinv_out = opweave::register_op(&kInfo_erfinv_out);
+
+at::Tensor& erfinv_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::erfinv_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiErfinv)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::erfinv_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_erfinv_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_erfinv_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::erfinv_out>(kOp_erfinv_out, &erfinv_out_impl, self,
+                                                            out);
+  }
+#endif
+  return erfinv_out_impl(kOp_erfinv_out, self, out);
+}
+
+// ---- aten::erfinv -> diopiErfinv (derived from erfinv_out)
+const opweave::OpInfo kInfo_erfinv{"aten::erfinv",
+                                   "diopiErfinv",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_erfinv = opweave::register_op(&kInfo_erfinv);
+
+at::Tensor erfinv_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::erfinv>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  erfinv_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_erfinv(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_erfinv) != 0)) {
+    return opweave::instrumented_call<at::_ops::erfinv>(kOp_erfinv, &erfinv_impl, self);
+  }
+#endif
+  return erfinv_impl(kOp_erfinv, self);
+}
+
+// ---- aten::erfinv_ -> diopiErfinvInp
+const opweave::OpInfo kInfo_erfinv_{"aten::erfinv_",
+                                    "diopiErfinvInp",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_erfinv_ = opweave::register_op(&kInfo_erfinv_);
+
+at::Tensor& erfinv__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::erfinv_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiErfinvInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::erfinv_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_erfinv_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_erfinv_) != 0)) {
+    return opweave::instrumented_call<at::_ops::erfinv_>(kOp_erfinv_, &erfinv__impl, self);
+  }
+#endif
+  return erfinv__impl(kOp_erfinv_, self);
+}
+
+// ---- aten::i0.out -> diopiI0
+const opweave::OpInfo kInfo_i0_out{"aten::i0.out",
+                                   "diopiI0",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_i0_out = opweave::register_op(&kInfo_i0_out);
+
+at::Tensor& i0_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::i0_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiI0)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::i0_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_i0_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_i0_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::i0_out>(kOp_i0_out, &i0_out_impl, self, out);
+  }
+#endif
+  return i0_out_impl(kOp_i0_out, self, out);
+}
+
+// ---- aten::i0 -> diopiI0 (derived from i0_out)
+const opweave::OpInfo kInfo_i0{
+    "aten::i0", "diopiI0", true, {0.001f, 0.01f, 1e-05f, 1e-10f}, {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_i0 = opweave::register_op(&kInfo_i0);
+
+at::Tensor i0_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::i0>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  i0_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_i0(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_i0) != 0)) {
+    return opweave::instrumented_call<at::_ops::i0>(kOp_i0, &i0_impl, self);
+  }
+#endif
+  return i0_impl(kOp_i0, self);
+}
+
+// ---- aten::i0_ -> diopiI0Inp
+const opweave::OpInfo kInfo_i0_{"aten::i0_",
+                                "diopiI0Inp",
+                                true,
+                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_i0_ = opweave::register_op(&kInfo_i0_);
+
+at::Tensor& i0__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::i0_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiI0Inp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::i0_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_i0_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_i0_) != 0)) {
+    return opweave::instrumented_call<at::_ops::i0_>(kOp_i0_, &i0__impl, self);
+  }
+#endif
+  return i0__impl(kOp_i0_, self);
+}
+
+// ---- aten::trunc.out -> diopiTrunc
+const opweave::OpInfo kInfo_trunc_out{"aten::trunc.out",
+                                      "diopiTrunc",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_trunc_out = opweave::register_op(&kInfo_trunc_out);
+
+at::Tensor& trunc_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::trunc_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiTrunc)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::trunc_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_trunc_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_trunc_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::trunc_out>(kOp_trunc_out, &trunc_out_impl, self,
+                                                           out);
+  }
+#endif
+  return trunc_out_impl(kOp_trunc_out, self, out);
+}
+
+// ---- aten::trunc -> diopiTrunc (derived from trunc_out)
+const opweave::OpInfo kInfo_trunc{"aten::trunc",
+                                  "diopiTrunc",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_trunc = opweave::register_op(&kInfo_trunc);
+
+at::Tensor trunc_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::trunc>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  trunc_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_trunc(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_trunc) != 0)) {
+    return opweave::instrumented_call<at::_ops::trunc>(kOp_trunc, &trunc_impl, self);
+  }
+#endif
+  return trunc_impl(kOp_trunc, self);
+}
+
+// ---- aten::trunc_ -> diopiTruncInp
+const opweave::OpInfo kInfo_trunc_{"aten::trunc_",
+                                   "diopiTruncInp",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_trunc_ = opweave::register_op(&kInfo_trunc_);
+
+at::Tensor& trunc__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::trunc_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiTruncInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::trunc_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_trunc_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_trunc_) != 0)) {
+    return opweave::instrumented_call<at::_ops::trunc_>(kOp_trunc_, &trunc__impl, self);
+  }
+#endif
+  return trunc__impl(kOp_trunc_, self);
+}
+
+// ---- aten::atan2.out -> diopiAtan2
+const opweave::OpInfo kInfo_atan2_out{"aten::atan2.out",
+                                      "diopiAtan2",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_atan2_out = opweave::register_op(&kInfo_atan2_out);
+
+at::Tensor& atan2_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                           at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::atan2_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::division(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAtan2)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::atan2_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_atan2_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_atan2_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::atan2_out>(kOp_atan2_out, &atan2_out_impl, self,
+                                                           other, out);
+  }
+#endif
+  return atan2_out_impl(kOp_atan2_out, self, other, out);
+}
+
+// ---- aten::atan2 -> diopiAtan2 (derived from atan2_out)
+const opweave::OpInfo kInfo_atan2{"aten::atan2",
+                                  "diopiAtan2",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_atan2 = opweave::register_op(&kInfo_atan2);
+
+at::Tensor atan2_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::atan2>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::division(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  atan2_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_atan2(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_atan2) != 0)) {
+    return opweave::instrumented_call<at::_ops::atan2>(kOp_atan2, &atan2_impl, self, other);
+  }
+#endif
+  return atan2_impl(kOp_atan2, self, other);
+}
+
+// ---- aten::atan2_ -> diopiAtan2 (derived from atan2_out)
+const opweave::OpInfo kInfo_atan2_{"aten::atan2_",
+                                   "diopiAtan2",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_atan2_ = opweave::register_op(&kInfo_atan2_);
+
+at::Tensor& atan2__impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::atan2_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::check_inplace(op, self, opweave::rules::division(self, other));
+  atan2_out_impl(op, self, other, self);
+  return self;
+}
+
+at::Tensor& wrap_atan2_(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_atan2_) != 0)) {
+    return opweave::instrumented_call<at::_ops::atan2_>(kOp_atan2_, &atan2__impl, self, other);
+  }
+#endif
+  return atan2__impl(kOp_atan2_, self, other);
+}
+
+// ---- aten::logaddexp.out -> diopiLogaddexp
+const opweave::OpInfo kInfo_logaddexp_out{"aten::logaddexp.out",
+                                          "diopiLogaddexp",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logaddexp_out = opweave::register_op(&kInfo_logaddexp_out);
+
+at::Tensor& logaddexp_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                               at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::logaddexp_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLogaddexp)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::logaddexp_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_logaddexp_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logaddexp_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::logaddexp_out>(
+        kOp_logaddexp_out, &logaddexp_out_impl, self, other, out);
+  }
+#endif
+  return logaddexp_out_impl(kOp_logaddexp_out, self, other, out);
+}
+
+// ---- aten::logaddexp -> diopiLogaddexp (derived from logaddexp_out)
+const opweave::OpInfo kInfo_logaddexp{"aten::logaddexp",
+                                      "diopiLogaddexp",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logaddexp = opweave::register_op(&kInfo_logaddexp);
+
+at::Tensor logaddexp_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::logaddexp>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  logaddexp_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_logaddexp(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logaddexp) != 0)) {
+    return opweave::instrumented_call<at::_ops::logaddexp>(kOp_logaddexp, &logaddexp_impl, self,
+                                                           other);
+  }
+#endif
+  return logaddexp_impl(kOp_logaddexp, self, other);
+}
+
+// ---- aten::xlogy.OutTensor -> diopiXlogy
+const opweave::OpInfo kInfo_xlogy_OutTensor{"aten::xlogy.OutTensor",
+                                            "diopiXlogy",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_xlogy_OutTensor = opweave::register_op(&kInfo_xlogy_OutTensor);
+
+at::Tensor& xlogy_OutTensor_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                                 at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::xlogy_OutTensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::division(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiXlogy)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::xlogy_OutTensor>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_xlogy_OutTensor(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_xlogy_OutTensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::xlogy_OutTensor>(
+        kOp_xlogy_OutTensor, &xlogy_OutTensor_impl, self, other, out);
+  }
+#endif
+  return xlogy_OutTensor_impl(kOp_xlogy_OutTensor, self, other, out);
+}
+
+// ---- aten::xlogy.Tensor -> diopiXlogy (derived from xlogy_OutTensor)
+const opweave::OpInfo kInfo_xlogy_Tensor{"aten::xlogy.Tensor",
+                                         "diopiXlogy",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_xlogy_Tensor = opweave::register_op(&kInfo_xlogy_Tensor);
+
+at::Tensor xlogy_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::xlogy_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::division(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  xlogy_OutTensor_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_xlogy_Tensor(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_xlogy_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::xlogy_Tensor>(kOp_xlogy_Tensor, &xlogy_Tensor_impl,
+                                                              self, other);
+  }
+#endif
+  return xlogy_Tensor_impl(kOp_xlogy_Tensor, self, other);
+}
+
+// ---- aten::xlogy_.Tensor -> diopiXlogy (derived from xlogy_OutTensor)
+const opweave::OpInfo kInfo_xlogy__Tensor{"aten::xlogy_.Tensor",
+                                          "diopiXlogy",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_xlogy__Tensor = opweave::register_op(&kInfo_xlogy__Tensor);
+
+at::Tensor& xlogy__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::xlogy__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::check_inplace(op, self, opweave::rules::division(self, other));
+  xlogy_OutTensor_impl(op, self, other, self);
+  return self;
+}
+
+at::Tensor& wrap_xlogy__Tensor(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_xlogy__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::xlogy__Tensor>(kOp_xlogy__Tensor,
+                                                               &xlogy__Tensor_impl, self, other);
+  }
+#endif
+  return xlogy__Tensor_impl(kOp_xlogy__Tensor, self, other);
+}
+
+// ---- aten::heaviside.out -> diopiHeaviside
+const opweave::OpInfo kInfo_heaviside_out{"aten::heaviside.out",
+                                          "diopiHeaviside",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_heaviside_out = opweave::register_op(&kInfo_heaviside_out);
+
+at::Tensor& heaviside_out_impl(int op, const at::Tensor& self, const at::Tensor& values,
+                               at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, values)))) {
+    return opweave::fallback_call<at::_ops::heaviside_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, values, out);
+  }
+  opweave::OpGuard guard(op, self, values, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, values));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiHeaviside)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(values)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::heaviside_out>(op, status, self, values, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_heaviside_out(const at::Tensor& self, const at::Tensor& values, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_heaviside_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::heaviside_out>(
+        kOp_heaviside_out, &heaviside_out_impl, self, values, out);
+  }
+#endif
+  return heaviside_out_impl(kOp_heaviside_out, self, values, out);
+}
+
+// ---- aten::heaviside -> diopiHeaviside (derived from heaviside_out)
+const opweave::OpInfo kInfo_heaviside{"aten::heaviside",
+                                      "diopiHeaviside",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_heaviside = opweave::register_op(&kInfo_heaviside);
+
+at::Tensor heaviside_impl(int op, const at::Tensor& self, const at::Tensor& values) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, values)))) {
+    return opweave::fallback_call<at::_ops::heaviside>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, values);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, values),
+                                     opweave::OpGuard::find_device(self, values));
+  heaviside_out_impl(op, self, values, out);
+  return out;
+}
+
+at::Tensor wrap_heaviside(const at::Tensor& self, const at::Tensor& values) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_heaviside) != 0)) {
+    return opweave::instrumented_call<at::_ops::heaviside>(kOp_heaviside, &heaviside_impl, self,
+                                                           values);
+  }
+#endif
+  return heaviside_impl(kOp_heaviside, self, values);
+}
+
+// ---- aten::heaviside_ -> diopiHeaviside (derived from heaviside_out)
+const opweave::OpInfo kInfo_heaviside_{"aten::heaviside_",
+                                       "diopiHeaviside",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_heaviside_ = opweave::register_op(&kInfo_heaviside_);
+
+at::Tensor& heaviside__impl(int op, at::Tensor& self, const at::Tensor& values) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, values)))) {
+    return opweave::fallback_call<at::_ops::heaviside_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, values);
+  }
+  opweave::check_inplace(op, self, opweave::rules::broadcast(self, values));
+  heaviside_out_impl(op, self, values, self);
+  return self;
+}
+
+at::Tensor& wrap_heaviside_(at::Tensor& self, const at::Tensor& values) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_heaviside_) != 0)) {
+    return opweave::instrumented_call<at::_ops::heaviside_>(kOp_heaviside_, &heaviside__impl, self,
+                                                            values);
+  }
+#endif
+  return heaviside__impl(kOp_heaviside_, self, values);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -1332,6 +2160,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("pow.Tensor_Tensor_out", TORCH_FN(wrap_pow_Tensor_Tensor_out));
   m.impl("pow.Tensor_Tensor", TORCH_FN(wrap_pow_Tensor_Tensor));
   m.impl("pow_.Tensor", TORCH_FN(wrap_pow__Tensor));
+  m.impl("pow.Scalar_out", TORCH_FN(wrap_pow_Scalar_out));
+  m.impl("pow.Scalar", TORCH_FN(wrap_pow_Scalar));
   m.impl("log.out", TORCH_FN(wrap_log_out));
   m.impl("log", TORCH_FN(wrap_log));
   m.impl("log_", TORCH_FN(wrap_log_));
@@ -1362,6 +2192,29 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("all.all_out", TORCH_FN(wrap_all_all_out));
   m.impl("all", TORCH_FN(wrap_all));
   m.impl("flip", TORCH_FN(wrap_flip));
+  m.impl("acos.out", TORCH_FN(wrap_acos_out));
+  m.impl("acos", TORCH_FN(wrap_acos));
+  m.impl("acos_", TORCH_FN(wrap_acos_));
+  m.impl("erfinv.out", TORCH_FN(wrap_erfinv_out));
+  m.impl("erfinv", TORCH_FN(wrap_erfinv));
+  m.impl("erfinv_", TORCH_FN(wrap_erfinv_));
+  m.impl("i0.out", TORCH_FN(wrap_i0_out));
+  m.impl("i0", TORCH_FN(wrap_i0));
+  m.impl("i0_", TORCH_FN(wrap_i0_));
+  m.impl("trunc.out", TORCH_FN(wrap_trunc_out));
+  m.impl("trunc", TORCH_FN(wrap_trunc));
+  m.impl("trunc_", TORCH_FN(wrap_trunc_));
+  m.impl("atan2.out", TORCH_FN(wrap_atan2_out));
+  m.impl("atan2", TORCH_FN(wrap_atan2));
+  m.impl("atan2_", TORCH_FN(wrap_atan2_));
+  m.impl("logaddexp.out", TORCH_FN(wrap_logaddexp_out));
+  m.impl("logaddexp", TORCH_FN(wrap_logaddexp));
+  m.impl("xlogy.OutTensor", TORCH_FN(wrap_xlogy_OutTensor));
+  m.impl("xlogy.Tensor", TORCH_FN(wrap_xlogy_Tensor));
+  m.impl("xlogy_.Tensor", TORCH_FN(wrap_xlogy__Tensor));
+  m.impl("heaviside.out", TORCH_FN(wrap_heaviside_out));
+  m.impl("heaviside", TORCH_FN(wrap_heaviside));
+  m.impl("heaviside_", TORCH_FN(wrap_heaviside_));
 }
 
 TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {

@@ -1711,6 +1711,485 @@ at::Tensor wrap_roll(const at::Tensor& self, at::IntArrayRef shifts, at::IntArra
   return roll_impl(kOp_roll, self, shifts, dims);
 }
 
+// ---- aten::asinh.out -> diopiAsinh
+const opweave::OpInfo kInfo_asinh_out{"aten::asinh.out",
+                                      "diopiAsinh",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_asinh_out = opweave::register_op(&kInfo_asinh_out);
+
+at::Tensor& asinh_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::asinh_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAsinh)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::asinh_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_asinh_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_asinh_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::asinh_out>(kOp_asinh_out, &asinh_out_impl, self,
+                                                           out);
+  }
+#endif
+  return asinh_out_impl(kOp_asinh_out, self, out);
+}
+
+// ---- aten::asinh -> diopiAsinh (derived from asinh_out)
+const opweave::OpInfo kInfo_asinh{"aten::asinh",
+                                  "diopiAsinh",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_asinh = opweave::register_op(&kInfo_asinh);
+
+at::Tensor asinh_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::asinh>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  asinh_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_asinh(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_asinh) != 0)) {
+    return opweave::instrumented_call<at::_ops::asinh>(kOp_asinh, &asinh_impl, self);
+  }
+#endif
+  return asinh_impl(kOp_asinh, self);
+}
+
+// ---- aten::asinh_ -> diopiAsinhInp
+const opweave::OpInfo kInfo_asinh_{"aten::asinh_",
+                                   "diopiAsinhInp",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_asinh_ = opweave::register_op(&kInfo_asinh_);
+
+at::Tensor& asinh__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::asinh_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiAsinhInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::asinh_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_asinh_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_asinh_) != 0)) {
+    return opweave::instrumented_call<at::_ops::asinh_>(kOp_asinh_, &asinh__impl, self);
+  }
+#endif
+  return asinh__impl(kOp_asinh_, self);
+}
+
+// ---- aten::lgamma.out -> diopiLgamma
+const opweave::OpInfo kInfo_lgamma_out{"aten::lgamma.out",
+                                       "diopiLgamma",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_lgamma_out = opweave::register_op(&kInfo_lgamma_out);
+
+at::Tensor& lgamma_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::lgamma_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLgamma)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::lgamma_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_lgamma_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_lgamma_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::lgamma_out>(kOp_lgamma_out, &lgamma_out_impl, self,
+                                                            out);
+  }
+#endif
+  return lgamma_out_impl(kOp_lgamma_out, self, out);
+}
+
+// ---- aten::lgamma -> diopiLgamma (derived from lgamma_out)
+const opweave::OpInfo kInfo_lgamma{"aten::lgamma",
+                                   "diopiLgamma",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_lgamma = opweave::register_op(&kInfo_lgamma);
+
+at::Tensor lgamma_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::lgamma>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  lgamma_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_lgamma(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_lgamma) != 0)) {
+    return opweave::instrumented_call<at::_ops::lgamma>(kOp_lgamma, &lgamma_impl, self);
+  }
+#endif
+  return lgamma_impl(kOp_lgamma, self);
+}
+
+// ---- aten::lgamma_ -> diopiLgammaInp
+const opweave::OpInfo kInfo_lgamma_{"aten::lgamma_",
+                                    "diopiLgammaInp",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_lgamma_ = opweave::register_op(&kInfo_lgamma_);
+
+at::Tensor& lgamma__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::lgamma_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiLgammaInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::lgamma_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_lgamma_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_lgamma_) != 0)) {
+    return opweave::instrumented_call<at::_ops::lgamma_>(kOp_lgamma_, &lgamma__impl, self);
+  }
+#endif
+  return lgamma__impl(kOp_lgamma_, self);
+}
+
+// ---- aten::digamma.out -> diopiDigamma
+const opweave::OpInfo kInfo_digamma_out{"aten::digamma.out",
+                                        "diopiDigamma",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_digamma_out = opweave::register_op(&kInfo_digamma_out);
+
+at::Tensor& digamma_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::digamma_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiDigamma)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::digamma_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_digamma_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_digamma_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::digamma_out>(kOp_digamma_out, &digamma_out_impl,
+                                                             self, out);
+  }
+#endif
+  return digamma_out_impl(kOp_digamma_out, self, out);
+}
+
+// ---- aten::digamma -> diopiDigamma (derived from digamma_out)
+const opweave::OpInfo kInfo_digamma{"aten::digamma",
+                                    "diopiDigamma",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_digamma = opweave::register_op(&kInfo_digamma);
+
+at::Tensor digamma_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::digamma>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  digamma_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_digamma(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_digamma) != 0)) {
+    return opweave::instrumented_call<at::_ops::digamma>(kOp_digamma, &digamma_impl, self);
+  }
+#endif
+  return digamma_impl(kOp_digamma, self);
+}
+
+// ---- aten::digamma_ -> diopiDigammaInp
+const opweave::OpInfo kInfo_digamma_{"aten::digamma_",
+                                     "diopiDigammaInp",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_digamma_ = opweave::register_op(&kInfo_digamma_);
+
+at::Tensor& digamma__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::digamma_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiDigammaInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::digamma_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_digamma_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_digamma_) != 0)) {
+    return opweave::instrumented_call<at::_ops::digamma_>(kOp_digamma_, &digamma__impl, self);
+  }
+#endif
+  return digamma__impl(kOp_digamma_, self);
+}
+
+// ---- aten::nan_to_num.out -> diopiNanToNum
+const opweave::OpInfo kInfo_nan_to_num_out{"aten::nan_to_num.out",
+                                           "diopiNanToNum",
+                                           true,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_nan_to_num_out = opweave::register_op(&kInfo_nan_to_num_out);
+
+at::Tensor& nan_to_num_out_impl(int op, const at::Tensor& self, c10::optional<double> nan,
+                                c10::optional<double> posinf, c10::optional<double> neginf,
+                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::nan_to_num_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, nan, posinf, neginf, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiNanToNum)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::optional_ptr(nan), opweave::optional_ptr(posinf), opweave::optional_ptr(neginf));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::nan_to_num_out>(op, status, self, nan, posinf, neginf,
+                                                            out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_nan_to_num_out(const at::Tensor& self, c10::optional<double> nan,
+                                c10::optional<double> posinf, c10::optional<double> neginf,
+                                at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_nan_to_num_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::nan_to_num_out>(
+        kOp_nan_to_num_out, &nan_to_num_out_impl, self, nan, posinf, neginf, out);
+  }
+#endif
+  return nan_to_num_out_impl(kOp_nan_to_num_out, self, nan, posinf, neginf, out);
+}
+
+// ---- aten::nan_to_num -> diopiNanToNum (derived from nan_to_num_out)
+const opweave::OpInfo kInfo_nan_to_num{"aten::nan_to_num",
+                                       "diopiNanToNum",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_nan_to_num = opweave::register_op(&kInfo_nan_to_num);
+
+at::Tensor nan_to_num_impl(int op, const at::Tensor& self, c10::optional<double> nan,
+                           c10::optional<double> posinf, c10::optional<double> neginf) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::nan_to_num>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, nan, posinf, neginf);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  nan_to_num_out_impl(op, self, nan, posinf, neginf, out);
+  return out;
+}
+
+at::Tensor wrap_nan_to_num(const at::Tensor& self, c10::optional<double> nan,
+                           c10::optional<double> posinf, c10::optional<double> neginf) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_nan_to_num) != 0)) {
+    return opweave::instrumented_call<at::_ops::nan_to_num>(kOp_nan_to_num, &nan_to_num_impl, self,
+                                                            nan, posinf, neginf);
+  }
+#endif
+  return nan_to_num_impl(kOp_nan_to_num, self, nan, posinf, neginf);
+}
+
+// ---- aten::nan_to_num_ -> diopiNanToNumInp
+const opweave::OpInfo kInfo_nan_to_num_{"aten::nan_to_num_",
+                                        "diopiNanToNumInp",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_nan_to_num_ = opweave::register_op(&kInfo_nan_to_num_);
+
+at::Tensor& nan_to_num__impl(int op, at::Tensor& self, c10::optional<double> nan,
+                             c10::optional<double> posinf, c10::optional<double> neginf) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::nan_to_num_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, nan, posinf, neginf);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiNanToNumInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::optional_ptr(nan), opweave::optional_ptr(posinf),
+      opweave::optional_ptr(neginf));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::nan_to_num_>(op, status, self, nan, posinf, neginf);
+  }
+  return self;
+}
+
+at::Tensor& wrap_nan_to_num_(at::Tensor& self, c10::optional<double> nan,
+                             c10::optional<double> posinf, c10::optional<double> neginf) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_nan_to_num_) != 0)) {
+    return opweave::instrumented_call<at::_ops::nan_to_num_>(kOp_nan_to_num_, &nan_to_num__impl,
+                                                             self, nan, posinf, neginf);
+  }
+#endif
+  return nan_to_num__impl(kOp_nan_to_num_, self, nan, posinf, neginf);
+}
+
+// ---- aten::softshrink.out -> diopiSoftshrink
+const opweave::OpInfo kInfo_softshrink_out{"aten::softshrink.out",
+                                           "diopiSoftshrink",
+                                           true,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_softshrink_out = opweave::register_op(&kInfo_softshrink_out);
+
+at::Tensor& softshrink_out_impl(int op, const at::Tensor& self, const at::Scalar& lambd,
+                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, lambd)))) {
+    return opweave::fallback_call<at::_ops::softshrink_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, lambd, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiScalar_t lambd_d = opweave::to_diopi_scalar(lambd);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSoftshrink)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &lambd_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::softshrink_out>(op, status, self, lambd, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_softshrink_out(const at::Tensor& self, const at::Scalar& lambd, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_softshrink_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::softshrink_out>(
+        kOp_softshrink_out, &softshrink_out_impl, self, lambd, out);
+  }
+#endif
+  return softshrink_out_impl(kOp_softshrink_out, self, lambd, out);
+}
+
+// ---- aten::softshrink -> diopiSoftshrink (derived from softshrink_out)
+const opweave::OpInfo kInfo_softshrink{"aten::softshrink",
+                                       "diopiSoftshrink",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_softshrink = opweave::register_op(&kInfo_softshrink);
+
+at::Tensor softshrink_impl(int op, const at::Tensor& self, const at::Scalar& lambd) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, lambd)))) {
+    return opweave::fallback_call<at::_ops::softshrink>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, lambd);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  softshrink_out_impl(op, self, lambd, out);
+  return out;
+}
+
+at::Tensor wrap_softshrink(const at::Tensor& self, const at::Scalar& lambd) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_softshrink) != 0)) {
+    return opweave::instrumented_call<at::_ops::softshrink>(kOp_softshrink, &softshrink_impl, self,
+                                                            lambd);
+  }
+#endif
+  return softshrink_impl(kOp_softshrink, self, lambd);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -1760,4 +2239,18 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("logical_or", TORCH_FN(wrap_logical_or));
   m.impl("logical_or_", TORCH_FN(wrap_logical_or_));
   m.impl("roll", TORCH_FN(wrap_roll));
+  m.impl("asinh.out", TORCH_FN(wrap_asinh_out));
+  m.impl("asinh", TORCH_FN(wrap_asinh));
+  m.impl("asinh_", TORCH_FN(wrap_asinh_));
+  m.impl("lgamma.out", TORCH_FN(wrap_lgamma_out));
+  m.impl("lgamma", TORCH_FN(wrap_lgamma));
+  m.impl("lgamma_", TORCH_FN(wrap_lgamma_));
+  m.impl("digamma.out", TORCH_FN(wrap_digamma_out));
+  m.impl("digamma", TORCH_FN(wrap_digamma));
+  m.impl("digamma_", TORCH_FN(wrap_digamma_));
+  m.impl("nan_to_num.out", TORCH_FN(wrap_nan_to_num_out));
+  m.impl("nan_to_num", TORCH_FN(wrap_nan_to_num));
+  m.impl("nan_to_num_", TORCH_FN(wrap_nan_to_num_));
+  m.impl("softshrink.out", TORCH_FN(wrap_softshrink_out));
+  m.impl("softshrink", TORCH_FN(wrap_softshrink));
 }

@@ -2,6 +2,8 @@
  * be edited by hand: edit the spec or the template and run `make gen`. */
 // PrivateUse1 kernels for the ATen overloads routed to DIOPI, shard 7.
 // Fast path: one predictable branch on the op's cached flags, then the DIOPI call.
+#include <ATen/ops/bitwise_xor_compositeimplicitautograd_dispatch.h>
+
 #include "opweave/gen_support.h"
 
 namespace {
@@ -1533,6 +1535,634 @@ at::Tensor wrap_masked_select(const at::Tensor& self, const at::Tensor& mask) {
   return masked_select_impl(kOp_masked_select, self, mask);
 }
 
+// ---- aten::atan.out -> diopiAtan
+const opweave::OpInfo kInfo_atan_out{"aten::atan.out",
+                                     "diopiAtan",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_atan_out = opweave::register_op(&kInfo_atan_out);
+
+at::Tensor& atan_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::atan_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAtan)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::atan_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_atan_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_atan_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::atan_out>(kOp_atan_out, &atan_out_impl, self, out);
+  }
+#endif
+  return atan_out_impl(kOp_atan_out, self, out);
+}
+
+// ---- aten::atan -> diopiAtan (derived from atan_out)
+const opweave::OpInfo kInfo_atan{"aten::atan",
+                                 "diopiAtan",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_atan = opweave::register_op(&kInfo_atan);
+
+at::Tensor atan_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::atan>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  atan_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_atan(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_atan) != 0)) {
+    return opweave::instrumented_call<at::_ops::atan>(kOp_atan, &atan_impl, self);
+  }
+#endif
+  return atan_impl(kOp_atan, self);
+}
+
+// ---- aten::atan_ -> diopiAtanInp
+const opweave::OpInfo kInfo_atan_{"aten::atan_",
+                                  "diopiAtanInp",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_atan_ = opweave::register_op(&kInfo_atan_);
+
+at::Tensor& atan__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::atan_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiAtanInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::atan_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_atan_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_atan_) != 0)) {
+    return opweave::instrumented_call<at::_ops::atan_>(kOp_atan_, &atan__impl, self);
+  }
+#endif
+  return atan__impl(kOp_atan_, self);
+}
+
+// ---- aten::tan.out -> diopiTan
+const opweave::OpInfo kInfo_tan_out{"aten::tan.out",
+                                    "diopiTan",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_tan_out = opweave::register_op(&kInfo_tan_out);
+
+at::Tensor& tan_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::tan_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiTan)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::tan_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_tan_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_tan_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::tan_out>(kOp_tan_out, &tan_out_impl, self, out);
+  }
+#endif
+  return tan_out_impl(kOp_tan_out, self, out);
+}
+
+// ---- aten::tan -> diopiTan (derived from tan_out)
+const opweave::OpInfo kInfo_tan{"aten::tan",
+                                "diopiTan",
+                                true,
+                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_tan = opweave::register_op(&kInfo_tan);
+
+at::Tensor tan_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::tan>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  tan_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_tan(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_tan) != 0)) {
+    return opweave::instrumented_call<at::_ops::tan>(kOp_tan, &tan_impl, self);
+  }
+#endif
+  return tan_impl(kOp_tan, self);
+}
+
+// ---- aten::tan_ -> diopiTanInp
+const opweave::OpInfo kInfo_tan_{"aten::tan_",
+                                 "diopiTanInp",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_tan_ = opweave::register_op(&kInfo_tan_);
+
+at::Tensor& tan__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::tan_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiTanInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::tan_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_tan_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_tan_) != 0)) {
+    return opweave::instrumented_call<at::_ops::tan_>(kOp_tan_, &tan__impl, self);
+  }
+#endif
+  return tan__impl(kOp_tan_, self);
+}
+
+// ---- aten::acosh.out -> diopiAcosh
+const opweave::OpInfo kInfo_acosh_out{"aten::acosh.out",
+                                      "diopiAcosh",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_acosh_out = opweave::register_op(&kInfo_acosh_out);
+
+at::Tensor& acosh_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::acosh_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAcosh)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::acosh_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_acosh_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_acosh_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::acosh_out>(kOp_acosh_out, &acosh_out_impl, self,
+                                                           out);
+  }
+#endif
+  return acosh_out_impl(kOp_acosh_out, self, out);
+}
+
+// ---- aten::acosh -> diopiAcosh (derived from acosh_out)
+const opweave::OpInfo kInfo_acosh{"aten::acosh",
+                                  "diopiAcosh",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_acosh = opweave::register_op(&kInfo_acosh);
+
+at::Tensor acosh_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::acosh>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  acosh_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_acosh(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_acosh) != 0)) {
+    return opweave::instrumented_call<at::_ops::acosh>(kOp_acosh, &acosh_impl, self);
+  }
+#endif
+  return acosh_impl(kOp_acosh, self);
+}
+
+// ---- aten::acosh_ -> diopiAcoshInp
+const opweave::OpInfo kInfo_acosh_{"aten::acosh_",
+                                   "diopiAcoshInp",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_acosh_ = opweave::register_op(&kInfo_acosh_);
+
+at::Tensor& acosh__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::acosh_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiAcoshInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::acosh_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_acosh_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_acosh_) != 0)) {
+    return opweave::instrumented_call<at::_ops::acosh_>(kOp_acosh_, &acosh__impl, self);
+  }
+#endif
+  return acosh__impl(kOp_acosh_, self);
+}
+
+// ---- aten::atanh.out -> diopiAtanh
+const opweave::OpInfo kInfo_atanh_out{"aten::atanh.out",
+                                      "diopiAtanh",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_atanh_out = opweave::register_op(&kInfo_atanh_out);
+
+at::Tensor& atanh_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::atanh_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAtanh)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::atanh_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_atanh_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_atanh_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::atanh_out>(kOp_atanh_out, &atanh_out_impl, self,
+                                                           out);
+  }
+#endif
+  return atanh_out_impl(kOp_atanh_out, self, out);
+}
+
+// ---- aten::atanh -> diopiAtanh (derived from atanh_out)
+const opweave::OpInfo kInfo_atanh{"aten::atanh",
+                                  "diopiAtanh",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_atanh = opweave::register_op(&kInfo_atanh);
+
+at::Tensor atanh_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::atanh>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  atanh_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_atanh(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_atanh) != 0)) {
+    return opweave::instrumented_call<at::_ops::atanh>(kOp_atanh, &atanh_impl, self);
+  }
+#endif
+  return atanh_impl(kOp_atanh, self);
+}
+
+// ---- aten::atanh_ -> diopiAtanhInp
+const opweave::OpInfo kInfo_atanh_{"aten::atanh_",
+                                   "diopiAtanhInp",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_atanh_ = opweave::register_op(&kInfo_atanh_);
+
+at::Tensor& atanh__impl(int op, at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::atanh_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiAtanhInp)>(op)(guard.ctx(), opweave::handle(self));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::atanh_>(op, status, self);
+  }
+  return self;
+}
+
+at::Tensor& wrap_atanh_(at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_atanh_) != 0)) {
+    return opweave::instrumented_call<at::_ops::atanh_>(kOp_atanh_, &atanh__impl, self);
+  }
+#endif
+  return atanh__impl(kOp_atanh_, self);
+}
+
+// ---- aten::bitwise_xor.Tensor_out -> diopiBitwiseXor
+const opweave::OpInfo kInfo_bitwise_xor_Tensor_out{"aten::bitwise_xor.Tensor_out",
+                                                   "diopiBitwiseXor",
+                                                   true,
+                                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_xor_Tensor_out = opweave::register_op(&kInfo_bitwise_xor_Tensor_out);
+
+at::Tensor& bitwise_xor_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                                        at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::bitwise_xor_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBitwiseXor)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::bitwise_xor_Tensor_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_bitwise_xor_Tensor_out(const at::Tensor& self, const at::Tensor& other,
+                                        at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_xor_Tensor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_xor_Tensor_out>(
+        kOp_bitwise_xor_Tensor_out, &bitwise_xor_Tensor_out_impl, self, other, out);
+  }
+#endif
+  return bitwise_xor_Tensor_out_impl(kOp_bitwise_xor_Tensor_out, self, other, out);
+}
+
+// ---- aten::bitwise_xor.Tensor -> diopiBitwiseXor (derived from bitwise_xor_Tensor_out)
+const opweave::OpInfo kInfo_bitwise_xor_Tensor{"aten::bitwise_xor.Tensor",
+                                               "diopiBitwiseXor",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_xor_Tensor = opweave::register_op(&kInfo_bitwise_xor_Tensor);
+
+at::Tensor bitwise_xor_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::bitwise_xor_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  bitwise_xor_Tensor_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_bitwise_xor_Tensor(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_xor_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_xor_Tensor>(
+        kOp_bitwise_xor_Tensor, &bitwise_xor_Tensor_impl, self, other);
+  }
+#endif
+  return bitwise_xor_Tensor_impl(kOp_bitwise_xor_Tensor, self, other);
+}
+
+// ---- aten::bitwise_xor_.Tensor -> diopiBitwiseXorInp
+const opweave::OpInfo kInfo_bitwise_xor__Tensor{"aten::bitwise_xor_.Tensor",
+                                                "diopiBitwiseXorInp",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_xor__Tensor = opweave::register_op(&kInfo_bitwise_xor__Tensor);
+
+at::Tensor& bitwise_xor__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::bitwise_xor__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::OpGuard guard(op, self, other);
+  opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBitwiseXorInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::bitwise_xor__Tensor>(op, status, self, other);
+  }
+  return self;
+}
+
+at::Tensor& wrap_bitwise_xor__Tensor(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_xor__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_xor__Tensor>(
+        kOp_bitwise_xor__Tensor, &bitwise_xor__Tensor_impl, self, other);
+  }
+#endif
+  return bitwise_xor__Tensor_impl(kOp_bitwise_xor__Tensor, self, other);
+}
+
+// ---- aten::bitwise_xor.Scalar_out -> diopiBitwiseXorScalar
+const opweave::OpInfo kInfo_bitwise_xor_Scalar_out{"aten::bitwise_xor.Scalar_out",
+                                                   "diopiBitwiseXorScalar",
+                                                   true,
+                                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_xor_Scalar_out = opweave::register_op(&kInfo_bitwise_xor_Scalar_out);
+
+at::Tensor& bitwise_xor_Scalar_out_impl(int op, const at::Tensor& self, const at::Scalar& other,
+                                        at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::bitwise_xor_Scalar_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBitwiseXorScalar)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::bitwise_xor_Scalar_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_bitwise_xor_Scalar_out(const at::Tensor& self, const at::Scalar& other,
+                                        at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_xor_Scalar_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_xor_Scalar_out>(
+        kOp_bitwise_xor_Scalar_out, &bitwise_xor_Scalar_out_impl, self, other, out);
+  }
+#endif
+  return bitwise_xor_Scalar_out_impl(kOp_bitwise_xor_Scalar_out, self, other, out);
+}
+
+// ---- aten::bitwise_xor.Scalar -> diopiBitwiseXorScalar (derived from bitwise_xor_Scalar_out)
+const opweave::OpInfo kInfo_bitwise_xor_Scalar{"aten::bitwise_xor.Scalar",
+                                               "diopiBitwiseXorScalar",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_xor_Scalar = opweave::register_op(&kInfo_bitwise_xor_Scalar);
+
+at::Tensor bitwise_xor_Scalar_impl(int op, const at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::bitwise_xor_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self));
+  bitwise_xor_Scalar_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_bitwise_xor_Scalar(const at::Tensor& self, const at::Scalar& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_xor_Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_xor_Scalar>(
+        kOp_bitwise_xor_Scalar, &bitwise_xor_Scalar_impl, self, other);
+  }
+#endif
+  return bitwise_xor_Scalar_impl(kOp_bitwise_xor_Scalar, self, other);
+}
+
+// aten::bitwise_xor.Scalar is CompositeImplicitAutograd: decompose when a gradient is needed.
+at::Tensor autograd_bitwise_xor_Scalar(const at::Tensor& self, const at::Scalar& other) {
+  if (opweave::grad_required(self)) {
+    return at::compositeimplicitautograd::bitwise_xor(self, other);
+  }
+  at::AutoDispatchBelowADInplaceOrView below_autograd;
+  return opweave::compat::call<at::_ops::bitwise_xor_Scalar>(self, other);
+}
+
+// ---- aten::bitwise_xor_.Scalar -> diopiBitwiseXorInpScalar
+const opweave::OpInfo kInfo_bitwise_xor__Scalar{"aten::bitwise_xor_.Scalar",
+                                                "diopiBitwiseXorInpScalar",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bitwise_xor__Scalar = opweave::register_op(&kInfo_bitwise_xor__Scalar);
+
+at::Tensor& bitwise_xor__Scalar_impl(int op, at::Tensor& self, const at::Scalar& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::bitwise_xor__Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::OpGuard guard(op, self);
+  const diopiScalar_t other_d = opweave::to_diopi_scalar(other);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBitwiseXorInpScalar)>(op)(
+      guard.ctx(), opweave::handle(self), &other_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::bitwise_xor__Scalar>(op, status, self, other);
+  }
+  return self;
+}
+
+at::Tensor& wrap_bitwise_xor__Scalar(at::Tensor& self, const at::Scalar& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bitwise_xor__Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::bitwise_xor__Scalar>(
+        kOp_bitwise_xor__Scalar, &bitwise_xor__Scalar_impl, self, other);
+  }
+#endif
+  return bitwise_xor__Scalar_impl(kOp_bitwise_xor__Scalar, self, other);
+}
+
+// aten::bitwise_xor_.Scalar is CompositeImplicitAutograd: decompose when a gradient is needed.
+at::Tensor& autograd_bitwise_xor__Scalar(at::Tensor& self, const at::Scalar& other) {
+  if (opweave::grad_required(self)) {
+    return at::compositeimplicitautograd::bitwise_xor_(self, other);
+  }
+  at::AutoDispatchBelowADInplaceOrView below_autograd;
+  return opweave::compat::call<at::_ops::bitwise_xor__Scalar>(self, other);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -1574,4 +2204,27 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("prod.dim_int", TORCH_FN(wrap_prod_dim_int));
   m.impl("prod", TORCH_FN(wrap_prod));
   m.impl("masked_select", TORCH_FN(wrap_masked_select));
+  m.impl("atan.out", TORCH_FN(wrap_atan_out));
+  m.impl("atan", TORCH_FN(wrap_atan));
+  m.impl("atan_", TORCH_FN(wrap_atan_));
+  m.impl("tan.out", TORCH_FN(wrap_tan_out));
+  m.impl("tan", TORCH_FN(wrap_tan));
+  m.impl("tan_", TORCH_FN(wrap_tan_));
+  m.impl("acosh.out", TORCH_FN(wrap_acosh_out));
+  m.impl("acosh", TORCH_FN(wrap_acosh));
+  m.impl("acosh_", TORCH_FN(wrap_acosh_));
+  m.impl("atanh.out", TORCH_FN(wrap_atanh_out));
+  m.impl("atanh", TORCH_FN(wrap_atanh));
+  m.impl("atanh_", TORCH_FN(wrap_atanh_));
+  m.impl("bitwise_xor.Tensor_out", TORCH_FN(wrap_bitwise_xor_Tensor_out));
+  m.impl("bitwise_xor.Tensor", TORCH_FN(wrap_bitwise_xor_Tensor));
+  m.impl("bitwise_xor_.Tensor", TORCH_FN(wrap_bitwise_xor__Tensor));
+  m.impl("bitwise_xor.Scalar_out", TORCH_FN(wrap_bitwise_xor_Scalar_out));
+  m.impl("bitwise_xor.Scalar", TORCH_FN(wrap_bitwise_xor_Scalar));
+  m.impl("bitwise_xor_.Scalar", TORCH_FN(wrap_bitwise_xor__Scalar));
+}
+
+TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {
+  m.impl("bitwise_xor.Scalar", TORCH_FN(autograd_bitwise_xor_Scalar));
+  m.impl("bitwise_xor_.Scalar", TORCH_FN(autograd_bitwise_xor__Scalar));
 }

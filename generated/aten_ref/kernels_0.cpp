@@ -13,22 +13,32 @@
 #include <ATen/ops/amin_ops.h>
 #include <ATen/ops/any_ops.h>
 #include <ATen/ops/arange_ops.h>
+#include <ATen/ops/bitwise_and_ops.h>
 #include <ATen/ops/bitwise_not_ops.h>
 #include <ATen/ops/cat_ops.h>
+#include <ATen/ops/copysign_ops.h>
 #include <ATen/ops/erf_ops.h>
+#include <ATen/ops/erfc_ops.h>
 #include <ATen/ops/fill_ops.h>
+#include <ATen/ops/fmax_ops.h>
 #include <ATen/ops/ge_ops.h>
+#include <ATen/ops/hardshrink_ops.h>
+#include <ATen/ops/hardsigmoid_ops.h>
 #include <ATen/ops/isnan_ops.h>
 #include <ATen/ops/lerp_ops.h>
+#include <ATen/ops/logaddexp2_ops.h>
+#include <ATen/ops/logical_xor_ops.h>
 #include <ATen/ops/masked_fill_ops.h>
 #include <ATen/ops/mean_ops.h>
 #include <ATen/ops/min_ops.h>
 #include <ATen/ops/mm_ops.h>
+#include <ATen/ops/nextafter_ops.h>
 #include <ATen/ops/norm_ops.h>
 #include <ATen/ops/normal_ops.h>
 #include <ATen/ops/randperm_ops.h>
 #include <ATen/ops/relu_ops.h>
 #include <ATen/ops/repeat_ops.h>
+#include <ATen/ops/round_ops.h>
 #include <ATen/ops/scatter_ops.h>
 #include <ATen/ops/smooth_l1_loss_backward_ops.h>
 #include <ATen/ops/smooth_l1_loss_ops.h>
@@ -984,6 +994,325 @@ extern "C" diopiError_t diopiRepeat(diopiContextHandle_t ctx, diopiTensorHandle_
     const auto result = opweave::compat::redispatch<at::_ops::repeat>(aten_ref::kCpuKeys, input_t,
                                                                       aten_ref::ints(repeats_size));
     aten_ref::copy_result(out, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::erfc.out
+extern "C" diopiError_t diopiErfc(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::erfc_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::erfc_
+extern "C" diopiError_t diopiErfcInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    opweave::compat::redispatch<at::_ops::erfc_>(aten_ref::kCpuKeys, input_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::round.out
+extern "C" diopiError_t diopiRound(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                   diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::round_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::round_
+extern "C" diopiError_t diopiRoundInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    opweave::compat::redispatch<at::_ops::round_>(aten_ref::kCpuKeys, input_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::round.decimals_out
+extern "C" diopiError_t diopiRoundDecimals(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                           diopiConstTensorHandle_t input, int64_t decimals) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::round_decimals_out>(aten_ref::kCpuKeys, input_t, decimals,
+                                                              out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::hardsigmoid.out
+extern "C" diopiError_t diopiHardsigmoid(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                         diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::hardsigmoid_out>(aten_ref::kCpuKeys, input_t,
+                                                           out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::hardsigmoid_
+extern "C" diopiError_t diopiHardsigmoidInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    opweave::compat::redispatch<at::_ops::hardsigmoid_>(aten_ref::kCpuKeys, input_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::hardshrink.out
+extern "C" diopiError_t diopiHardshrink(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiConstTensorHandle_t input,
+                                        const diopiScalar_t* lambd) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::hardshrink_out>(aten_ref::kCpuKeys, input_t,
+                                                          aten_ref::scalar(lambd), out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::copysign.out
+extern "C" diopiError_t diopiCopysign(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                      diopiConstTensorHandle_t input,
+                                      diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::copysign_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                        out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::copysign.Scalar_out
+extern "C" diopiError_t diopiCopysignScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                            diopiConstTensorHandle_t input,
+                                            const diopiScalar_t* other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::copysign_Scalar_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::logaddexp2.out
+extern "C" diopiError_t diopiLogaddexp2(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiConstTensorHandle_t input,
+                                        diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::logaddexp2_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                          out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::fmax.out
+extern "C" diopiError_t diopiFmax(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::fmax_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                    out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::nextafter.out
+extern "C" diopiError_t diopiNextafter(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                       diopiConstTensorHandle_t input,
+                                       diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::nextafter_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                         out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::bitwise_and.Tensor_out
+extern "C" diopiError_t diopiBitwiseAnd(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiConstTensorHandle_t input,
+                                        diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::bitwise_and_Tensor_out>(aten_ref::kCpuKeys, input_t,
+                                                                  other_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::bitwise_and_.Tensor
+extern "C" diopiError_t diopiBitwiseAndInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                           diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    opweave::compat::redispatch<at::_ops::bitwise_and__Tensor>(aten_ref::kCpuKeys, input_t,
+                                                               other_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::bitwise_and.Scalar_out
+extern "C" diopiError_t diopiBitwiseAndScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                              diopiConstTensorHandle_t input,
+                                              const diopiScalar_t* other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::bitwise_and_Scalar_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::bitwise_and_.Scalar
+extern "C" diopiError_t diopiBitwiseAndInpScalar(diopiContextHandle_t ctx,
+                                                 diopiTensorHandle_t input,
+                                                 const diopiScalar_t* other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    opweave::compat::redispatch<at::_ops::bitwise_and__Scalar>(aten_ref::kCpuKeys, input_t,
+                                                               aten_ref::scalar(other));
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::logical_xor.out
+extern "C" diopiError_t diopiLogicalXor(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiConstTensorHandle_t input,
+                                        diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::logical_xor_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                           out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::logical_xor_
+extern "C" diopiError_t diopiLogicalXorInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                           diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    opweave::compat::redispatch<at::_ops::logical_xor_>(aten_ref::kCpuKeys, input_t, other_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

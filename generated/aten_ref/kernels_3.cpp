@@ -9,18 +9,26 @@
 // ATen/core/Tensor.h first: the per-operator headers assume it.
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/_index_put_impl_ops.h>
+#include <ATen/ops/acosh_ops.h>
 #include <ATen/ops/add_ops.h>
 #include <ATen/ops/addmm_ops.h>
 #include <ATen/ops/argmin_ops.h>
+#include <ATen/ops/atan_ops.h>
+#include <ATen/ops/atanh_ops.h>
 #include <ATen/ops/avg_pool2d_backward_ops.h>
 #include <ATen/ops/avg_pool2d_ops.h>
+#include <ATen/ops/bitwise_xor_ops.h>
 #include <ATen/ops/bmm_ops.h>
 #include <ATen/ops/ceil_ops.h>
+#include <ATen/ops/cosh_ops.h>
 #include <ATen/ops/eq_ops.h>
+#include <ATen/ops/exp2_ops.h>
 #include <ATen/ops/exp_ops.h>
+#include <ATen/ops/expm1_ops.h>
 #include <ATen/ops/hardswish_backward_ops.h>
 #include <ATen/ops/hardswish_ops.h>
 #include <ATen/ops/index_put_ops.h>
+#include <ATen/ops/isposinf_ops.h>
 #include <ATen/ops/le_ops.h>
 #include <ATen/ops/log10_ops.h>
 #include <ATen/ops/log1p_ops.h>
@@ -37,6 +45,7 @@
 #include <ATen/ops/sigmoid_ops.h>
 #include <ATen/ops/softplus_backward_ops.h>
 #include <ATen/ops/softplus_ops.h>
+#include <ATen/ops/tan_ops.h>
 #include <ATen/ops/tanh_backward_ops.h>
 #include <ATen/ops/tanh_ops.h>
 #include <ATen/ops/uniform_ops.h>
@@ -919,6 +928,295 @@ extern "C" diopiError_t diopiIndexPutInp(diopiContextHandle_t ctx, diopiTensorHa
     at::Tensor values_t = aten_ref::wrap(values);
     opweave::compat::redispatch<at::_ops::_index_put_impl_>(aten_ref::kCpuKeys, input_t, indices_t,
                                                             values_t, accumulate, false);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::atan.out
+extern "C" diopiError_t diopiAtan(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::atan_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::atan_
+extern "C" diopiError_t diopiAtanInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    opweave::compat::redispatch<at::_ops::atan_>(aten_ref::kCpuKeys, input_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::tan.out
+extern "C" diopiError_t diopiTan(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                 diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::tan_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::tan_
+extern "C" diopiError_t diopiTanInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    opweave::compat::redispatch<at::_ops::tan_>(aten_ref::kCpuKeys, input_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::cosh.out
+extern "C" diopiError_t diopiCosh(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::cosh_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::cosh_
+extern "C" diopiError_t diopiCoshInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    opweave::compat::redispatch<at::_ops::cosh_>(aten_ref::kCpuKeys, input_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::acosh.out
+extern "C" diopiError_t diopiAcosh(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                   diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::acosh_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::acosh_
+extern "C" diopiError_t diopiAcoshInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    opweave::compat::redispatch<at::_ops::acosh_>(aten_ref::kCpuKeys, input_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::atanh.out
+extern "C" diopiError_t diopiAtanh(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                   diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::atanh_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::atanh_
+extern "C" diopiError_t diopiAtanhInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    opweave::compat::redispatch<at::_ops::atanh_>(aten_ref::kCpuKeys, input_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::expm1.out
+extern "C" diopiError_t diopiExpm1(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                   diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::expm1_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::expm1_
+extern "C" diopiError_t diopiExpm1Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    opweave::compat::redispatch<at::_ops::expm1_>(aten_ref::kCpuKeys, input_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::exp2.out
+extern "C" diopiError_t diopiExp2(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::exp2_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::exp2_
+extern "C" diopiError_t diopiExp2Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    opweave::compat::redispatch<at::_ops::exp2_>(aten_ref::kCpuKeys, input_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::isposinf.out
+extern "C" diopiError_t diopiIsPosInf(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                      diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::isposinf_out>(aten_ref::kCpuKeys, input_t,
+                                                        out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::bitwise_xor.Tensor_out
+extern "C" diopiError_t diopiBitwiseXor(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiConstTensorHandle_t input,
+                                        diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::bitwise_xor_Tensor_out>(aten_ref::kCpuKeys, input_t,
+                                                                  other_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::bitwise_xor_.Tensor
+extern "C" diopiError_t diopiBitwiseXorInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                           diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    opweave::compat::redispatch<at::_ops::bitwise_xor__Tensor>(aten_ref::kCpuKeys, input_t,
+                                                               other_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::bitwise_xor.Scalar_out
+extern "C" diopiError_t diopiBitwiseXorScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                              diopiConstTensorHandle_t input,
+                                              const diopiScalar_t* other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::bitwise_xor_Scalar_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::bitwise_xor_.Scalar
+extern "C" diopiError_t diopiBitwiseXorInpScalar(diopiContextHandle_t ctx,
+                                                 diopiTensorHandle_t input,
+                                                 const diopiScalar_t* other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    opweave::compat::redispatch<at::_ops::bitwise_xor__Scalar>(aten_ref::kCpuKeys, input_t,
+                                                               aten_ref::scalar(other));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

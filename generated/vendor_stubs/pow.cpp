@@ -31,3 +31,17 @@ extern "C" diopiError_t diopiPowTensor(diopiContextHandle_t ctx, diopiTensorHand
   (void)exponent;
   return diopiNoImplement;
 }
+
+// Element-wise power, out = input ** exponent.
+//   out [out] dtypes: float16, bfloat16, float32, float64
+//   input [in]
+//   exponent [in] dtypes: float16, bfloat16, float32, float64
+extern "C" diopiError_t diopiPowScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                       const diopiScalar_t* input,
+                                       diopiConstTensorHandle_t exponent) {
+  (void)ctx;
+  (void)out;
+  (void)input;
+  (void)exponent;
+  return diopiNoImplement;
+}

@@ -34,6 +34,10 @@ OutMeta broadcast(const at::Tensor& a, const at::Scalar& b) {
   return make(a.sizes(), at::native::result_type(a, b));
 }
 
+OutMeta broadcast(const at::Scalar& a, const at::Tensor& b) {
+  return make(b.sizes(), at::native::result_type(a, b));
+}
+
 OutMeta broadcast(const at::Tensor& a, const at::Tensor& b, const at::Tensor& c) {
   auto ab = at::infer_size_dimvector(a.sizes(), b.sizes());
   auto dtype = at::promote_types(at::native::result_type(a, b), at::native::result_type(b, c));

@@ -18,6 +18,8 @@ namespace rules {
 OutMeta like(const at::Tensor& a);
 OutMeta broadcast(const at::Tensor& a, const at::Tensor& b);
 OutMeta broadcast(const at::Tensor& a, const at::Scalar& b);
+// a scalar first operand (remainder.Scalar_Tensor, pow.Scalar): other's shape
+OutMeta broadcast(const at::Scalar& a, const at::Tensor& b);
 OutMeta broadcast(const at::Tensor& a, const at::Tensor& b, const at::Tensor& c);
 // clamp's optional tensor bounds: an absent one takes no part
 OutMeta broadcast(const at::Tensor& a, const c10::optional<at::Tensor>& b,
