@@ -40,12 +40,13 @@ def to_device(value, device):
     """A copy of a nested sample argument with every tensor moved to `device` (leaves keep
     requires_grad, so gradients can be taken with respect to them)."""
     if isinstance(value, torch.Tensor):
-        moved = value.detach().to(device)
         if value.layout == torch.strided and not value.is_contiguous():
             # Keep the sample's strides: a non-contiguous sample must reach the device as one.
             moved = torch.empty_strided(value.size(), value.stride(), dtype=value.dtype,
                                         device=device)
             moved.copy_(value.detach())
+        else:
+            moved = value.detach().to(device)
         return moved.requires_grad_(value.requires_grad)
     if isinstance(value, tuple):
         return tuple(to_device(v, device) for v in value)
