@@ -708,6 +708,8 @@ class CaseBuilder:
             self.reduce_one()
         elif rule == "repeat":
             self.repeat()
+        elif rule == "diag":
+            self.diag()
         elif rule == "layer_norm_stats":
             self.layer_norm()
         elif rule == "conv":
@@ -1186,6 +1188,21 @@ class CaseBuilder:
             attrs = self._first_attrs(skip=(size_arg,))
             attrs[size_arg] = repeats
             self.add(tag, inputs, {a.name: attrs[a.name] for a in p.attrs})
+
+    def diag(self) -> None:
+        """diag(input, diagonal): vectors (made matrices) and matrices (their diagonals)."""
+        p = self.p
+        (src,) = p.inputs
+        table = [("base", [4, 5], "contiguous"), ("vector", [5], "contiguous"),
+                 ("square", [4, 4], "contiguous"), ("empty", [0], "contiguous"),
+                 ("empty2d", [0, 3], "contiguous"), ("large", LARGE, "contiguous"),
+                 ("transposed", [4, 5], "transposed"), ("sliced", [4, 5], "sliced")]
+        for tag, shape, layout in table:
+            inputs = {src.name: self.input_spec(src, shape, layout)}
+            combos = (attr_combos(p, self.dtype) if tag in ("base", "vector")
+                      else [self._first_attrs()])
+            for attrs in combos:
+                self.add(tag, inputs, attrs)
 
     def linspace(self) -> None:
         cls = dtype_class(self.dtype)

@@ -1371,12 +1371,8 @@ const int kOp_linalg_vector_norm_out = opweave::register_op(&kInfo_linalg_vector
 at::Tensor& linalg_vector_norm_out_impl(int op, const at::Tensor& self, const at::Scalar& ord,
                                         at::OptionalIntArrayRef dim, bool keepdim,
                                         c10::optional<at::ScalarType> dtype, at::Tensor& out) {
-  if (C10_UNLIKELY(dtype.has_value())) {
-    return opweave::fallback_call<at::_ops::linalg_vector_norm_out>(op, "dtype must be None", self,
-                                                                    ord, dim, keepdim, dtype, out);
-  }
   opweave::OpGuard guard(op, self, out);
-  opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim));
+  opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim, dtype));
   const diopiScalar_t p_d = opweave::to_diopi_scalar(ord);
   const diopiError_t status = opweave::kernel<decltype(&::diopiNorm)>(op)(
       guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &p_d,
@@ -1413,7 +1409,7 @@ const int kOp_linalg_vector_norm = opweave::register_op(&kInfo_linalg_vector_nor
 at::Tensor linalg_vector_norm_impl(int op, const at::Tensor& self, const at::Scalar& ord,
                                    at::OptionalIntArrayRef dim, bool keepdim,
                                    c10::optional<at::ScalarType> dtype) {
-  at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim),
+  at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim, dtype),
                                      opweave::OpGuard::find_device(self));
   linalg_vector_norm_out_impl(op, self, ord, dim, keepdim, dtype, out);
   return out;

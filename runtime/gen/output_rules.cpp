@@ -8,6 +8,7 @@
 #include <ATen/ops/empty.h>
 #include <ATen/ops/result_type_native.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "opweave/allocator.h"
@@ -120,6 +121,18 @@ OutMeta mv(const at::Tensor& mat, const at::Tensor& vec) {
   TORCH_CHECK(mat.scalar_type() == vec.scalar_type(), "expected both operands of one dtype, got ",
               mat.scalar_type(), " and ", vec.scalar_type());
   return make({mat.size(0)}, mat.scalar_type());
+}
+
+OutMeta diag(const at::Tensor& a, int64_t diagonal) {
+  TORCH_CHECK(a.dim() == 1 || a.dim() == 2, "diag(): Supports 1D or 2D tensors. Got ", a.dim(),
+              "D");
+  if (a.dim() == 1) {
+    const int64_t n = a.size(0) + (diagonal < 0 ? -diagonal : diagonal);
+    return make({n, n}, a.scalar_type());
+  }
+  const int64_t len = diagonal >= 0 ? std::min(a.size(0), a.size(1) - diagonal)
+                                    : std::min(a.size(0) + diagonal, a.size(1));
+  return make({std::max<int64_t>(len, 0)}, a.scalar_type());
 }
 
 OutMeta dot(const at::Tensor& a, const at::Tensor& b) {
