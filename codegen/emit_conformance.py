@@ -47,6 +47,7 @@ INT_VALUES = {
     "diagonal": [0, 1, -1],
     "padding_idx": [-1, 1],
     "decimals": [0, 2, -1],        # round.decimals: places after the point, tens
+    "n": [2, 1, 0, 3],             # polygamma's order
 }
 # Values of named ATen `float` arguments.
 FLOAT_VALUES = {
@@ -573,6 +574,21 @@ BMM = [
     ("transposed", [2, 3, 4], [2, 4, 5], "transposed"),
     ("sliced", [2, 3, 4], [2, 4, 5], "sliced"),
 ]
+MV = [
+    ("base", [3, 4], [4], "contiguous"),
+    ("one", [1, 1], [1], "contiguous"),
+    ("empty", [0, 4], [4], "contiguous"),
+    ("kzero", [3, 0], [0], "contiguous"),
+    ("large", [65, 129], [129], "contiguous"),
+    ("sliced", [3, 4], [4], "sliced"),
+]
+DOT = [
+    ("base", [5], [5], "contiguous"),
+    ("one", [1], [1], "contiguous"),
+    ("empty", [0], [0], "contiguous"),
+    ("large", [1031], [1031], "contiguous"),
+    ("sliced", [5], [5], "sliced"),
+]
 # (tag, input shape [N, C] or [C], layout)
 NLL = [
     ("base", [6, 5], "contiguous"),
@@ -668,8 +684,8 @@ class CaseBuilder:
             self.reduce()
         elif rule in ("reduce_dim", "argreduce"):
             self.reduce_dim()
-        elif rule in ("mm", "bmm"):
-            self.matmul(MM if rule == "mm" else BMM)
+        elif rule in ("mm", "bmm", "mv", "dot"):
+            self.matmul({"mm": MM, "bmm": BMM, "mv": MV, "dot": DOT}[rule])
         elif rule == "nll_loss":
             self.nll()
         elif rule == "pointwise_loss":
@@ -692,6 +708,8 @@ class CaseBuilder:
             self.reduce_one()
         elif rule == "repeat":
             self.repeat()
+        elif rule == "diag":
+            self.diag()
         elif rule == "layer_norm_stats":
             self.layer_norm()
         elif rule == "conv":
@@ -796,7 +814,7 @@ class CaseBuilder:
         a_arg, b_arg = [next(x for x in p.inputs if x.name == n) for n in p.rule_tensors]
         others = [x for x in p.inputs if x.name not in p.rule_tensors]
         for tag, sa, sb, layout in table:
-            out_shape = sa[:-1] + sb[-1:]
+            out_shape = sa[:-1] + (sb[-1:] if len(sb) >= 2 else [])   # a vector b: mv, dot
             inputs = {a_arg.name: self.input_spec(a_arg, sa, layout),
                       b_arg.name: self.input_spec(b_arg, sb, layout)}
             for x in others:
@@ -1170,6 +1188,21 @@ class CaseBuilder:
             attrs = self._first_attrs(skip=(size_arg,))
             attrs[size_arg] = repeats
             self.add(tag, inputs, {a.name: attrs[a.name] for a in p.attrs})
+
+    def diag(self) -> None:
+        """diag(input, diagonal): vectors (made matrices) and matrices (their diagonals)."""
+        p = self.p
+        (src,) = p.inputs
+        table = [("base", [4, 5], "contiguous"), ("vector", [5], "contiguous"),
+                 ("square", [4, 4], "contiguous"), ("empty", [0], "contiguous"),
+                 ("empty2d", [0, 3], "contiguous"), ("large", LARGE, "contiguous"),
+                 ("transposed", [4, 5], "transposed"), ("sliced", [4, 5], "sliced")]
+        for tag, shape, layout in table:
+            inputs = {src.name: self.input_spec(src, shape, layout)}
+            combos = (attr_combos(p, self.dtype) if tag in ("base", "vector")
+                      else [self._first_attrs()])
+            for attrs in combos:
+                self.add(tag, inputs, attrs)
 
     def linspace(self) -> None:
         cls = dtype_class(self.dtype)

@@ -48,6 +48,10 @@ OUTPUT_RULES = {
     "reduce": RuleSpec((3, 4), "reduce(input, dim, keepdim[, dtype]): reduction over dims"),
     "mm": RuleSpec((2,), "matrix product [n, m] x [m, p] -> [n, p]"),
     "bmm": RuleSpec((2,), "batched matrix product [b, n, m] x [b, m, p] -> [b, n, p]"),
+    "mv": RuleSpec((2,), "matrix-vector product [n, m] x [m] -> [n]"),
+    "dot": RuleSpec((2,), "dot product of two 1-D tensors of one length -> 0-dim"),
+    "diag": RuleSpec((2,), "diag(input, diagonal): a 1-D input's square matrix holding it on "
+                           "that diagonal, a 2-D input's diagonal as a vector; input's dtype"),
     "scalar": RuleSpec((1,), "0-dim tensor with the argument's dtype"),
     "nll_loss": RuleSpec((3,), "nll_loss(input, target, reduction): [N] or 0-dim"),
     "pointwise_loss": RuleSpec((3,), "pointwise_loss(input, target, reduction): the broadcast "

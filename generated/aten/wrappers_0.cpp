@@ -1691,10 +1691,6 @@ const int kOp_linalg_vector_norm_out = opweave::register_op(&kInfo_linalg_vector
 at::Tensor& linalg_vector_norm_out_impl(int op, const at::Tensor& self, const at::Scalar& ord,
                                         at::OptionalIntArrayRef dim, bool keepdim,
                                         c10::optional<at::ScalarType> dtype, at::Tensor& out) {
-  if (C10_UNLIKELY(dtype.has_value())) {
-    return opweave::fallback_call<at::_ops::linalg_vector_norm_out>(op, "dtype must be None", self,
-                                                                    ord, dim, keepdim, dtype, out);
-  }
   if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
                      opweave::dtype_in(kCatalogueDtypes, self) &&
                      opweave::dtype_in(kCatalogueDtypes, ord)))) {
@@ -1702,7 +1698,7 @@ at::Tensor& linalg_vector_norm_out_impl(int op, const at::Tensor& self, const at
         op, "a dtype outside the catalogue's (complex, ...)", self, ord, dim, keepdim, dtype, out);
   }
   opweave::OpGuard guard(op, self, out);
-  opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim));
+  opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim, dtype));
   const diopiScalar_t p_d = opweave::to_diopi_scalar(ord);
   if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
     return out;  // every output is empty: nothing to compute
@@ -1747,7 +1743,7 @@ at::Tensor linalg_vector_norm_impl(int op, const at::Tensor& self, const at::Sca
     return opweave::fallback_call<at::_ops::linalg_vector_norm>(
         op, "a dtype outside the catalogue's (complex, ...)", self, ord, dim, keepdim, dtype);
   }
-  at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim),
+  at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim, dtype),
                                      opweave::OpGuard::find_device(self));
   linalg_vector_norm_out_impl(op, self, ord, dim, keepdim, dtype, out);
   return out;
@@ -2662,6 +2658,106 @@ at::Tensor& autograd_bitwise_and__Scalar(at::Tensor& self, const at::Scalar& oth
   return opweave::compat::call<at::_ops::bitwise_and__Scalar>(self, other);
 }
 
+// ---- aten::polygamma.out -> diopiPolygamma
+const opweave::OpInfo kInfo_polygamma_out{"aten::polygamma.out",
+                                          "diopiPolygamma",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_polygamma_out = opweave::register_op(&kInfo_polygamma_out);
+
+at::Tensor& polygamma_out_impl(int op, int64_t n, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::polygamma_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", n, self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiPolygamma)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), n);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::polygamma_out>(op, status, n, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_polygamma_out(int64_t n, const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_polygamma_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::polygamma_out>(kOp_polygamma_out,
+                                                               &polygamma_out_impl, n, self, out);
+  }
+#endif
+  return polygamma_out_impl(kOp_polygamma_out, n, self, out);
+}
+
+// ---- aten::polygamma -> diopiPolygamma (derived from polygamma_out)
+const opweave::OpInfo kInfo_polygamma{"aten::polygamma",
+                                      "diopiPolygamma",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_polygamma = opweave::register_op(&kInfo_polygamma);
+
+at::Tensor polygamma_impl(int op, int64_t n, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::polygamma>(
+        op, "a dtype outside the catalogue's (complex, ...)", n, self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  polygamma_out_impl(op, n, self, out);
+  return out;
+}
+
+at::Tensor wrap_polygamma(int64_t n, const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_polygamma) != 0)) {
+    return opweave::instrumented_call<at::_ops::polygamma>(kOp_polygamma, &polygamma_impl, n, self);
+  }
+#endif
+  return polygamma_impl(kOp_polygamma, n, self);
+}
+
+// ---- aten::polygamma_ -> diopiPolygammaInp
+const opweave::OpInfo kInfo_polygamma_{"aten::polygamma_",
+                                       "diopiPolygammaInp",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_polygamma_ = opweave::register_op(&kInfo_polygamma_);
+
+at::Tensor& polygamma__impl(int op, at::Tensor& self, int64_t n) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::polygamma_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, n);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiPolygammaInp)>(op)(guard.ctx(), opweave::handle(self), n);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::polygamma_>(op, status, self, n);
+  }
+  return self;
+}
+
+at::Tensor& wrap_polygamma_(at::Tensor& self, int64_t n) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_polygamma_) != 0)) {
+    return opweave::instrumented_call<at::_ops::polygamma_>(kOp_polygamma_, &polygamma__impl, self,
+                                                            n);
+  }
+#endif
+  return polygamma__impl(kOp_polygamma_, self, n);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -2738,6 +2834,9 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("bitwise_and.Scalar_out", TORCH_FN(wrap_bitwise_and_Scalar_out));
   m.impl("bitwise_and.Scalar", TORCH_FN(wrap_bitwise_and_Scalar));
   m.impl("bitwise_and_.Scalar", TORCH_FN(wrap_bitwise_and__Scalar));
+  m.impl("polygamma.out", TORCH_FN(wrap_polygamma_out));
+  m.impl("polygamma", TORCH_FN(wrap_polygamma));
+  m.impl("polygamma_", TORCH_FN(wrap_polygamma_));
 }
 
 TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {

@@ -2963,6 +2963,71 @@ at::Tensor& autograd_bitwise_or__Scalar(at::Tensor& self, const at::Scalar& othe
   return opweave::compat::call<at::_ops::bitwise_or__Scalar>(self, other);
 }
 
+// ---- aten::diag.out -> diopiDiag
+const opweave::OpInfo kInfo_diag_out{"aten::diag.out",
+                                     "diopiDiag",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_diag_out = opweave::register_op(&kInfo_diag_out);
+
+at::Tensor& diag_out_impl(int op, const at::Tensor& self, int64_t diagonal, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::diag_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, diagonal, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::diag(self, diagonal));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiDiag)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), diagonal);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::diag_out>(op, status, self, diagonal, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_diag_out(const at::Tensor& self, int64_t diagonal, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_diag_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::diag_out>(kOp_diag_out, &diag_out_impl, self,
+                                                          diagonal, out);
+  }
+#endif
+  return diag_out_impl(kOp_diag_out, self, diagonal, out);
+}
+
+// ---- aten::diag -> diopiDiag (derived from diag_out)
+const opweave::OpInfo kInfo_diag{"aten::diag",
+                                 "diopiDiag",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_diag = opweave::register_op(&kInfo_diag);
+
+at::Tensor diag_impl(int op, const at::Tensor& self, int64_t diagonal) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::diag>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, diagonal);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::diag(self, diagonal), opweave::OpGuard::find_device(self));
+  diag_out_impl(op, self, diagonal, out);
+  return out;
+}
+
+at::Tensor wrap_diag(const at::Tensor& self, int64_t diagonal) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_diag) != 0)) {
+    return opweave::instrumented_call<at::_ops::diag>(kOp_diag, &diag_impl, self, diagonal);
+  }
+#endif
+  return diag_impl(kOp_diag, self, diagonal);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -3048,6 +3113,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("bitwise_or.Scalar_out", TORCH_FN(wrap_bitwise_or_Scalar_out));
   m.impl("bitwise_or.Scalar", TORCH_FN(wrap_bitwise_or_Scalar));
   m.impl("bitwise_or_.Scalar", TORCH_FN(wrap_bitwise_or__Scalar));
+  m.impl("diag.out", TORCH_FN(wrap_diag_out));
+  m.impl("diag", TORCH_FN(wrap_diag));
 }
 
 TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {

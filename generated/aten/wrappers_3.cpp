@@ -1954,6 +1954,495 @@ at::Tensor wrap_isposinf(const at::Tensor& self) {
   return isposinf_impl(kOp_isposinf, self);
 }
 
+// ---- aten::cumprod.out -> diopiCumprod
+const opweave::OpInfo kInfo_cumprod_out{"aten::cumprod.out",
+                                        "diopiCumprod",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_cumprod_out = opweave::register_op(&kInfo_cumprod_out);
+
+at::Tensor& cumprod_out_impl(int op, const at::Tensor& self, int64_t dim,
+                             c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::cumprod_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, dtype, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::cumsum(self, dtype));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiCumprod)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::cumprod_out>(op, status, self, dim, dtype, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_cumprod_out(const at::Tensor& self, int64_t dim,
+                             c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_cumprod_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::cumprod_out>(kOp_cumprod_out, &cumprod_out_impl,
+                                                             self, dim, dtype, out);
+  }
+#endif
+  return cumprod_out_impl(kOp_cumprod_out, self, dim, dtype, out);
+}
+
+// ---- aten::cumprod -> diopiCumprod (derived from cumprod_out)
+const opweave::OpInfo kInfo_cumprod{"aten::cumprod",
+                                    "diopiCumprod",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_cumprod = opweave::register_op(&kInfo_cumprod);
+
+at::Tensor cumprod_impl(int op, const at::Tensor& self, int64_t dim,
+                        c10::optional<at::ScalarType> dtype) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::cumprod>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, dtype);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::cumsum(self, dtype), opweave::OpGuard::find_device(self));
+  cumprod_out_impl(op, self, dim, dtype, out);
+  return out;
+}
+
+at::Tensor wrap_cumprod(const at::Tensor& self, int64_t dim, c10::optional<at::ScalarType> dtype) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_cumprod) != 0)) {
+    return opweave::instrumented_call<at::_ops::cumprod>(kOp_cumprod, &cumprod_impl, self, dim,
+                                                         dtype);
+  }
+#endif
+  return cumprod_impl(kOp_cumprod, self, dim, dtype);
+}
+
+// ---- aten::cumprod_ -> diopiCumprod (derived from cumprod_out)
+const opweave::OpInfo kInfo_cumprod_{"aten::cumprod_",
+                                     "diopiCumprod",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_cumprod_ = opweave::register_op(&kInfo_cumprod_);
+
+at::Tensor& cumprod__impl(int op, at::Tensor& self, int64_t dim,
+                          c10::optional<at::ScalarType> dtype) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::cumprod_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, dtype);
+  }
+  opweave::check_inplace(op, self, opweave::rules::cumsum(self, dtype));
+  cumprod_out_impl(op, self, dim, dtype, self);
+  return self;
+}
+
+at::Tensor& wrap_cumprod_(at::Tensor& self, int64_t dim, c10::optional<at::ScalarType> dtype) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_cumprod_) != 0)) {
+    return opweave::instrumented_call<at::_ops::cumprod_>(kOp_cumprod_, &cumprod__impl, self, dim,
+                                                          dtype);
+  }
+#endif
+  return cumprod__impl(kOp_cumprod_, self, dim, dtype);
+}
+
+// ---- aten::nansum.out -> diopiNansum
+const opweave::OpInfo kInfo_nansum_out{"aten::nansum.out",
+                                       "diopiNansum",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_nansum_out = opweave::register_op(&kInfo_nansum_out);
+
+at::Tensor& nansum_out_impl(int op, const at::Tensor& self, at::OptionalIntArrayRef dim,
+                            bool keepdim, c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::nansum_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, dtype, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim, dtype));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiNansum)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(dim));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::nansum_out>(op, status, self, dim, keepdim, dtype, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_nansum_out(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
+                            c10::optional<at::ScalarType> dtype, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_nansum_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::nansum_out>(kOp_nansum_out, &nansum_out_impl, self,
+                                                            dim, keepdim, dtype, out);
+  }
+#endif
+  return nansum_out_impl(kOp_nansum_out, self, dim, keepdim, dtype, out);
+}
+
+// ---- aten::nansum -> diopiNansum (derived from nansum_out)
+const opweave::OpInfo kInfo_nansum{"aten::nansum",
+                                   "diopiNansum",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_nansum = opweave::register_op(&kInfo_nansum);
+
+at::Tensor nansum_impl(int op, const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
+                       c10::optional<at::ScalarType> dtype) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::nansum>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, dtype);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim, dtype),
+                                     opweave::OpGuard::find_device(self));
+  nansum_out_impl(op, self, dim, keepdim, dtype, out);
+  return out;
+}
+
+at::Tensor wrap_nansum(const at::Tensor& self, at::OptionalIntArrayRef dim, bool keepdim,
+                       c10::optional<at::ScalarType> dtype) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_nansum) != 0)) {
+    return opweave::instrumented_call<at::_ops::nansum>(kOp_nansum, &nansum_impl, self, dim,
+                                                        keepdim, dtype);
+  }
+#endif
+  return nansum_impl(kOp_nansum, self, dim, keepdim, dtype);
+}
+
+// ---- aten::dot.out -> diopiDot
+const opweave::OpInfo kInfo_dot_out{"aten::dot.out",
+                                    "diopiDot",
+                                    true,
+                                    {0.001f, 0.01f, 0.0001f, 1e-10f},
+                                    {0.001f, 0.01f, 0.0001f, 1e-07f}};
+const int kOp_dot_out = opweave::register_op(&kInfo_dot_out);
+
+at::Tensor& dot_out_impl(int op, const at::Tensor& self, const at::Tensor& tensor,
+                         at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, tensor)))) {
+    return opweave::fallback_call<at::_ops::dot_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, tensor, out);
+  }
+  opweave::OpGuard guard(op, self, tensor, out);
+  opweave::resize_out(op, out, opweave::rules::dot(self, tensor));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiDot)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(tensor)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::dot_out>(op, status, self, tensor, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_dot_out(const at::Tensor& self, const at::Tensor& tensor, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_dot_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::dot_out>(kOp_dot_out, &dot_out_impl, self, tensor,
+                                                         out);
+  }
+#endif
+  return dot_out_impl(kOp_dot_out, self, tensor, out);
+}
+
+// ---- aten::dot -> diopiDot (derived from dot_out)
+const opweave::OpInfo kInfo_dot{"aten::dot",
+                                "diopiDot",
+                                true,
+                                {0.001f, 0.01f, 0.0001f, 1e-10f},
+                                {0.001f, 0.01f, 0.0001f, 1e-07f}};
+const int kOp_dot = opweave::register_op(&kInfo_dot);
+
+at::Tensor dot_impl(int op, const at::Tensor& self, const at::Tensor& tensor) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, tensor)))) {
+    return opweave::fallback_call<at::_ops::dot>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, tensor);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::dot(self, tensor),
+                                     opweave::OpGuard::find_device(self, tensor));
+  dot_out_impl(op, self, tensor, out);
+  return out;
+}
+
+at::Tensor wrap_dot(const at::Tensor& self, const at::Tensor& tensor) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_dot) != 0)) {
+    return opweave::instrumented_call<at::_ops::dot>(kOp_dot, &dot_impl, self, tensor);
+  }
+#endif
+  return dot_impl(kOp_dot, self, tensor);
+}
+
+// ---- aten::vdot.out -> diopiVdot
+const opweave::OpInfo kInfo_vdot_out{"aten::vdot.out",
+                                     "diopiVdot",
+                                     true,
+                                     {0.001f, 0.01f, 0.0001f, 1e-10f},
+                                     {0.001f, 0.01f, 0.0001f, 1e-07f}};
+const int kOp_vdot_out = opweave::register_op(&kInfo_vdot_out);
+
+at::Tensor& vdot_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                          at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::vdot_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::dot(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiVdot)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::vdot_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_vdot_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_vdot_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::vdot_out>(kOp_vdot_out, &vdot_out_impl, self, other,
+                                                          out);
+  }
+#endif
+  return vdot_out_impl(kOp_vdot_out, self, other, out);
+}
+
+// ---- aten::vdot -> diopiVdot (derived from vdot_out)
+const opweave::OpInfo kInfo_vdot{"aten::vdot",
+                                 "diopiVdot",
+                                 true,
+                                 {0.001f, 0.01f, 0.0001f, 1e-10f},
+                                 {0.001f, 0.01f, 0.0001f, 1e-07f}};
+const int kOp_vdot = opweave::register_op(&kInfo_vdot);
+
+at::Tensor vdot_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::vdot>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::dot(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  vdot_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_vdot(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_vdot) != 0)) {
+    return opweave::instrumented_call<at::_ops::vdot>(kOp_vdot, &vdot_impl, self, other);
+  }
+#endif
+  return vdot_impl(kOp_vdot, self, other);
+}
+
+// ---- aten::addmv.out -> diopiAddmv
+const opweave::OpInfo kInfo_addmv_out{"aten::addmv.out",
+                                      "diopiAddmv",
+                                      true,
+                                      {0.001f, 0.01f, 0.0001f, 1e-10f},
+                                      {0.001f, 0.01f, 0.0001f, 1e-07f}};
+const int kOp_addmv_out = opweave::register_op(&kInfo_addmv_out);
+
+at::Tensor& addmv_out_impl(int op, const at::Tensor& self, const at::Tensor& mat,
+                           const at::Tensor& vec, const at::Scalar& beta, const at::Scalar& alpha,
+                           at::Tensor& out) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, out) && opweave::dtype_in(kCatalogueDtypes, self) &&
+            opweave::dtype_in(kCatalogueDtypes, mat) && opweave::dtype_in(kCatalogueDtypes, vec) &&
+            opweave::dtype_in(kCatalogueDtypes, beta) &&
+            opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::addmv_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mat, vec, beta, alpha, out);
+  }
+  opweave::OpGuard guard(op, self, mat, vec, out);
+  opweave::resize_out(op, out, opweave::rules::mv(mat, vec));
+  const diopiScalar_t beta_d = opweave::to_diopi_scalar(beta);
+  const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAddmv)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(mat)), opweave::const_handle(guard.on_device(vec)),
+      &beta_d, &alpha_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::addmv_out>(op, status, self, mat, vec, beta, alpha,
+                                                       out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_addmv_out(const at::Tensor& self, const at::Tensor& mat, const at::Tensor& vec,
+                           const at::Scalar& beta, const at::Scalar& alpha, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_addmv_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::addmv_out>(kOp_addmv_out, &addmv_out_impl, self,
+                                                           mat, vec, beta, alpha, out);
+  }
+#endif
+  return addmv_out_impl(kOp_addmv_out, self, mat, vec, beta, alpha, out);
+}
+
+// ---- aten::addmv -> diopiAddmv (derived from addmv_out)
+const opweave::OpInfo kInfo_addmv{"aten::addmv",
+                                  "diopiAddmv",
+                                  true,
+                                  {0.001f, 0.01f, 0.0001f, 1e-10f},
+                                  {0.001f, 0.01f, 0.0001f, 1e-07f}};
+const int kOp_addmv = opweave::register_op(&kInfo_addmv);
+
+at::Tensor addmv_impl(int op, const at::Tensor& self, const at::Tensor& mat, const at::Tensor& vec,
+                      const at::Scalar& beta, const at::Scalar& alpha) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, self) && opweave::dtype_in(kCatalogueDtypes, mat) &&
+            opweave::dtype_in(kCatalogueDtypes, vec) && opweave::dtype_in(kCatalogueDtypes, beta) &&
+            opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::addmv>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mat, vec, beta, alpha);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::mv(mat, vec),
+                                     opweave::OpGuard::find_device(self, mat, vec));
+  addmv_out_impl(op, self, mat, vec, beta, alpha, out);
+  return out;
+}
+
+at::Tensor wrap_addmv(const at::Tensor& self, const at::Tensor& mat, const at::Tensor& vec,
+                      const at::Scalar& beta, const at::Scalar& alpha) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_addmv) != 0)) {
+    return opweave::instrumented_call<at::_ops::addmv>(kOp_addmv, &addmv_impl, self, mat, vec, beta,
+                                                       alpha);
+  }
+#endif
+  return addmv_impl(kOp_addmv, self, mat, vec, beta, alpha);
+}
+
+// ---- aten::addmv_ -> diopiAddmv (derived from addmv_out)
+const opweave::OpInfo kInfo_addmv_{"aten::addmv_",
+                                   "diopiAddmv",
+                                   true,
+                                   {0.001f, 0.01f, 0.0001f, 1e-10f},
+                                   {0.001f, 0.01f, 0.0001f, 1e-07f}};
+const int kOp_addmv_ = opweave::register_op(&kInfo_addmv_);
+
+at::Tensor& addmv__impl(int op, at::Tensor& self, const at::Tensor& mat, const at::Tensor& vec,
+                        const at::Scalar& beta, const at::Scalar& alpha) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, self) && opweave::dtype_in(kCatalogueDtypes, mat) &&
+            opweave::dtype_in(kCatalogueDtypes, vec) && opweave::dtype_in(kCatalogueDtypes, beta) &&
+            opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::addmv_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mat, vec, beta, alpha);
+  }
+  opweave::check_inplace(op, self, opweave::rules::mv(mat, vec));
+  addmv_out_impl(op, self, mat, vec, beta, alpha, self);
+  return self;
+}
+
+at::Tensor& wrap_addmv_(at::Tensor& self, const at::Tensor& mat, const at::Tensor& vec,
+                        const at::Scalar& beta, const at::Scalar& alpha) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_addmv_) != 0)) {
+    return opweave::instrumented_call<at::_ops::addmv_>(kOp_addmv_, &addmv__impl, self, mat, vec,
+                                                        beta, alpha);
+  }
+#endif
+  return addmv__impl(kOp_addmv_, self, mat, vec, beta, alpha);
+}
+
+// ---- aten::mv.out -> diopiMv
+const opweave::OpInfo kInfo_mv_out{"aten::mv.out",
+                                   "diopiMv",
+                                   true,
+                                   {0.001f, 0.01f, 0.0001f, 1e-10f},
+                                   {0.001f, 0.01f, 0.0001f, 1e-07f}};
+const int kOp_mv_out = opweave::register_op(&kInfo_mv_out);
+
+at::Tensor& mv_out_impl(int op, const at::Tensor& self, const at::Tensor& vec, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, vec)))) {
+    return opweave::fallback_call<at::_ops::mv_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, vec, out);
+  }
+  opweave::OpGuard guard(op, self, vec, out);
+  opweave::resize_out(op, out, opweave::rules::mv(self, vec));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMv)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(vec)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::mv_out>(op, status, self, vec, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_mv_out(const at::Tensor& self, const at::Tensor& vec, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_mv_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::mv_out>(kOp_mv_out, &mv_out_impl, self, vec, out);
+  }
+#endif
+  return mv_out_impl(kOp_mv_out, self, vec, out);
+}
+
+// ---- aten::mv -> diopiMv (derived from mv_out)
+const opweave::OpInfo kInfo_mv{"aten::mv",
+                               "diopiMv",
+                               true,
+                               {0.001f, 0.01f, 0.0001f, 1e-10f},
+                               {0.001f, 0.01f, 0.0001f, 1e-07f}};
+const int kOp_mv = opweave::register_op(&kInfo_mv);
+
+at::Tensor mv_impl(int op, const at::Tensor& self, const at::Tensor& vec) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, vec)))) {
+    return opweave::fallback_call<at::_ops::mv>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, vec);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::mv(self, vec), opweave::OpGuard::find_device(self, vec));
+  mv_out_impl(op, self, vec, out);
+  return out;
+}
+
+at::Tensor wrap_mv(const at::Tensor& self, const at::Tensor& vec) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_mv) != 0)) {
+    return opweave::instrumented_call<at::_ops::mv>(kOp_mv, &mv_impl, self, vec);
+  }
+#endif
+  return mv_impl(kOp_mv, self, vec);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -2012,4 +2501,18 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("exp2_", TORCH_FN(wrap_exp2_));
   m.impl("isposinf.out", TORCH_FN(wrap_isposinf_out));
   m.impl("isposinf", TORCH_FN(wrap_isposinf));
+  m.impl("cumprod.out", TORCH_FN(wrap_cumprod_out));
+  m.impl("cumprod", TORCH_FN(wrap_cumprod));
+  m.impl("cumprod_", TORCH_FN(wrap_cumprod_));
+  m.impl("nansum.out", TORCH_FN(wrap_nansum_out));
+  m.impl("nansum", TORCH_FN(wrap_nansum));
+  m.impl("dot.out", TORCH_FN(wrap_dot_out));
+  m.impl("dot", TORCH_FN(wrap_dot));
+  m.impl("vdot.out", TORCH_FN(wrap_vdot_out));
+  m.impl("vdot", TORCH_FN(wrap_vdot));
+  m.impl("addmv.out", TORCH_FN(wrap_addmv_out));
+  m.impl("addmv", TORCH_FN(wrap_addmv));
+  m.impl("addmv_", TORCH_FN(wrap_addmv_));
+  m.impl("mv.out", TORCH_FN(wrap_mv_out));
+  m.impl("mv", TORCH_FN(wrap_mv));
 }

@@ -2100,6 +2100,84 @@ at::Tensor& wrap_logical_xor_(at::Tensor& self, const at::Tensor& other) {
   return logical_xor__impl(kOp_logical_xor_, self, other);
 }
 
+// ---- aten::log_sigmoid_forward.output -> diopiLogSigmoid
+const opweave::OpInfo kInfo_log_sigmoid_forward_output{"aten::log_sigmoid_forward.output",
+                                                       "diopiLogSigmoid",
+                                                       true,
+                                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_log_sigmoid_forward_output = opweave::register_op(&kInfo_log_sigmoid_forward_output);
+
+::std::tuple<at::Tensor&, at::Tensor&> log_sigmoid_forward_output_impl(int op,
+                                                                       const at::Tensor& self,
+                                                                       at::Tensor& output,
+                                                                       at::Tensor& buffer) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, output) &&
+                     opweave::dtype_in(kCatalogueDtypes, buffer) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::log_sigmoid_forward_output>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, output, buffer);
+  }
+  opweave::OpGuard guard(op, self, output, buffer);
+  opweave::resize_out(op, output, opweave::rules::like(self));
+  opweave::resize_out(op, buffer, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(output, buffer))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        output, buffer);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLogSigmoid)>(op)(
+      guard.ctx(), opweave::handle(output), opweave::handle(buffer),
+      opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::log_sigmoid_forward_output>(op, status, self, output,
+                                                                        buffer);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(output, buffer);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_log_sigmoid_forward_output(const at::Tensor& self,
+                                                                       at::Tensor& output,
+                                                                       at::Tensor& buffer) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_log_sigmoid_forward_output) != 0)) {
+    return opweave::instrumented_call<at::_ops::log_sigmoid_forward_output>(
+        kOp_log_sigmoid_forward_output, &log_sigmoid_forward_output_impl, self, output, buffer);
+  }
+#endif
+  return log_sigmoid_forward_output_impl(kOp_log_sigmoid_forward_output, self, output, buffer);
+}
+
+// ---- aten::log_sigmoid_forward -> diopiLogSigmoid (derived from log_sigmoid_forward_output)
+const opweave::OpInfo kInfo_log_sigmoid_forward{"aten::log_sigmoid_forward",
+                                                "diopiLogSigmoid",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_log_sigmoid_forward = opweave::register_op(&kInfo_log_sigmoid_forward);
+
+::std::tuple<at::Tensor, at::Tensor> log_sigmoid_forward_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::log_sigmoid_forward>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor output =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  at::Tensor buffer =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  log_sigmoid_forward_output_impl(op, self, output, buffer);
+  return ::std::tuple<at::Tensor, at::Tensor>(output, buffer);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_log_sigmoid_forward(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_log_sigmoid_forward) != 0)) {
+    return opweave::instrumented_call<at::_ops::log_sigmoid_forward>(
+        kOp_log_sigmoid_forward, &log_sigmoid_forward_impl, self);
+  }
+#endif
+  return log_sigmoid_forward_impl(kOp_log_sigmoid_forward, self);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -2160,4 +2238,6 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("logical_xor.out", TORCH_FN(wrap_logical_xor_out));
   m.impl("logical_xor", TORCH_FN(wrap_logical_xor));
   m.impl("logical_xor_", TORCH_FN(wrap_logical_xor_));
+  m.impl("log_sigmoid_forward.output", TORCH_FN(wrap_log_sigmoid_forward_output));
+  m.impl("log_sigmoid_forward", TORCH_FN(wrap_log_sigmoid_forward));
 }

@@ -2151,6 +2151,48 @@ at::Tensor& wrap_heaviside_(at::Tensor& self, const at::Tensor& values) {
   return heaviside__impl(kOp_heaviside_, self, values);
 }
 
+// ---- aten::rsub.Tensor -> diopiRsub
+const opweave::OpInfo kInfo_rsub_Tensor{"aten::rsub.Tensor",
+                                        "diopiRsub",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_rsub_Tensor = opweave::register_op(&kInfo_rsub_Tensor);
+
+at::Tensor rsub_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                            const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::rsub_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, alpha);
+  }
+  opweave::OpGuard guard(op, self, other);
+  at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, other), guard.device());
+  const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiRsub)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)), &alpha_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::rsub_Tensor>(op, status, self, other, alpha);
+  }
+  return result0;
+}
+
+at::Tensor wrap_rsub_Tensor(const at::Tensor& self, const at::Tensor& other,
+                            const at::Scalar& alpha) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_rsub_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::rsub_Tensor>(kOp_rsub_Tensor, &rsub_Tensor_impl,
+                                                             self, other, alpha);
+  }
+#endif
+  return rsub_Tensor_impl(kOp_rsub_Tensor, self, other, alpha);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -2215,6 +2257,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("heaviside.out", TORCH_FN(wrap_heaviside_out));
   m.impl("heaviside", TORCH_FN(wrap_heaviside));
   m.impl("heaviside_", TORCH_FN(wrap_heaviside_));
+  m.impl("rsub.Tensor", TORCH_FN(wrap_rsub_Tensor));
 }
 
 TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {

@@ -26,6 +26,7 @@
 #include <ATen/ops/hardsigmoid_ops.h>
 #include <ATen/ops/isnan_ops.h>
 #include <ATen/ops/lerp_ops.h>
+#include <ATen/ops/log_sigmoid_forward_ops.h>
 #include <ATen/ops/logaddexp2_ops.h>
 #include <ATen/ops/logical_xor_ops.h>
 #include <ATen/ops/masked_fill_ops.h>
@@ -35,6 +36,7 @@
 #include <ATen/ops/nextafter_ops.h>
 #include <ATen/ops/norm_ops.h>
 #include <ATen/ops/normal_ops.h>
+#include <ATen/ops/polygamma_ops.h>
 #include <ATen/ops/randperm_ops.h>
 #include <ATen/ops/relu_ops.h>
 #include <ATen/ops/repeat_ops.h>
@@ -1313,6 +1315,57 @@ extern "C" diopiError_t diopiLogicalXorInp(diopiContextHandle_t ctx, diopiTensor
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
     opweave::compat::redispatch<at::_ops::logical_xor_>(aten_ref::kCpuKeys, input_t, other_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::polygamma.out
+extern "C" diopiError_t diopiPolygamma(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                       diopiConstTensorHandle_t input, int64_t n) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::polygamma_out>(aten_ref::kCpuKeys, n, input_t,
+                                                         out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::polygamma_
+extern "C" diopiError_t diopiPolygammaInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                          int64_t n) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    opweave::compat::redispatch<at::_ops::polygamma_>(aten_ref::kCpuKeys, input_t, n);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::log_sigmoid_forward.output
+extern "C" diopiError_t diopiLogSigmoid(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiTensorHandle_t buffer,
+                                        diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    aten_ref::Output buffer_o(buffer);
+    opweave::compat::redispatch<at::_ops::log_sigmoid_forward_output>(
+        aten_ref::kCpuKeys, input_t, out_o.tensor(), buffer_o.tensor());
+    out_o.commit();
+    buffer_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

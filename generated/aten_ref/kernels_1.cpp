@@ -49,6 +49,7 @@
 #include <ATen/ops/neg_ops.h>
 #include <ATen/ops/pow_ops.h>
 #include <ATen/ops/reciprocal_ops.h>
+#include <ATen/ops/rsub_ops.h>
 #include <ATen/ops/silu_backward_ops.h>
 #include <ATen/ops/silu_ops.h>
 #include <ATen/ops/sum_ops.h>
@@ -1307,6 +1308,24 @@ extern "C" diopiError_t diopiHeaviside(diopiContextHandle_t ctx, diopiTensorHand
     opweave::compat::redispatch<at::_ops::heaviside_out>(aten_ref::kCpuKeys, input_t, values_t,
                                                          out_o.tensor());
     out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::rsub.Tensor
+extern "C" diopiError_t diopiRsub(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input, diopiConstTensorHandle_t other,
+                                  const diopiScalar_t* alpha) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    const auto result = opweave::compat::redispatch<at::_ops::rsub_Tensor>(
+        aten_ref::kCpuKeys, input_t, other_t, aten_ref::scalar(alpha));
+    aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

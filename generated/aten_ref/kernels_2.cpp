@@ -19,6 +19,7 @@
 #include <ATen/ops/clamp_max_ops.h>
 #include <ATen/ops/clamp_min_ops.h>
 #include <ATen/ops/clamp_ops.h>
+#include <ATen/ops/diag_ops.h>
 #include <ATen/ops/digamma_ops.h>
 #include <ATen/ops/embedding_dense_backward_ops.h>
 #include <ATen/ops/embedding_ops.h>
@@ -1480,6 +1481,23 @@ extern "C" diopiError_t diopiBitwiseOrInpScalar(diopiContextHandle_t ctx, diopiT
     at::Tensor input_t = aten_ref::wrap(input);
     opweave::compat::redispatch<at::_ops::bitwise_or__Scalar>(aten_ref::kCpuKeys, input_t,
                                                               aten_ref::scalar(other));
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::diag.out
+extern "C" diopiError_t diopiDiag(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input, int64_t diagonal) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::diag_out>(aten_ref::kCpuKeys, input_t, diagonal,
+                                                    out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -12,6 +12,7 @@
 #include <ATen/ops/acosh_ops.h>
 #include <ATen/ops/add_ops.h>
 #include <ATen/ops/addmm_ops.h>
+#include <ATen/ops/addmv_ops.h>
 #include <ATen/ops/argmin_ops.h>
 #include <ATen/ops/atan_ops.h>
 #include <ATen/ops/atanh_ops.h>
@@ -21,6 +22,8 @@
 #include <ATen/ops/bmm_ops.h>
 #include <ATen/ops/ceil_ops.h>
 #include <ATen/ops/cosh_ops.h>
+#include <ATen/ops/cumprod_ops.h>
+#include <ATen/ops/dot_ops.h>
 #include <ATen/ops/eq_ops.h>
 #include <ATen/ops/exp2_ops.h>
 #include <ATen/ops/exp_ops.h>
@@ -37,6 +40,8 @@
 #include <ATen/ops/masked_select_ops.h>
 #include <ATen/ops/mse_loss_backward_ops.h>
 #include <ATen/ops/mse_loss_ops.h>
+#include <ATen/ops/mv_ops.h>
+#include <ATen/ops/nansum_ops.h>
 #include <ATen/ops/native_batch_norm_backward_ops.h>
 #include <ATen/ops/native_batch_norm_ops.h>
 #include <ATen/ops/nonzero_ops.h>
@@ -49,6 +54,7 @@
 #include <ATen/ops/tanh_backward_ops.h>
 #include <ATen/ops/tanh_ops.h>
 #include <ATen/ops/uniform_ops.h>
+#include <ATen/ops/vdot_ops.h>
 
 #include "aten_ref.h"
 
@@ -1217,6 +1223,119 @@ extern "C" diopiError_t diopiBitwiseXorInpScalar(diopiContextHandle_t ctx,
     at::Tensor input_t = aten_ref::wrap(input);
     opweave::compat::redispatch<at::_ops::bitwise_xor__Scalar>(aten_ref::kCpuKeys, input_t,
                                                                aten_ref::scalar(other));
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::cumprod.out
+extern "C" diopiError_t diopiCumprod(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                     diopiConstTensorHandle_t input, int64_t dim) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::cumprod_out>(aten_ref::kCpuKeys, input_t, dim,
+                                                       out_t.scalar_type(), out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::nansum.out
+extern "C" diopiError_t diopiNansum(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                    diopiConstTensorHandle_t input, diopiSize_t dim) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::nansum_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::optional_ints(dim),
+        aten_ref::keepdim_of(out_t, input_t), out_t.scalar_type(), out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::dot.out
+extern "C" diopiError_t diopiDot(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::dot_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                   out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::vdot.out
+extern "C" diopiError_t diopiVdot(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::vdot_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                    out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::addmv.out
+extern "C" diopiError_t diopiAddmv(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                   diopiConstTensorHandle_t input, diopiConstTensorHandle_t mat,
+                                   diopiConstTensorHandle_t vec, const diopiScalar_t* beta,
+                                   const diopiScalar_t* alpha) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor mat_t = aten_ref::wrap(mat);
+    at::Tensor vec_t = aten_ref::wrap(vec);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::addmv_out>(aten_ref::kCpuKeys, input_t, mat_t, vec_t,
+                                                     aten_ref::scalar(beta),
+                                                     aten_ref::scalar(alpha), out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::mv.out
+extern "C" diopiError_t diopiMv(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                diopiConstTensorHandle_t input, diopiConstTensorHandle_t vec) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor vec_t = aten_ref::wrap(vec);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::mv_out>(aten_ref::kCpuKeys, input_t, vec_t,
+                                                  out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

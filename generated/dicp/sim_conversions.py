@@ -73,7 +73,7 @@ class Mul(VendorOp):
     outputs = ('out',)
     attrs = ()
     infer = Rule(name='broadcast', args=('input', 'other'))
-    diopi = DiopiCall(function='diopiMul', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('other', 'port', 'other', 'diopiConstTensorHandle_t', 'tensor')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')), ('input', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')), ('other', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64'))))
+    diopi = DiopiCall(function='diopiMul', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('other', 'port', 'other', 'diopiConstTensorHandle_t', 'tensor')), dtypes=(('out', ('bool', 'float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')), ('input', ('bool', 'float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')), ('other', ('bool', 'float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64'))))
     ref = Reference(kind='aten_out', target='mul.out', args=(('self', 'port', 'input'), ('other', 'port', 'other'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
     line = 37
 
@@ -85,7 +85,7 @@ class MulScalar(VendorOp):
     outputs = ('out',)
     attrs = (Attr(name='other', type='scalar', optional=False),)
     infer = Rule(name='broadcast', args=('input', 'other'))
-    diopi = DiopiCall(function='diopiMulScalar', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('other', 'attr', 'other', 'const diopiScalar_t*', 'scalar')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')), ('input', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64'))))
+    diopi = DiopiCall(function='diopiMulScalar', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('other', 'attr', 'other', 'const diopiScalar_t*', 'scalar')), dtypes=(('out', ('bool', 'float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')), ('input', ('bool', 'float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64'))))
     ref = Reference(kind='aten', target='mul.Scalar', args=(('self', 'port', 'input'), ('other', 'attr', 'other')), outputs=(0,))
     line = 41
 

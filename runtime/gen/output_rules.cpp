@@ -8,6 +8,7 @@
 #include <ATen/ops/empty.h>
 #include <ATen/ops/result_type_native.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "opweave/allocator.h"
@@ -135,6 +136,40 @@ OutMeta bmm(const at::Tensor& a, const at::Tensor& b) {
 }
 
 OutMeta scalar(const at::Tensor& a) { return make({}, a.scalar_type()); }
+
+OutMeta mv(const at::Tensor& mat, const at::Tensor& vec) {
+  TORCH_CHECK(mat.dim() == 2 && vec.dim() == 1, "vector + matrix @ vector expected, got ",
+              mat.dim(), ", ", vec.dim());
+  TORCH_CHECK(mat.size(1) == vec.size(0), "size mismatch, got ", mat.size(0), "x", mat.size(1),
+              ", ", vec.size(0));
+  TORCH_CHECK(mat.scalar_type() == vec.scalar_type(), "expected both operands of one dtype, got ",
+              mat.scalar_type(), " and ", vec.scalar_type());
+  return make({mat.size(0)}, mat.scalar_type());
+}
+
+OutMeta diag(const at::Tensor& a, int64_t diagonal) {
+  TORCH_CHECK(a.dim() == 1 || a.dim() == 2, "diag(): Supports 1D or 2D tensors. Got ", a.dim(),
+              "D");
+  if (a.dim() == 1) {
+    const int64_t n = a.size(0) + (diagonal < 0 ? -diagonal : diagonal);
+    return make({n, n}, a.scalar_type());
+  }
+  const int64_t len = diagonal >= 0 ? std::min(a.size(0), a.size(1) - diagonal)
+                                    : std::min(a.size(0) + diagonal, a.size(1));
+  return make({std::max<int64_t>(len, 0)}, a.scalar_type());
+}
+
+OutMeta dot(const at::Tensor& a, const at::Tensor& b) {
+  TORCH_CHECK(a.dim() == 1 && b.dim() == 1, "1D tensors expected, but got ", a.dim(), "D and ",
+              b.dim(), "D tensors");
+  TORCH_CHECK(a.scalar_type() == b.scalar_type(),
+              "dot : expected both vectors to have same dtype, but found ", a.scalar_type(),
+              " and ", b.scalar_type());
+  TORCH_CHECK(a.numel() == b.numel(), "inconsistent tensor size, expected tensor [", a.numel(),
+              "] and src [", b.numel(), "] to have the same number of elements, but got ",
+              a.numel(), " and ", b.numel(), " elements respectively");
+  return make({}, a.scalar_type());
+}
 
 OutMeta nll_loss(const at::Tensor& input, const at::Tensor& target, int64_t reduction) {
   TORCH_CHECK(input.dim() == 1 || input.dim() == 2, "nll_loss: input must be 1-D or 2-D, got ",

@@ -40,6 +40,12 @@ OutMeta reduce(const at::Tensor& a, at::OptionalIntArrayRef dim, bool keepdim,
 OutMeta mm(const at::Tensor& a, const at::Tensor& b);
 OutMeta bmm(const at::Tensor& a, const at::Tensor& b);
 OutMeta scalar(const at::Tensor& a);
+// mv(mat, vec): [mat.size(0)] (addmv, mv); dot(a, b): 0-dim (dot, vdot); both check the
+// operands' ranks, sizes and dtypes as ATen does
+OutMeta mv(const at::Tensor& mat, const at::Tensor& vec);
+OutMeta dot(const at::Tensor& a, const at::Tensor& b);
+// diag(input, diagonal): [n + |k|, n + |k|] for a 1-D input, the diagonal's length for 2-D
+OutMeta diag(const at::Tensor& a, int64_t diagonal);
 OutMeta nll_loss(const at::Tensor& input, const at::Tensor& target, int64_t reduction);
 // Element-wise losses (mse_loss, smooth_l1_loss): broadcast(input, target) when unreduced
 // (reduction 0), else 0-dim; the promoted dtype.

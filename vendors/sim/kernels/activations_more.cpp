@@ -91,3 +91,26 @@ diopiError_t diopiSoftshrink(diopiContextHandle_t ctx, diopiTensorHandle_t out,
   SIMK_KERNEL(diopiSoftshrink);
   return guarded(kernel.name, [&] { shrink<true>(kernel, ctx, out, input, lambd); });
 }
+
+// log_sigmoid_forward: out = min(x, 0) - log1p(exp(-|x|)), buffer = exp(-|x|).
+diopiError_t diopiLogSigmoid(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                             diopiTensorHandle_t buffer, diopiConstTensorHandle_t input) {
+  SIMK_KERNEL(diopiLogSigmoid);
+  return guarded(kernel.name, [&] {
+    // Two element-wise passes over the input, both in the dtype's compute type.
+    elementwise<kFloating>(
+        kernel, ctx, buffer,
+        [](auto tag) {
+          using A = acc_t<TypeOf<decltype(tag)>>;
+          return [](A x) -> A { return std::exp(-std::abs(x)); };
+        },
+        In{input, "input"});
+    elementwise<kFloating>(
+        kernel, ctx, out,
+        [](auto tag) {
+          using A = acc_t<TypeOf<decltype(tag)>>;
+          return [](A x) -> A { return std::min(x, A(0)) - std::log1p(std::exp(-std::abs(x))); };
+        },
+        In{input, "input"});
+  });
+}

@@ -1,8 +1,10 @@
-// Binary arithmetic: add, sub, mul, div, pow, maximum, addcmul, addcdiv (tensor and scalar
-// operands, out-of-place and in-place). Computed in out's dtype (float for 16-bit floats).
+// Binary arithmetic: add, sub (and rsub), mul (bool too), div, pow, maximum, addcmul, addcdiv
+// (tensor and scalar operands, out-of-place and in-place). Computed in out's dtype (float for
+// 16-bit floats).
 #include <diopi/prototypes.h>
 
 #include <cmath>
+#include <type_traits>
 
 #include "common/arith.h"
 #include "common/elementwise.h"
@@ -58,29 +60,36 @@ void add_scalar(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandl
       In{input, "input"});
 }
 
+// x * y; logical and for bool (ATen's mul of bool tensors).
 struct MulOp {
   template <class A>
   A operator()(A x, A y) const {
-    return x * y;
+    if constexpr (std::is_same<A, bool>::value) {
+      return x && y;
+    } else {
+      return x * y;
+    }
   }
 };
 
+constexpr uint32_t kMulTypes = kFloatingAndInt | dtype_bit(diopi_dtype_bool);
+
 void mul_tensor(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t out,
                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  elementwise<kFloatingAndInt>(
+  elementwise<kMulTypes>(
       kernel, ctx, out, [](auto) { return MulOp{}; }, In{input, "input"}, In{other, "other"});
 }
 
 void mul_scalar(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t out,
                 diopiConstTensorHandle_t input, const diopiScalar_t* other_arg) {
   const Scalar other = scalar_arg(other_arg, "other");
-  elementwise<kFloatingAndInt>(
+  elementwise<kMulTypes>(
       kernel, ctx, out,
       [other](auto tag) {
         using T = TypeOf<decltype(tag)>;
         using A = acc_t<T>;
         const A b = other.rounded<T>();
-        return [b](A x) -> A { return x * b; };
+        return [b](A x) -> A { return MulOp{}(x, b); };
       },
       In{input, "input"});
 }
@@ -201,6 +210,14 @@ diopiError_t diopiSub(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                       const diopiScalar_t* alpha) {
   SIMK_KERNEL(diopiSub);
   return guarded(kernel.name, [&] { add_tensor<-1>(kernel, ctx, out, input, other, alpha); });
+}
+
+// rsub: other - alpha * input, sub with the operands swapped (as ATen computes it).
+diopiError_t diopiRsub(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                       diopiConstTensorHandle_t input, diopiConstTensorHandle_t other,
+                       const diopiScalar_t* alpha) {
+  SIMK_KERNEL(diopiRsub);
+  return guarded(kernel.name, [&] { add_tensor<-1>(kernel, ctx, out, other, input, alpha); });
 }
 
 diopiError_t diopiSubInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,

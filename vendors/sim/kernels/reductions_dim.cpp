@@ -1,6 +1,6 @@
 // Reductions along one dim: max / min (values and the index of the first extreme; NaN counts as
-// the extreme and stops the search, as ATen 1.13), their all-element forms, argmax, and cumsum.
-// keepdim of max / min is read from out's shape, like sum's.
+// the extreme and stops the search, as ATen 1.13), their all-element forms, argmax, cumsum and
+// cumprod. keepdim of max / min is read from out's shape, like sum's.
 #include <diopi/prototypes.h>
 
 #include <cmath>
@@ -181,39 +181,58 @@ diopiError_t diopiArgmin(diopiContextHandle_t ctx, diopiTensorHandle_t out,
   return guarded(kernel.name, [&] { arg_extreme<false>(kernel, ctx, out, input, dim); });
 }
 
-diopiError_t diopiCumsum(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
-                         diopiConstTensorHandle_t input_h, int64_t dim) {
-  SIMK_KERNEL(diopiCumsum);
-  return guarded(kernel.name, [&] {
-    const View out = output_view(out_h, "out");
-    const View input = input_view(input_h, "input");
-    check_dtype(input, kAllTypes, "input");
-    check_dtype(out, kFloatingAndInt | kIntegral, "out");
-    SIMK_CHECK(same_shape(out, input), "out has shape %s but input %s", out.shape_str().c_str(),
-               input.shape_str().c_str());
-    const int d = wrap_dim(dim, input.ndim);
-    auto run = [=](auto zero) {
-      using A = decltype(zero);
-      std::vector<A> x = packed<A>(input);
-      const Lines l = lines_of(input, d);
-      for (int64_t o = 0; o < l.outer; ++o)
-        for (int64_t i = 0; i < l.inner; ++i) {
-          A acc = 0;
-          A* p = x.data() + o * l.len * l.inner + i;
-          for (int64_t j = 0; j < l.len; ++j) {
+namespace {
+
+// Cumulative sum (Prod false) or product along dim, in double or int64 (ATen's acc type).
+template <bool Prod>
+void cumulative(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
+                diopiConstTensorHandle_t input_h, int64_t dim) {
+  const View out = output_view(out_h, "out");
+  const View input = input_view(input_h, "input");
+  check_dtype(input, kAllTypes, "input");
+  check_dtype(out, kFloatingAndInt | kIntegral, "out");
+  SIMK_CHECK(same_shape(out, input), "out has shape %s but input %s", out.shape_str().c_str(),
+             input.shape_str().c_str());
+  const int d = wrap_dim(dim, input.ndim);
+  auto run = [=](auto zero) {
+    using A = decltype(zero);
+    std::vector<A> x = packed<A>(input);
+    const Lines l = lines_of(input, d);
+    for (int64_t o = 0; o < l.outer; ++o)
+      for (int64_t i = 0; i < l.inner; ++i) {
+        A acc = Prod ? 1 : 0;
+        A* p = x.data() + o * l.len * l.inner + i;
+        for (int64_t j = 0; j < l.len; ++j) {
+          if constexpr (Prod) {
+            acc *= p[j * l.inner];
+          } else {
             acc += p[j * l.inner];
-            p[j * l.inner] = acc;
           }
+          p[j * l.inner] = acc;
         }
-      unpack(out, x);
-    };
-    const bool floating = is_floating(out.dtype);
-    launch(kernel, ctx, out, [=] {
-      if (floating) {
-        run(0.0);
-      } else {
-        run(int64_t{0});
       }
-    });
+    unpack(out, x);
+  };
+  const bool floating = is_floating(out.dtype);
+  launch(kernel, ctx, out, [=] {
+    if (floating) {
+      run(0.0);
+    } else {
+      run(int64_t{0});
+    }
   });
+}
+
+}  // namespace
+
+diopiError_t diopiCumsum(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                         diopiConstTensorHandle_t input, int64_t dim) {
+  SIMK_KERNEL(diopiCumsum);
+  return guarded(kernel.name, [&] { cumulative<false>(kernel, ctx, out, input, dim); });
+}
+
+diopiError_t diopiCumprod(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                          diopiConstTensorHandle_t input, int64_t dim) {
+  SIMK_KERNEL(diopiCumprod);
+  return guarded(kernel.name, [&] { cumulative<true>(kernel, ctx, out, input, dim); });
 }

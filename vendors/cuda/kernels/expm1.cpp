@@ -1,0 +1,27 @@
+// Scaffolded by `make new-vendor` from generated/vendor_stubs/expm1.cpp: this file is yours.
+// Fill a kernel body and return diopiSuccess; re-running `make new-vendor` never
+// overwrites it, it only appends stubs for new catalogue functions.
+//
+// Kernel skeletons for the `expm1` family: Element-wise exp(input) - 1, accurate for small input.
+// Copy into vendors/<name>/kernels/ (make new-vendor does) and fill the bodies; a function
+// left returning diopiNoImplement runs on CPU through the fallback.
+#include <diopi/functions.h>
+
+// Element-wise exp(input) - 1, accurate for small input.
+//   out [out] dtypes: bfloat16, float32, float64
+//   input [in] dtypes: bfloat16, float32, float64
+extern "C" diopiError_t diopiExpm1(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                   diopiConstTensorHandle_t input) {
+  (void)ctx;
+  (void)out;
+  (void)input;
+  return diopiNoImplement;
+}
+
+// Element-wise exp(input) - 1, accurate for small input.
+//   input [inout] dtypes: bfloat16, float32, float64
+extern "C" diopiError_t diopiExpm1Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
+  (void)ctx;
+  (void)input;
+  return diopiNoImplement;
+}
