@@ -92,6 +92,15 @@ class AtenIndex:
         view._by_base = {k: [n for n in v if n not in names] for k, v in self._by_base.items()}
         return view
 
+    def composite_also(self, names) -> "AtenIndex":
+        """This index with `names` CompositeImplicitAutograd as well (the catalogue's
+        `composite_until`: composite only on older torch), so the generated tree is the same
+        whichever torch runs the generator."""
+        view = object.__new__(AtenIndex)
+        view.__dict__.update(self.__dict__)
+        view._implicit_key = self._implicit_key | set(names)
+        return view
+
     def names(self) -> list[str]:
         """Every overload name, for "did you mean" hints."""
         return list(self._by_name)

@@ -23,7 +23,7 @@ from .rules import ARG_HELPERS, COMPUTED_HELPERS, GUARD_HELPERS, OUTPUT_RULES, R
 from .yaml_loader import LineDict, LineList
 
 TOP_KEYS = {"version": False, "tolerances": True, "ops": True, "foreach": False,
-            "aten_since": False}
+            "aten_since": False, "composite_until": False, "composite_since": False}
 # The oldest torch the generated tree serves (1.13); `aten_since` keys name newer versions.
 OLDEST_TORCH = (1, 13)
 _VERSION = re.compile(r"^(\d+)\.(\d+)$")
@@ -153,7 +153,8 @@ class _Builder:
             self.err(doc.line_of("version"), None, f"unsupported catalogue version {version!r}")
         defaults = self.check_tolerances(doc.get("tolerances", {}), doc.line_of("tolerances"), None)
         hidden = self.build_aten_since(doc)
-        self.index = self.index.hiding(hidden)
+        composite = self.build_composite_until(doc) | self.build_composite_since(doc)
+        self.index = self.index.hiding(hidden).composite_also(composite)
         ops = doc.get("ops")
         if not isinstance(ops, LineList):
             self.err(doc.line_of("ops"), None, "'ops' must be a list of op entries")
@@ -178,44 +179,71 @@ class _Builder:
         only from that torch version on. The generator treats them as absent whichever torch
         runs it (so the tree is the same for every supported version), and checks the fact
         against the installed torch."""
-        raw = doc.get("aten_since")
+        def usable(name: str) -> bool:
+            return self.index.schema_text(name) is not None and self.index.has_cpu_kernel(name)
+        return self.version_facts(doc, "aten_since", usable, "has no such overload with a CPU kernel",
+                                  "already has it, with a CPU kernel")
+
+    def build_composite_until(self, doc: LineDict) -> frozenset[str]:
+        """`composite_until: {"2.0": [overload, ...]}`: overloads that are CompositeImplicitAutograd
+        only before that torch version (bitwise_and.Scalar got its own kernel in 2.0). The
+        generator treats them as composite whichever torch runs it; the generated C++ keeps
+        their decomposition behind `__has_include`, so a newer torch builds without it."""
+        def before(name: str) -> bool:   # the fact holds on torch older than the key
+            return self.index.composite_implicit(name)
+        return self.version_facts(doc, "composite_until", lambda n: not before(n),
+                                  "still has it as CompositeImplicitAutograd",
+                                  "has it with its own kernels, not CompositeImplicitAutograd")
+
+    def build_composite_since(self, doc: LineDict) -> frozenset[str]:
+        """`composite_since: {"2.0": [overload, ...]}`: the converse of composite_until, overloads
+        that became CompositeImplicitAutograd in that version (diag in 2.0); treated and
+        guarded the same way."""
+        return self.version_facts(doc, "composite_since", self.index.composite_implicit,
+                                  "does not have it as CompositeImplicitAutograd",
+                                  "already has it as CompositeImplicitAutograd")
+
+    def version_facts(self, doc: LineDict, key: str, holds_from, missing: str,
+                      early: str) -> frozenset[str]:
+        """A top-level `{version: [overload, ...]}` fact about torch versions newer than the
+        oldest supported one. `holds_from(name)` tells whether the installed torch shows the
+        newer behaviour; a fact the installed torch contradicts is an error (`missing` when
+        it should show it and does not, `early` when it shows it before the version)."""
+        raw = doc.get(key)
         if raw is None:
             return frozenset()
         if not isinstance(raw, LineDict):
-            self.err(doc.line_of("aten_since"), None,
-                     "'aten_since' must map a torch version (\"2.0\") to ATen overload names")
+            self.err(doc.line_of(key), None,
+                     f"'{key}' must map a torch version (\"2.0\") to ATen overload names")
             return frozenset()
         installed = _VERSION.match(".".join(torch_version().split(".")[:2]))
         have = (int(installed.group(1)), int(installed.group(2))) if installed else None
-        hidden: set[str] = set()
+        names_out: set[str] = set()
         for version, names in raw.items():
             line = raw.line_of(version)
             m = _VERSION.match(str(version))
             if not m:
-                self.err(line, None, f"'aten_since' keys are torch versions like \"2.0\", "
+                self.err(line, None, f"'{key}' keys are torch versions like \"2.0\", "
                                      f"got {version!r}")
                 continue
             since = (int(m.group(1)), int(m.group(2)))
             if since <= OLDEST_TORCH:
-                self.err(line, None, f"'aten_since' version {version} is not newer than the "
+                self.err(line, None, f"'{key}' version {version} is not newer than the "
                                      f"oldest supported torch ({OLDEST_TORCH[0]}.{OLDEST_TORCH[1]})")
                 continue
             if not isinstance(names, LineList) or not all(isinstance(n, str) for n in names):
-                self.err(line, None, f"'aten_since' {version}: a list of ATen overload names")
+                self.err(line, None, f"'{key}' {version}: a list of ATen overload names")
                 continue
             for i, name in enumerate(names):
-                usable = (self.index.schema_text(name) is not None
-                          and self.index.has_cpu_kernel(name))
-                if have is not None and have >= since and not usable:
-                    self.err(names.line_of(i), name, f"listed under aten_since {version} but "
-                                                     f"torch {torch_version()} has no such "
-                                                     "overload with a CPU kernel")
-                elif have is not None and have < since and usable:
-                    self.err(names.line_of(i), name, f"listed under aten_since {version} but "
-                                                     f"torch {torch_version()} already has it, "
-                                                     "with a CPU kernel")
-                hidden.add(name)
-        return frozenset(hidden)
+                holds = holds_from(name)
+                if have is not None and have >= since and not holds:
+                    self.err(names.line_of(i), name, f"listed under {key} {version} but "
+                                                     f"torch {torch_version()} {missing}")
+                elif have is not None and have < since and holds:
+                    self.err(names.line_of(i), name, f"listed under {key} {version} but "
+                                                     f"torch {torch_version()} {early}")
+                names_out.add(name)
+        return frozenset(names_out)
 
     def build_foreach(self, doc: LineDict, families) -> tuple[ForeachOverload, ...]:
         """The `foreach:` list: ATen `_foreach_*` overloads whose CPU kernel is one of ATen's

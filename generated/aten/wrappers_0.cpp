@@ -2,9 +2,13 @@
  * be edited by hand: edit the spec or the template and run `make gen`. */
 // PrivateUse1 kernels for the ATen overloads routed to DIOPI, shard 0.
 // Fast path: one predictable branch on the op's cached flags, then the DIOPI call.
-#include <ATen/ops/bitwise_and_compositeimplicitautograd_dispatch.h>
-
 #include "opweave/gen_support.h"
+// An overload composite on some torch versions only (the catalogue's composite_until /
+// composite_since): its autograd kernel below is compiled only where the decomposition exists.
+#if __has_include(<ATen/ops/bitwise_and_compositeimplicitautograd_dispatch.h>)
+#include <ATen/ops/bitwise_and_compositeimplicitautograd_dispatch.h>
+#define OPWEAVE_COMPOSITE_bitwise_and 1
+#endif
 
 namespace {
 
@@ -2648,6 +2652,7 @@ at::Tensor& wrap_bitwise_and__Scalar(at::Tensor& self, const at::Scalar& other) 
 #endif
   return bitwise_and__Scalar_impl(kOp_bitwise_and__Scalar, self, other);
 }
+#ifdef OPWEAVE_COMPOSITE_bitwise_and
 
 // aten::bitwise_and_.Scalar is CompositeImplicitAutograd: decompose when a gradient is needed.
 at::Tensor& autograd_bitwise_and__Scalar(at::Tensor& self, const at::Scalar& other) {
@@ -2657,6 +2662,7 @@ at::Tensor& autograd_bitwise_and__Scalar(at::Tensor& self, const at::Scalar& oth
   at::AutoDispatchBelowADInplaceOrView below_autograd;
   return opweave::compat::call<at::_ops::bitwise_and__Scalar>(self, other);
 }
+#endif
 
 // ---- aten::polygamma.out -> diopiPolygamma
 const opweave::OpInfo kInfo_polygamma_out{"aten::polygamma.out",
@@ -2840,5 +2846,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
 }
 
 TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {
+#ifdef OPWEAVE_COMPOSITE_bitwise_and
   m.impl("bitwise_and_.Scalar", TORCH_FN(autograd_bitwise_and__Scalar));
+#endif
 }

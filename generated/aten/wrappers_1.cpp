@@ -2,10 +2,19 @@
  * be edited by hand: edit the spec or the template and run `make gen`. */
 // PrivateUse1 kernels for the ATen overloads routed to DIOPI, shard 1.
 // Fast path: one predictable branch on the op's cached flags, then the DIOPI call.
-#include <ATen/ops/index_select_backward_compositeimplicitautograd_dispatch.h>
-#include <ATen/ops/silu_backward_compositeimplicitautograd_dispatch.h>
-
 #include "opweave/gen_support.h"
+// An overload composite on some torch versions only (the catalogue's composite_until /
+// composite_since): its autograd kernel below is compiled only where the decomposition exists.
+#if __has_include(<ATen/ops/silu_backward_compositeimplicitautograd_dispatch.h>)
+#include <ATen/ops/silu_backward_compositeimplicitautograd_dispatch.h>
+#define OPWEAVE_COMPOSITE_silu_backward 1
+#endif
+// An overload composite on some torch versions only (the catalogue's composite_until /
+// composite_since): its autograd kernel below is compiled only where the decomposition exists.
+#if __has_include(<ATen/ops/index_select_backward_compositeimplicitautograd_dispatch.h>)
+#include <ATen/ops/index_select_backward_compositeimplicitautograd_dispatch.h>
+#define OPWEAVE_COMPOSITE_index_select_backward 1
+#endif
 
 namespace {
 
@@ -1014,6 +1023,7 @@ at::Tensor wrap_silu_backward(const at::Tensor& grad_output, const at::Tensor& s
 #endif
   return silu_backward_impl(kOp_silu_backward, grad_output, self);
 }
+#ifdef OPWEAVE_COMPOSITE_silu_backward
 
 // aten::silu_backward is CompositeImplicitAutograd: decompose when a gradient is needed.
 at::Tensor autograd_silu_backward(const at::Tensor& grad_output, const at::Tensor& self) {
@@ -1023,6 +1033,7 @@ at::Tensor autograd_silu_backward(const at::Tensor& grad_output, const at::Tenso
   at::AutoDispatchBelowADInplaceOrView below_autograd;
   return opweave::compat::call<at::_ops::silu_backward>(grad_output, self);
 }
+#endif
 
 // ---- aten::elu.out -> diopiElu
 const opweave::OpInfo kInfo_elu_out{"aten::elu.out",
@@ -1775,6 +1786,7 @@ at::Tensor wrap_index_select_backward(const at::Tensor& grad, at::IntArrayRef se
 #endif
   return index_select_backward_impl(kOp_index_select_backward, grad, self_sizes, dim, index);
 }
+#ifdef OPWEAVE_COMPOSITE_index_select_backward
 
 // aten::index_select_backward is CompositeImplicitAutograd: decompose when a gradient is needed.
 at::Tensor autograd_index_select_backward(const at::Tensor& grad, at::IntArrayRef self_sizes,
@@ -1785,6 +1797,7 @@ at::Tensor autograd_index_select_backward(const at::Tensor& grad, at::IntArrayRe
   at::AutoDispatchBelowADInplaceOrView below_autograd;
   return opweave::compat::call<at::_ops::index_select_backward>(grad, self_sizes, dim, index);
 }
+#endif
 
 // ---- aten::max.dim_max -> diopiMax
 const opweave::OpInfo kInfo_max_dim_max{"aten::max.dim_max",
@@ -2698,6 +2711,10 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
 }
 
 TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {
+#ifdef OPWEAVE_COMPOSITE_silu_backward
   m.impl("silu_backward", TORCH_FN(autograd_silu_backward));
+#endif
+#ifdef OPWEAVE_COMPOSITE_index_select_backward
   m.impl("index_select_backward", TORCH_FN(autograd_index_select_backward));
+#endif
 }

@@ -2,9 +2,19 @@
  * be edited by hand: edit the spec or the template and run `make gen`. */
 // PrivateUse1 kernels for the ATen overloads routed to DIOPI, shard 2.
 // Fast path: one predictable branch on the op's cached flags, then the DIOPI call.
-#include <ATen/ops/bitwise_or_compositeimplicitautograd_dispatch.h>
-
 #include "opweave/gen_support.h"
+// An overload composite on some torch versions only (the catalogue's composite_until /
+// composite_since): its autograd kernel below is compiled only where the decomposition exists.
+#if __has_include(<ATen/ops/bitwise_or_compositeimplicitautograd_dispatch.h>)
+#include <ATen/ops/bitwise_or_compositeimplicitautograd_dispatch.h>
+#define OPWEAVE_COMPOSITE_bitwise_or 1
+#endif
+// An overload composite on some torch versions only (the catalogue's composite_until /
+// composite_since): its autograd kernel below is compiled only where the decomposition exists.
+#if __has_include(<ATen/ops/diag_compositeimplicitautograd_dispatch.h>)
+#include <ATen/ops/diag_compositeimplicitautograd_dispatch.h>
+#define OPWEAVE_COMPOSITE_diag 1
+#endif
 
 namespace {
 
@@ -2907,6 +2917,7 @@ at::Tensor wrap_bitwise_or_Scalar(const at::Tensor& self, const at::Scalar& othe
 #endif
   return bitwise_or_Scalar_impl(kOp_bitwise_or_Scalar, self, other);
 }
+#ifdef OPWEAVE_COMPOSITE_bitwise_or
 
 // aten::bitwise_or.Scalar is CompositeImplicitAutograd: decompose when a gradient is needed.
 at::Tensor autograd_bitwise_or_Scalar(const at::Tensor& self, const at::Scalar& other) {
@@ -2916,6 +2927,7 @@ at::Tensor autograd_bitwise_or_Scalar(const at::Tensor& self, const at::Scalar& 
   at::AutoDispatchBelowADInplaceOrView below_autograd;
   return opweave::compat::call<at::_ops::bitwise_or_Scalar>(self, other);
 }
+#endif
 
 // ---- aten::bitwise_or_.Scalar -> diopiBitwiseOrInpScalar
 const opweave::OpInfo kInfo_bitwise_or__Scalar{"aten::bitwise_or_.Scalar",
@@ -2953,6 +2965,7 @@ at::Tensor& wrap_bitwise_or__Scalar(at::Tensor& self, const at::Scalar& other) {
 #endif
   return bitwise_or__Scalar_impl(kOp_bitwise_or__Scalar, self, other);
 }
+#ifdef OPWEAVE_COMPOSITE_bitwise_or
 
 // aten::bitwise_or_.Scalar is CompositeImplicitAutograd: decompose when a gradient is needed.
 at::Tensor& autograd_bitwise_or__Scalar(at::Tensor& self, const at::Scalar& other) {
@@ -2962,6 +2975,7 @@ at::Tensor& autograd_bitwise_or__Scalar(at::Tensor& self, const at::Scalar& othe
   at::AutoDispatchBelowADInplaceOrView below_autograd;
   return opweave::compat::call<at::_ops::bitwise_or__Scalar>(self, other);
 }
+#endif
 
 // ---- aten::diag.out -> diopiDiag
 const opweave::OpInfo kInfo_diag_out{"aten::diag.out",
@@ -2999,6 +3013,17 @@ at::Tensor& wrap_diag_out(const at::Tensor& self, int64_t diagonal, at::Tensor& 
 #endif
   return diag_out_impl(kOp_diag_out, self, diagonal, out);
 }
+#ifdef OPWEAVE_COMPOSITE_diag
+
+// aten::diag.out is CompositeImplicitAutograd: decompose when a gradient is needed.
+at::Tensor& autograd_diag_out(const at::Tensor& self, int64_t diagonal, at::Tensor& out) {
+  if (opweave::grad_required(self, out)) {
+    return at::compositeimplicitautograd::diag(self, diagonal, out);
+  }
+  at::AutoDispatchBelowADInplaceOrView below_autograd;
+  return opweave::compat::call<at::_ops::diag_out>(self, diagonal, out);
+}
+#endif
 
 // ---- aten::diag -> diopiDiag (derived from diag_out)
 const opweave::OpInfo kInfo_diag{"aten::diag",
@@ -3027,6 +3052,17 @@ at::Tensor wrap_diag(const at::Tensor& self, int64_t diagonal) {
 #endif
   return diag_impl(kOp_diag, self, diagonal);
 }
+#ifdef OPWEAVE_COMPOSITE_diag
+
+// aten::diag is CompositeImplicitAutograd: decompose when a gradient is needed.
+at::Tensor autograd_diag(const at::Tensor& self, int64_t diagonal) {
+  if (opweave::grad_required(self)) {
+    return at::compositeimplicitautograd::diag(self, diagonal);
+  }
+  at::AutoDispatchBelowADInplaceOrView below_autograd;
+  return opweave::compat::call<at::_ops::diag>(self, diagonal);
+}
+#endif
 
 }  // namespace
 
@@ -3118,6 +3154,16 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
 }
 
 TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {
+#ifdef OPWEAVE_COMPOSITE_bitwise_or
   m.impl("bitwise_or.Scalar", TORCH_FN(autograd_bitwise_or_Scalar));
+#endif
+#ifdef OPWEAVE_COMPOSITE_bitwise_or
   m.impl("bitwise_or_.Scalar", TORCH_FN(autograd_bitwise_or__Scalar));
+#endif
+#ifdef OPWEAVE_COMPOSITE_diag
+  m.impl("diag.out", TORCH_FN(autograd_diag_out));
+#endif
+#ifdef OPWEAVE_COMPOSITE_diag
+  m.impl("diag", TORCH_FN(autograd_diag));
+#endif
 }

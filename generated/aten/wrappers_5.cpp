@@ -2,9 +2,13 @@
  * be edited by hand: edit the spec or the template and run `make gen`. */
 // PrivateUse1 kernels for the ATen overloads routed to DIOPI, shard 5.
 // Fast path: one predictable branch on the op's cached flags, then the DIOPI call.
-#include <ATen/ops/gather_backward_compositeimplicitautograd_dispatch.h>
-
 #include "opweave/gen_support.h"
+// An overload composite on some torch versions only (the catalogue's composite_until /
+// composite_since): its autograd kernel below is compiled only where the decomposition exists.
+#if __has_include(<ATen/ops/gather_backward_compositeimplicitautograd_dispatch.h>)
+#include <ATen/ops/gather_backward_compositeimplicitautograd_dispatch.h>
+#define OPWEAVE_COMPOSITE_gather_backward 1
+#endif
 
 namespace {
 
@@ -1135,6 +1139,7 @@ at::Tensor wrap_gather_backward(const at::Tensor& grad, const at::Tensor& self, 
 #endif
   return gather_backward_impl(kOp_gather_backward, grad, self, dim, index, sparse_grad);
 }
+#ifdef OPWEAVE_COMPOSITE_gather_backward
 
 // aten::gather_backward is CompositeImplicitAutograd: decompose when a gradient is needed.
 at::Tensor autograd_gather_backward(const at::Tensor& grad, const at::Tensor& self, int64_t dim,
@@ -1145,6 +1150,7 @@ at::Tensor autograd_gather_backward(const at::Tensor& grad, const at::Tensor& se
   at::AutoDispatchBelowADInplaceOrView below_autograd;
   return opweave::compat::call<at::_ops::gather_backward>(grad, self, dim, index, sparse_grad);
 }
+#endif
 
 // ---- aten::_adaptive_avg_pool2d -> diopiAdaptiveAvgPool2d
 const opweave::OpInfo kInfo__adaptive_avg_pool2d{"aten::_adaptive_avg_pool2d",
@@ -2261,5 +2267,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
 }
 
 TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {
+#ifdef OPWEAVE_COMPOSITE_gather_backward
   m.impl("gather_backward", TORCH_FN(autograd_gather_backward));
+#endif
 }

@@ -2,9 +2,13 @@
  * be edited by hand: edit the spec or the template and run `make gen`. */
 // PrivateUse1 kernels for the ATen overloads routed to DIOPI, shard 7.
 // Fast path: one predictable branch on the op's cached flags, then the DIOPI call.
-#include <ATen/ops/bitwise_xor_compositeimplicitautograd_dispatch.h>
-
 #include "opweave/gen_support.h"
+// An overload composite on some torch versions only (the catalogue's composite_until /
+// composite_since): its autograd kernel below is compiled only where the decomposition exists.
+#if __has_include(<ATen/ops/bitwise_xor_compositeimplicitautograd_dispatch.h>)
+#include <ATen/ops/bitwise_xor_compositeimplicitautograd_dispatch.h>
+#define OPWEAVE_COMPOSITE_bitwise_xor 1
+#endif
 
 namespace {
 
@@ -2107,6 +2111,7 @@ at::Tensor wrap_bitwise_xor_Scalar(const at::Tensor& self, const at::Scalar& oth
 #endif
   return bitwise_xor_Scalar_impl(kOp_bitwise_xor_Scalar, self, other);
 }
+#ifdef OPWEAVE_COMPOSITE_bitwise_xor
 
 // aten::bitwise_xor.Scalar is CompositeImplicitAutograd: decompose when a gradient is needed.
 at::Tensor autograd_bitwise_xor_Scalar(const at::Tensor& self, const at::Scalar& other) {
@@ -2116,6 +2121,7 @@ at::Tensor autograd_bitwise_xor_Scalar(const at::Tensor& self, const at::Scalar&
   at::AutoDispatchBelowADInplaceOrView below_autograd;
   return opweave::compat::call<at::_ops::bitwise_xor_Scalar>(self, other);
 }
+#endif
 
 // ---- aten::bitwise_xor_.Scalar -> diopiBitwiseXorInpScalar
 const opweave::OpInfo kInfo_bitwise_xor__Scalar{"aten::bitwise_xor_.Scalar",
@@ -2153,6 +2159,7 @@ at::Tensor& wrap_bitwise_xor__Scalar(at::Tensor& self, const at::Scalar& other) 
 #endif
   return bitwise_xor__Scalar_impl(kOp_bitwise_xor__Scalar, self, other);
 }
+#ifdef OPWEAVE_COMPOSITE_bitwise_xor
 
 // aten::bitwise_xor_.Scalar is CompositeImplicitAutograd: decompose when a gradient is needed.
 at::Tensor& autograd_bitwise_xor__Scalar(at::Tensor& self, const at::Scalar& other) {
@@ -2162,6 +2169,7 @@ at::Tensor& autograd_bitwise_xor__Scalar(at::Tensor& self, const at::Scalar& oth
   at::AutoDispatchBelowADInplaceOrView below_autograd;
   return opweave::compat::call<at::_ops::bitwise_xor__Scalar>(self, other);
 }
+#endif
 
 }  // namespace
 
@@ -2225,6 +2233,10 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
 }
 
 TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {
+#ifdef OPWEAVE_COMPOSITE_bitwise_xor
   m.impl("bitwise_xor.Scalar", TORCH_FN(autograd_bitwise_xor_Scalar));
+#endif
+#ifdef OPWEAVE_COMPOSITE_bitwise_xor
   m.impl("bitwise_xor_.Scalar", TORCH_FN(autograd_bitwise_xor__Scalar));
+#endif
 }

@@ -191,6 +191,22 @@ def test_aten_since_is_checked_against_the_installed_torch(tmp_path, since, name
     assert expected in proc.stderr, proc.stderr
 
 
+@pytest.mark.parametrize("key,names,expected", [
+    # facts the installed torch contradicts, whichever version it is
+    ("composite_until", "[add.out]" if not TORCH2 else "[diag]",
+     "not CompositeImplicitAutograd" if not TORCH2 else "still has it as CompositeImplicitAutograd"),
+    ("composite_since", "[bitwise_or.Scalar]" if not TORCH2 else "[add.out]",
+     "already has it as CompositeImplicitAutograd" if not TORCH2
+     else "does not have it as CompositeImplicitAutograd"),
+    ("composite_until", "add.out", "'composite_until' 2.0: a list of ATen overload names"),
+])
+def test_composite_facts_are_checked_against_the_installed_torch(tmp_path, key, names, expected):
+    text = GOOD.replace("tolerances:", f"{key}:\n  \"2.0\": {names}\ntolerances:", 1)
+    proc, _ = run_codegen(tmp_path, text)
+    assert proc.returncode == 1
+    assert expected in proc.stderr, proc.stderr
+
+
 def test_aten_since_hides_the_overload_from_the_generator(tmp_path):
     # An overload listed there is absent for the generator on every torch version.
     text = GOOD.replace("tolerances:", 'aten_since:\n  "2.0": [max.unary_out]\ntolerances:', 1)
