@@ -193,7 +193,9 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
         # kernel on their autograd key: the wrapper's autograd kernel decomposes when a gradient
         # is needed (the decomposition records autograd) and runs the device kernel otherwise.
         # `bitwise_and_` (in place) is declared as such, in bitwise_and's header.
-        plan.composite_call = f"at::compositeimplicitautograd::{b.schema.name.name}"
+        # An out= overload's decomposition is `<name>_outf(args..., out)` (diag.out on 2.x).
+        suffix = "_outf" if b.variant == "out" else ""
+        plan.composite_call = f"at::compositeimplicitautograd::{b.schema.name.name}{suffix}"
         plan.composite_header = b.schema.name.name.base
         for a in b.schema.arguments.flat_all:
             t = a.type.elem if isinstance(a.type, OptionalType) else a.type

@@ -3018,7 +3018,7 @@ at::Tensor& wrap_diag_out(const at::Tensor& self, int64_t diagonal, at::Tensor& 
 // aten::diag.out is CompositeImplicitAutograd: decompose when a gradient is needed.
 at::Tensor& autograd_diag_out(const at::Tensor& self, int64_t diagonal, at::Tensor& out) {
   if (opweave::grad_required(self, out)) {
-    return at::compositeimplicitautograd::diag(self, diagonal, out);
+    return at::compositeimplicitautograd::diag_outf(self, diagonal, out);
   }
   at::AutoDispatchBelowADInplaceOrView below_autograd;
   return opweave::compat::call<at::_ops::diag_out>(self, diagonal, out);
