@@ -15,16 +15,17 @@ from .render import REPO_ROOT, RenderError
 
 DEFAULT_SPEC = os.path.join("specs", "ops.yaml")
 DEFAULT_OUT = "generated"
+DEFAULT_VENDORS = "vendors"
 
 
-def _load_and_generate(spec: str):
-    cat = load_catalogue(spec)
+def _load_and_generate(args):
+    cat = load_catalogue(args.spec, vendors_dir=args.vendors)
     return cat, generate(cat)
 
 
 def cmd_gen(args) -> int:
     start = time.perf_counter()
-    cat, outputs = _load_and_generate(args.spec)
+    cat, outputs = _load_and_generate(args)
     d = output_set.write(outputs, args.out)
     elapsed = time.perf_counter() - start
     written = len(d.changed) + len(d.added)
@@ -37,7 +38,7 @@ def cmd_gen(args) -> int:
 
 
 def cmd_check(args) -> int:
-    _cat, outputs = _load_and_generate(args.spec)
+    _cat, outputs = _load_and_generate(args)
     d = output_set.diff(outputs, args.out)
     if d.clean:
         print(f"codegen: {args.out}/ is up to date with {args.spec}")
@@ -62,6 +63,9 @@ def main(argv=None) -> int:
         p = sub.add_parser(name, help=help_text)
         p.add_argument("--spec", default=DEFAULT_SPEC)
         p.add_argument("--out", default=DEFAULT_OUT)
+        p.add_argument("--vendors", default=DEFAULT_VENDORS,
+                       help="folder of vendors whose kernel_support*.yaml feed the adaptor "
+                            "('' for none)")
         p.set_defaults(fn=fn)
     p = sub.add_parser("new-vendor", help="scaffold vendors/NAME/ (safe to re-run)")
     p.add_argument("name")
@@ -72,12 +76,14 @@ def main(argv=None) -> int:
     except SpecErrors as e:
         for err in e.errors:
             print(err.format(), file=sys.stderr)
-        print(f"codegen: {len(e.errors)} error(s) in {args.spec}; nothing was written",
+        print(f"codegen: {len(e.errors)} error(s) in {args.spec} or a vendor's kernel_support "
+              f"file; nothing was written",
               file=sys.stderr)
         return 1
     except SpecError as e:
         print(e.format(), file=sys.stderr)
-        print(f"codegen: error in {args.spec}; nothing was written", file=sys.stderr)
+        print(f"codegen: error in {args.spec} or a vendor's kernel_support file; nothing was "
+              f"written", file=sys.stderr)
         return 1
     except (RenderError, OSError) as e:
         print(f"codegen: {e}", file=sys.stderr)

@@ -133,6 +133,8 @@ class Catalogue:
     # ATen overloads newer than the oldest supported torch (catalogue `aten_since`): absent
     # for every emitter, so the generated tree does not depend on the torch that generated it.
     aten_hidden: frozenset = frozenset()
+    # What each vendor's kernels accept (vendors/*/kernel_support*.yaml; vendor_support.py).
+    vendor_support: tuple = ()
 
     @property
     def functions(self) -> tuple[DiopiFunction, ...]:

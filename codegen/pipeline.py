@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
-from . import emit_aten, emit_aten_ref, emit_conformance, emit_dicp, emit_diopi, emit_vendor_stubs
+from . import (emit_adaptor, emit_aten, emit_aten_ref, emit_conformance, emit_dicp, emit_diopi,
+               emit_vendor_stubs, vendor_support)
 from .aten_index import AtenIndex, default_index
 from .build_model import build_catalogue
 from .model import Catalogue
@@ -13,13 +15,18 @@ from .render import clang_format_all, environment
 from .yaml_loader import load_yaml
 
 EMITTERS = (emit_diopi.emit, emit_aten.emit, emit_vendor_stubs.emit, emit_conformance.emit,
-            emit_dicp.emit, emit_aten_ref.emit)
+            emit_dicp.emit, emit_aten_ref.emit, emit_adaptor.emit)
 
 
-def load_catalogue(spec_path: str, index: AtenIndex | None = None) -> Catalogue:
+def load_catalogue(spec_path: str, index: AtenIndex | None = None,
+                   vendors_dir: str | None = None) -> Catalogue:
+    """The op model; with `vendors_dir`, also what each vendor's kernels accept."""
     display = os.path.relpath(spec_path) if not os.path.isabs(spec_path) else spec_path
     doc = load_yaml(spec_path, display)
-    return build_catalogue(doc, display, index or default_index())
+    cat = build_catalogue(doc, display, index or default_index())
+    if vendors_dir:
+        cat = dataclasses.replace(cat, vendor_support=vendor_support.load_all(vendors_dir, cat))
+    return cat
 
 
 def generate(cat: Catalogue) -> OutputSet:

@@ -9,6 +9,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "opweave/adaptor.h"
 #include "opweave/allocator.h"
 #include "opweave/diopi_slots.h"
 #include "opweave/fallback.h"
@@ -202,6 +203,32 @@ std::string report_op() {
   return os.str();
 }
 
+// {"narrowing": bool, "error": str, "functions": {name: {"contiguous": bool,
+//  "conversions": {from: to}, "converted": {from: tensors}}}}: what the adaptor does for this
+//  vendor.
+std::string adaptor_stats_op(bool reset) {
+  std::ostringstream os;
+  os << "{\"narrowing\": " << (adaptor_narrowing() ? "true" : "false")
+     << ", \"error\": " << quoted(adaptor_install_error()) << ", \"functions\": {";
+  bool first = true;
+  for (const AdaptedFunction& f : adaptor_functions(reset)) {
+    os << (first ? "" : ", ") << quoted(f.name)
+       << ": {\"contiguous\": " << (f.contiguous ? "true" : "false") << ", \"conversions\": {";
+    for (size_t i = 0; i < f.conversions.size(); ++i) {
+      os << (i ? ", " : "") << quoted(f.conversions[i].first) << ": "
+         << quoted(f.conversions[i].second);
+    }
+    os << "}, \"converted\": {";
+    for (size_t i = 0; i < f.counts.size(); ++i) {
+      os << (i ? ", " : "") << quoted(f.counts[i].first) << ": " << f.counts[i].second;
+    }
+    os << "}}";
+    first = false;
+  }
+  os << "}}";
+  return os.str();
+}
+
 std::string fallback_stats_op(bool reset) {
   std::ostringstream os;
   os << "{";
@@ -244,6 +271,7 @@ TORCH_LIBRARY(opweave, m) {
   m.def("set_rng_state(int device, Tensor state) -> ()", &set_rng_state_op);
   m.def("report() -> str", &report_op);
   m.def("fallback_stats(bool reset) -> str", &fallback_stats_op);
+  m.def("adaptor_stats(bool reset) -> str", &adaptor_stats_op);
 }
 
 }  // namespace opweave

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "opweave/adaptor.h"
 #include "opweave/diopi_slots.h"
 #include "opweave/vendor.h"
 
@@ -155,6 +156,7 @@ void load_vendor() {
   g_info.device_count = count < kMaxDevices ? count : kMaxDevices;
   g_seam = s;
   resolve_slots(handle);
+  install_adaptor(handle);  // after the slots: it moves restricted kernels behind thunks
   resolve_collectives(handle);
 }
 

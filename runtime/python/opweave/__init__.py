@@ -253,6 +253,26 @@ def print_report() -> None:
     print(f"  DIOPI functions: {len(d['resolved'])} of {d['total']} resolved")
     if d["missing"]:
         print(f"  missing (run on CPU): {', '.join(d['missing'])}")
+    a = adaptor_stats()
+    if a["error"]:
+        print(f"  adaptor: {a['error']}")
+    if a["functions"]:
+        print(f"  adapted on the device ({len(a['functions'])} functions"
+              f"{', narrowing allowed' if a['narrowing'] else ''}):")
+        for name, f in a["functions"].items():
+            conv = ", ".join(f"{k}->{v or 'CPU'}" for k, v in f["conversions"].items())
+            calls = ", ".join(f"{k} {n}" for k, n in f["converted"].items()) or "none converted yet"
+            dense = "; contiguous" if f["contiguous"] else ""
+            print(f"    {name}: {conv}{dense} ({calls})")
+
+
+def adaptor_stats(reset: bool = False) -> dict:
+    """What the adaptor does for this vendor (its vendors/<name>/kernel_support*.yaml):
+    {"narrowing": bool, "error": str, "functions": {diopi name: {"contiguous": bool,
+    "conversions": {from dtype: dtype computed in ("" = declined, runs on the CPU)},
+    "converted": {from dtype or "strided": tensors converted since start (or the last
+    reset)}}}}."""
+    return json.loads(_C.adaptor_stats(bool(reset)))
 
 
 def fallback_stats(reset: bool = False) -> dict:

@@ -113,10 +113,12 @@ def make_optimizer(params, device, lr: float, optimizer: str):
 
 
 def train(model, x, y, device, steps: int, batch: int, lr: float,
-          optimizer: str = "single", autocast: torch.dtype | None = None) -> list[float]:
+          optimizer: str = "single", autocast: torch.dtype | None = None,
+          dtype: torch.dtype | None = None) -> list[float]:
     """`autocast`: run the forward under torch.autocast(device type, dtype) (torch 2.x on the
-    device; CPU autocast for the CPU reference)."""
-    model = model.to(device)
+    device; CPU autocast for the CPU reference). `dtype`: parameters and activations in this
+    dtype throughout (pure bfloat16 or float64 training)."""
+    model = model.to(device=device, dtype=dtype)
     opt = make_optimizer(model.parameters(), device, lr, optimizer)
     device_type = torch.device(device).type
     losses = []
@@ -136,15 +138,18 @@ def train(model, x, y, device, steps: int, batch: int, lr: float,
 
 
 def compare(steps: int = 20, batch: int = 8, lr: float = 3e-3, seed: int = 0, device=None,
-            optimizer: str = "single", autocast: torch.dtype | None = None):
+            optimizer: str = "single", autocast: torch.dtype | None = None,
+            dtype: torch.dtype | None = None):
     """(device losses, cpu losses, fallback stats of the device run)."""
     device = device or opweave.device(0)
     x, y = make_data(256, 16, 64, seed=seed)
     model = make_model(seed)
     opweave.fallback_stats(reset=True)
-    dev = train(copy.deepcopy(model), x, y, device, steps, batch, lr, optimizer, autocast)
+    opweave.adaptor_stats(reset=True)
+    dev = train(copy.deepcopy(model), x, y, device, steps, batch, lr, optimizer, autocast, dtype)
     fallbacks = opweave.fallback_stats()
-    cpu = train(copy.deepcopy(model), x, y, "cpu", steps, batch, lr, autocast=autocast)
+    cpu = train(copy.deepcopy(model), x, y, "cpu", steps, batch, lr, autocast=autocast,
+                dtype=dtype)
     return dev, cpu, fallbacks
 
 
@@ -160,6 +165,12 @@ def report(title: str, dev, cpu, fallbacks, every: int = 1) -> float:
     print(f"max per-step relative loss difference: {worst:.3e}")
     print(f"ops that fell back to CPU: {len(fallbacks)}"
           + ("" if not fallbacks else " (" + ", ".join(f"{k} x{v}" for k, v in sorted(fallbacks.items())) + ")"))
+    adapted = {name: sum(f["converted"].values())
+               for name, f in opweave.adaptor_stats()["functions"].items() if f["converted"]}
+    if adapted:
+        print(f"tensors the adaptor converted on the device: {sum(adapted.values())} in "
+              f"{len(adapted)} functions (" + ", ".join(f"{k} x{v}" for k, v in
+                                                        sorted(adapted.items())) + ")")
     return worst
 
 
@@ -172,12 +183,16 @@ def main(argv=None) -> int:
                    help="the device run's AdamW form (CPU: torch's single-tensor form)")
     p.add_argument("--autocast", choices=("bfloat16", "float16"),
                    help="forward under torch.autocast in this dtype, CPU too (torch 2.x)")
+    p.add_argument("--dtype", choices=("bfloat16", "float16", "float64"),
+                   help="train with parameters and activations in this dtype, CPU too")
     args = p.parse_args(argv)
     autocast = getattr(torch, args.autocast) if args.autocast else None
+    dtype = getattr(torch, args.dtype) if args.dtype else None
     dev, cpu, fallbacks = compare(args.steps, args.batch, args.lr, optimizer=args.optimizer,
-                                  autocast=autocast)
+                                  autocast=autocast, dtype=dtype)
     report(f"tiny GPT (vocab 64, 2 layers, d 32, 2 heads, seq 16), AdamW ({args.optimizer}), "
            f"batch {args.batch}, {'autocast ' + args.autocast + ', ' if autocast else ''}"
+           f"{args.dtype + ', ' if dtype else ''}"
            f"{args.steps} steps on {opweave.device(0)} vs cpu", dev, cpu, fallbacks)
     return 0
 
