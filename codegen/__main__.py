@@ -19,7 +19,10 @@ DEFAULT_VENDORS = "vendors"
 
 
 def _load_and_generate(args):
-    cat = load_catalogue(args.spec, vendors_dir=args.vendors)
+    vendors = args.vendors
+    if vendors is None:  # a spec of its own (tests, bench) is not the one vendors/ answers
+        vendors = DEFAULT_VENDORS if os.path.normpath(args.spec) == DEFAULT_SPEC else ""
+    cat = load_catalogue(args.spec, vendors_dir=vendors)
     return cat, generate(cat)
 
 
@@ -63,9 +66,9 @@ def main(argv=None) -> int:
         p = sub.add_parser(name, help=help_text)
         p.add_argument("--spec", default=DEFAULT_SPEC)
         p.add_argument("--out", default=DEFAULT_OUT)
-        p.add_argument("--vendors", default=DEFAULT_VENDORS,
+        p.add_argument("--vendors", default=None,
                        help="folder of vendors whose kernel_support*.yaml feed the adaptor "
-                            "('' for none)")
+                            "('' for none; default: vendors/ with the default spec, else none)")
         p.set_defaults(fn=fn)
     p = sub.add_parser("new-vendor", help="scaffold vendors/NAME/ (safe to re-run)")
     p.add_argument("name")

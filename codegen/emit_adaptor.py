@@ -29,9 +29,9 @@ def _mask(dtypes) -> str:
 def emit(cat: Catalogue, env, out: OutputSet) -> None:
     fam_of = {fam.name: fam for fam in cat.families}
     functions = [(fn, fam_of[fn.family]) for fn in cat.functions]
-    out.add("aten/adaptor_thunks.cpp", render(env, "adaptor/thunks.cpp.j2", functions=functions,
+    out.add("aten/adaptor_thunks.cpp", render(env, "adaptor/thunk.cpp.j2", functions=functions,
                                               mask=_mask, c_decl=c_decl,
                                               dtypes=sorted(DTYPES, key=lambda d: d.diopi_value)))
     for support in cat.vendor_support:
         out.add(f"kernel_support/{support.library}.cpp",
-                render(env, "adaptor/kernel_support.cpp.j2", support=support, mask=_mask))
+                render(env, "adaptor/table.cpp.j2", support=support, mask=_mask))

@@ -135,6 +135,7 @@ def scaffold(name: str, vendors_dir: str | None = None, stubs_dir: str | None = 
         "CMakeLists.txt": "new_vendor/CMakeLists.txt.j2",
         os.path.join("seam", f"{name}_seam.cpp"): "new_vendor/seam.cpp.j2",
         "expectations.yaml": "new_vendor/expectations.yaml.j2",
+        "kernel_support.yaml": "new_vendor/kernel_support.yaml.j2",
         "README.md": "new_vendor/README.md.j2",
     }
     for rel, template in fixed.items():

@@ -146,6 +146,8 @@ def load_support(path: str, display: str, vendor: str, variant: str,
                  cat: Catalogue) -> VendorSupport:
     b = _SupportBuilder(display, cat)
     doc = load_yaml(path, display)
+    if doc is None:  # only comments (the scaffold's): nothing restricted
+        return VendorSupport(vendor, variant, display, False, ())
     if not isinstance(doc, LineDict):
         b.err(1, None, "the file must be a mapping (narrowing, default, families, functions)")
         raise SpecErrors(b.errors)

@@ -32,10 +32,16 @@ def definitions(vendor_dir):
 def test_scaffold_has_seam_every_stub_cmake_expectations_and_readme(tmp_path):
     r = new_vendor.scaffold("acme", vendors_dir=str(tmp_path))
     vdir = tmp_path / "acme"
-    for rel in ("CMakeLists.txt", "seam/acme_seam.cpp", "expectations.yaml", "README.md"):
+    for rel in ("CMakeLists.txt", "seam/acme_seam.cpp", "expectations.yaml", "README.md",
+                "kernel_support.yaml"):
         assert (vdir / rel).is_file(), rel
     assert sorted(definitions(vdir)) == sorted(catalogue_functions())
-    assert len(r.created) == 4 + len(glob.glob(os.path.join(STUBS, "*.cpp")))
+    assert len(r.created) == 5 + len(glob.glob(os.path.join(STUBS, "*.cpp")))
+    # the scaffolded support file is valid and restricts nothing until the vendor says so
+    from codegen import vendor_support
+    from codegen.pipeline import load_catalogue
+    (support,) = vendor_support.load_all(str(tmp_path), load_catalogue("specs/ops.yaml"))
+    assert support.library == "acme" and support.rules == () and not support.narrowing
     cmake = (vdir / "CMakeLists.txt").read_text()
     assert "add_library(opweave_vendor_acme SHARED" in cmake and "PRIVATE opweave" in cmake
     add = (vdir / "kernels" / "add.cpp").read_text()

@@ -138,6 +138,11 @@ def test_support_matrix_rows_per_function_and_vendor(suite, monkeypatch):
     assert "| diopiMm | mm | native |" in md
     assert "no conformance report" in md and "no cases" in md
     assert "<table>" in page and "diopiSum" in page
+    # a function the adaptor converts for the vendor (kernel_support.yaml) says what it adapts
+    md, page = report.support_matrix(["sim"], [("diopiMm", "mm", "")],
+                                     {"sim": {"diopiMm": "bfloat16 -> float32; dense"}})
+    assert "| diopiMm | mm | adapted (bfloat16 -> float32; dense) |" in md
+    assert "class='adapted'" in page
 
 
 def test_compare_matches_nan_and_inf_positions_and_applies_atol_rtol():

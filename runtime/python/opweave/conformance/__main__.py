@@ -63,6 +63,12 @@ def _reexec_for_vendor(vendor: str | None) -> None:
         os.execv(sys.executable, [sys.executable, "-m", "opweave.conformance", *sys.argv[1:]])
 
 
+def _library_name(path: str) -> str:
+    base = os.path.basename(path)
+    prefix, suffix = "libopweave_vendor_", ".so"
+    return base[len(prefix):-len(suffix)] if base.startswith(prefix) and base.endswith(suffix) else ""
+
+
 def cmd_run(args) -> int:
     _reexec_for_vendor(args.vendor)
     import opweave
@@ -70,7 +76,7 @@ def cmd_run(args) -> int:
     info = opweave.report()
     vendor = info["vendor"]
     try:
-        exp = expectations.load(vendor)
+        exp = expectations.load(vendor)  # a configuration (sim_fp32) shares its vendor's
     except expectations.ExpectationsError as e:
         print(f"conformance: {e}", file=sys.stderr)
         return 2
@@ -78,6 +84,8 @@ def cmd_run(args) -> int:
     if not selected:
         return 1
     failures = None
+    # Reports are per library: sim_fp32 (libopweave_vendor_sim_fp32.so) is a column of its own.
+    vendor = _library_name(info["library"]) or vendor
     if not args.no_save_failures:
         failures = os.path.join(report.vendor_dir(vendor), "failures")
         os.makedirs(failures, exist_ok=True)
@@ -143,10 +151,33 @@ def cmd_replay(args) -> int:
 
 
 def _vendors() -> list[str]:
+    """Every vendor directory, plus the configurations its kernel_support.<variant>.yaml
+    files build (sim_fp32)."""
     from . import paths
     names = [os.path.basename(os.path.dirname(p))
              for p in glob.glob(os.path.join(paths.vendors_dir(), "*", "CMakeLists.txt"))]
+    for p in glob.glob(os.path.join(paths.vendors_dir(), "*", "kernel_support.*.yaml")):
+        variant = os.path.basename(p)[len("kernel_support."):-len(".yaml")]
+        names.append(f"{os.path.basename(os.path.dirname(p))}_{variant}")
     return sorted(names, key=lambda n: (n != "sim", n))
+
+
+def _adapted(vendor: str) -> dict:
+    """{function: "float16, bfloat16 -> float32; dense"} for what the runtime adapts for this
+    vendor (asked of the runtime itself, opweave.adaptor_stats, in a fresh process)."""
+    code = "import json, opweave; print(json.dumps(opweave.adaptor_stats()))"
+    proc = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, OPWEAVE_VENDOR=vendor),
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        return {}
+    out = {}
+    for fn, f in json.loads(proc.stdout)["functions"].items():
+        by_target: dict[str, list[str]] = {}
+        for src, dst in f["conversions"].items():
+            by_target.setdefault(dst or "CPU", []).append(src)
+        parts = [f"{', '.join(srcs)} -> {dst}" for dst, srcs in by_target.items()]
+        out[fn] = "; ".join(parts + (["dense"] if f["contiguous"] else []))
+    return out
 
 
 def cmd_report(args) -> int:
@@ -161,7 +192,7 @@ def cmd_report(args) -> int:
                            env=env, stdout=subprocess.DEVNULL)
     cat = cases.Catalogue()
     functions = [(f.name, f.family, f.unsupported) for f in cat.functions.values()]
-    md, page = report.write_matrix(vendors, functions)
+    md, page = report.write_matrix(vendors, functions, {v: _adapted(v) for v in vendors})
     print(f"support matrix: {md}, {page} ({len(functions)} functions x {len(vendors)} vendors)")
     return 0
 

@@ -128,12 +128,14 @@ def print_summary(doc: dict, results: list[Result], out, max_failures: int = 25)
 
 # ---------------------------------------------------------------- support matrix
 
-def _cell(o: dict | None, unsupported: str = "") -> dict:
+def _cell(o: dict | None, unsupported: str = "", adapted: str = "") -> dict:
     if o is None:
         if unsupported:
             return {"mode": "-", "rate": "no cases", "skipped": f"generator: {unsupported}"}
         return {"mode": "-", "rate": "no run", "skipped": ""}
     mode = "native" if o["native"] else "fallback"
+    if adapted and o["native"]:
+        mode = f"adapted ({adapted})"
     ran = o["pass"] + o["fail"]
     rate = f"{o['pass']}/{ran} ({100.0 * o['pass'] / ran:.0f}%)" if ran else "-"
     if ran and o["not_implemented"]:
@@ -146,16 +148,22 @@ def _cell(o: dict | None, unsupported: str = "") -> dict:
             "not_implemented": o["not_implemented"]}
 
 
-def support_matrix(vendors: list[str], functions: list[tuple[str, str, str]]) -> tuple[str, str]:
-    """(markdown, html) of the matrix: one row per DIOPI function, per vendor: native or
-    CPU fallback, conformance pass rate, skipped cases with reasons."""
+def support_matrix(vendors: list[str], functions: list[tuple[str, str, str]],
+                   adapted: dict | None = None) -> tuple[str, str]:
+    """(markdown, html) of the matrix: one row per DIOPI function, per vendor: native,
+    adapted (the runtime's adaptor converts some dtypes or layouts on the device first:
+    `adapted[vendor][function]` says which) or CPU fallback, conformance pass rate, skipped
+    cases with reasons."""
+    adapted = adapted or {}
     docs = {v: load_report(v) for v in vendors}
     stamp = datetime.datetime.now().isoformat(timespec="seconds")
     md = ["# OpWeave support matrix\n",
           f"Generated {stamp} from reports/<vendor>/conformance.json (torch {torch.__version__}).",
           "native: the vendor runs the function on the device (it exports the kernel and the "
-          "kernel does not answer diopiNoImplement); fallback: the op runs on CPU. Pass rate "
-          "counts the cases that ran (pass + fail).\n"]
+          "kernel does not answer diopiNoImplement); adapted: native, and the adaptor converts "
+          "the dtypes listed on the device first (vendors/<name>/kernel_support*.yaml; the "
+          "pass rate is the kernel's own, in the dtypes it accepts); fallback: the op runs on "
+          "CPU. Pass rate counts the cases that ran (pass + fail).\n"]
     for v in vendors:
         d = docs[v]
         if d:
@@ -175,11 +183,13 @@ def support_matrix(vendors: list[str], functions: list[tuple[str, str, str]]) ->
         cells = []
         for v in vendors:
             d = docs[v]
-            cells.append(_cell(d["functions"].get(fn) if d else None, unsupported))
+            cells.append(_cell(d["functions"].get(fn) if d else None, unsupported,
+                               adapted.get(v, {}).get(fn, "")))
         rows.append((fn, fam, cells))
         md.append(f"| {fn} | {fam} | " + " | ".join(
             f"{c['mode']} | {c['rate']} | {c['skipped'] or '-'}" for c in cells) + " |")
-    native_counts = {v: sum(1 for _, _, cells in rows if cells[i]["mode"] == "native")
+    native_counts = {v: sum(1 for _, _, cells in rows
+                            if cells[i]["mode"] == "native" or cells[i]["mode"].startswith("adapted"))
                      for i, v in enumerate(vendors)}
     md.append("| **native functions** | | " + " | ".join(
         f"**{native_counts[v]}/{len(rows)}** | | " for v in vendors) + " |")
@@ -189,7 +199,7 @@ def support_matrix(vendors: list[str], functions: list[tuple[str, str, str]]) ->
     h = ["<!DOCTYPE html>", "<html><head><meta charset='utf-8'><title>OpWeave support matrix</title>",
          "<style>body{font-family:sans-serif;font-size:13px}table{border-collapse:collapse}"
          "td,th{border:1px solid #bbb;padding:2px 6px}th{background:#eee}"
-         ".native{background:#d8f5d0}.fallback{background:#f5e6c8}.bad{color:#b00;font-weight:bold}"
+         ".native{background:#d8f5d0}.adapted{background:#d0e4f5}.fallback{background:#f5e6c8}.bad{color:#b00;font-weight:bold}"
          ".none{color:#888}</style></head><body>",
          "<h1>OpWeave support matrix</h1>",
          f"<p>Generated {esc(stamp)} from reports/&lt;vendor&gt;/conformance.json "
@@ -210,7 +220,7 @@ def support_matrix(vendors: list[str], functions: list[tuple[str, str, str]]) ->
     for fn, fam, cells in rows:
         tds = []
         for c in cells:
-            cls = c["mode"] if c["mode"] in ("native", "fallback") else "none"
+            cls = c["mode"].split(" ")[0] if c["mode"] != "-" else "none"
             bad = " bad" if "%" in c["rate"] and "(100%)" not in c["rate"] else ""
             tds.append(f"<td class='{cls}'>{esc(c['mode'])}</td><td class='{cls}{bad}'>"
                        f"{esc(c['rate'])}</td><td>{esc(c['skipped']) or '-'}</td>")
@@ -219,8 +229,9 @@ def support_matrix(vendors: list[str], functions: list[tuple[str, str, str]]) ->
     return markdown, "\n".join(h) + "\n"
 
 
-def write_matrix(vendors: list[str], functions: list[tuple[str, str, str]]) -> tuple[str, str]:
-    markdown, page = support_matrix(vendors, functions)
+def write_matrix(vendors: list[str], functions: list[tuple[str, str, str]],
+                 adapted: dict | None = None) -> tuple[str, str]:
+    markdown, page = support_matrix(vendors, functions, adapted)
     md_path = os.path.join(paths.reports_dir(), "support_matrix.md")
     html_path = os.path.join(paths.reports_dir(), "support_matrix.html")
     _atomic_write(md_path, markdown)
