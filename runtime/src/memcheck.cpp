@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -119,8 +120,18 @@ std::vector<std::string> cpp_frames(const Trace& t) {
   return out;
 }
 
+// The allocator's own entry points, where every stack starts: not a site.
+bool is_allocator_frame(const std::string& frame) {
+  for (const char* entry : {"opweave::allocate_on ", "opweave::raw_alloc ", "opweave::raw_delete ",
+                            "opweave::(anonymous namespace)::DeviceAllocator::"}) {
+    if (frame.compare(0, std::strlen(entry), entry) == 0) return true;
+  }
+  return false;
+}
+
 // "file:line in function" of the innermost Python frame outside the library directories (the
-// innermost one if all are inside), else the first C++ frame.
+// innermost one if all are inside); without Python frames, the first C++ frame outside the
+// allocator.
 std::string site_of(const State& s, const Trace& t) {
   for (int pass = 0; pass < 2; ++pass) {
     for (const PyFrame& f : t.py) {
@@ -130,7 +141,10 @@ std::string site_of(const State& s, const Trace& t) {
       }
     }
   }
-  std::vector<std::string> cpp = cpp_frames(t);
+  const std::vector<std::string> cpp = cpp_frames(t);
+  for (const std::string& frame : cpp) {
+    if (!is_allocator_frame(frame)) return frame;
+  }
   return cpp.empty() ? "an unknown site" : cpp.front();
 }
 
@@ -207,27 +221,38 @@ void trace_text(std::ostringstream& os, const State& s, uint32_t id, const char*
   if (t.py.size() > kPyFramesShown) {
     os << indent << "        ... " << t.py.size() - kPyFramesShown << " outer frames\n";
   }
-  const std::vector<std::string> cpp = cpp_frames(t);
-  for (size_t i = 0; i < cpp.size() && i < kCppFramesShown; ++i) {
-    os << indent << (i == 0 ? "c++     " : "        ") << cpp[i] << "\n";
+  // Frames no symbol covers (local functions of stripped libraries) stay in the JSON only.
+  size_t shown = 0, more = 0, unnamed = 0;
+  for (void* pc : t.cpp) {
+    const CppFrame f = cpp_frame(pc);
+    if (f.interpreter) break;
+    if (!f.named) {
+      ++unnamed;
+    } else if (shown == kCppFramesShown) {
+      ++more;
+    } else {
+      os << indent << (shown++ == 0 ? "c++     " : "        ") << f.text << "\n";
+    }
   }
-  if (cpp.size() > kCppFramesShown) {
-    os << indent << "        ... " << cpp.size() - kCppFramesShown << " outer frames\n";
+  if (more + unnamed > 0) {
+    const std::string outer = more ? std::to_string(more) + " outer" : "";
+    const std::string nameless = unnamed ? std::to_string(unnamed) + " unnamed" : "";
+    os << indent << "        (" << outer << (more && unnamed ? " and " : "") << nameless
+       << " frames not shown)\n";
   }
 }
 
 void error_text(std::ostringstream& os, const State& s, const Error& e) {
   os << e.kind << ": " << e.api << "(" << hex(e.ptr) << "): " << e.detail << "\n";
-  os << "    freed here:\n";
-  trace_text(os, s, e.trace, "      ");
-  if (e.first_free_trace >= 0) {
-    os << "    first freed at:\n";
-    trace_text(os, s, static_cast<uint32_t>(e.first_free_trace), "      ");
-  }
-  if (e.alloc_trace >= 0) {
-    os << "    allocated at:\n";
-    trace_text(os, s, static_cast<uint32_t>(e.alloc_trace), "      ");
-  }
+  auto part = [&](const char* what, int64_t trace) {
+    if (trace < 0) return;
+    const auto id = static_cast<uint32_t>(trace);
+    os << "    " << what << " " << site_of(s, s.traces[id]) << ":\n";
+    trace_text(os, s, id, "      ");
+  };
+  part("freed at", e.trace);
+  part("first freed at", e.first_free_trace);
+  part("allocated at", e.alloc_trace);
 }
 
 std::string bytes_text(int64_t n) {

@@ -283,7 +283,7 @@ CppFrame symbolize(SymbolCache& cache, void* pc) {
   char buf[64];
   if (dladdr(reinterpret_cast<void*>(addr), &info) == 0 || info.dli_fname == nullptr) {
     std::snprintf(buf, sizeof buf, "?? %p", pc);
-    return {buf, false};
+    return {buf, false, false};
   }
   const char* object = basename_of(info.dli_fname);
   const bool interpreter =
@@ -305,9 +305,9 @@ CppFrame symbolize(SymbolCache& cache, void* pc) {
   if (name.empty()) {
     std::snprintf(buf, sizeof buf, "+0x%zx",
                   static_cast<size_t>(addr - reinterpret_cast<uintptr_t>(info.dli_fbase)));
-    return {object + std::string(buf), interpreter};
+    return {object + std::string(buf), false, interpreter};
   }
-  return {name + " [" + object + "]", interpreter};
+  return {name + " [" + object + "]", true, interpreter};
 }
 
 }  // namespace

@@ -40,7 +40,8 @@ struct CodeInfo {
 CodeInfo code_info(int32_t code);
 
 struct CppFrame {
-  std::string text;  // "function [object]" or "object+0xoffset"
+  std::string text;  // "function [object]" or, when no symbol covers it, "object+0xoffset"
+  bool named;
   bool interpreter;  // a frame of the Python interpreter: the C++ stack of a Python call ends
 };
 // Symbolised once per address (dladdr, then the object's own symbol table for functions it

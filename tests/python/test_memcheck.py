@@ -214,3 +214,19 @@ def test_env_switch_reports_leaks_at_exit(tmp_path):
 def test_off_by_default_prints_nothing(tmp_path):
     _, err = _run_script(tmp_path, OPWEAVE_MEMCHECK="0")
     assert "memcheck" not in err
+
+
+def test_library_reports_at_exit_in_a_program_without_python():
+    # tests/cpp/test_memcheck.cpp leaks 3000 bytes in a test run only on request.
+    binary = opweave._library_path().parent.parent / "bin" / "test_memcheck"
+    assert binary.is_file(), f"{binary} missing: build the C++ tests (make build)"
+    proc = subprocess.run([str(binary), "--gtest_also_run_disabled_tests",
+                           "--gtest_filter=MemcheckExit.DISABLED_LeakForTheExitReport"],
+                          env=dict(os.environ, OPWEAVE_MEMCHECK="1"), capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    err = proc.stderr
+    assert "opweave memcheck: 1 device allocation still held at exit: 3000 bytes" in err, err
+    # Named by the first frame outside the allocator: the leaking test function.
+    assert ("[1] (anonymous namespace)::MemcheckExit_DISABLED_LeakForTheExitReport_Test::TestBody "
+            "[test_memcheck]: 1 allocation, 3000 bytes") in err, err
