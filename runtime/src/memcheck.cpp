@@ -182,6 +182,17 @@ std::vector<Group> groups(const State& s, int64_t since) {
   return out;
 }
 
+// The sums of count, bytes and block_bytes.
+Group total(const std::vector<Group>& gs) {
+  Group all;
+  for (const Group& g : gs) {
+    all.count += g.count;
+    all.bytes += g.bytes;
+    all.block_bytes += g.block_bytes;
+  }
+  return all;
+}
+
 // ---- JSON ---------------------------------------------------------------------------------
 
 void trace_json(std::ostringstream& os, const State& s, uint32_t id) {
@@ -403,16 +414,12 @@ std::string report_json(int64_t since) {
   State& s = state();
   std::lock_guard<std::mutex> lock(s.mu);
   const std::vector<Group> gs = groups(s, since);
-  int64_t count = 0, bytes = 0, block_bytes = 0;
-  for (const Group& g : gs) {
-    count += g.count;
-    bytes += g.bytes;
-    block_bytes += g.block_bytes;
-  }
+  const Group all = total(gs);
   std::ostringstream os;
   os << "{\"enabled\": " << (on() ? "true" : "false") << ", \"seq\": " << sequence()
-     << ", \"since\": " << since << ", \"live_count\": " << count << ", \"live_bytes\": " << bytes
-     << ", \"live_block_bytes\": " << block_bytes << ", \"sites\": [";
+     << ", \"since\": " << since << ", \"live_count\": " << all.count
+     << ", \"live_bytes\": " << all.bytes << ", \"live_block_bytes\": " << all.block_bytes
+     << ", \"sites\": [";
   for (size_t i = 0; i < gs.size(); ++i) {
     const Group& g = gs[i];
     os << (i ? ", " : "") << "{\"count\": " << g.count << ", \"bytes\": " << g.bytes
@@ -456,20 +463,15 @@ std::string report_text(int64_t since, const std::string& when) {
   State& s = state();
   std::lock_guard<std::mutex> lock(s.mu);
   const std::vector<Group> gs = groups(s, since);
-  int64_t count = 0, bytes = 0, block_bytes = 0;
-  for (const Group& g : gs) {
-    count += g.count;
-    bytes += g.bytes;
-    block_bytes += g.block_bytes;
-  }
+  const Group all = total(gs);
   std::ostringstream os;
   const std::string scope = (since > 0 ? " since seq " + std::to_string(since) : std::string()) +
                             (when.empty() ? "" : " " + when);
   if (gs.empty()) {
     os << "opweave memcheck: no tracked device allocation still held" << scope << "\n";
   } else {
-    os << "opweave memcheck: " << count << " device allocation" << (count == 1 ? "" : "s")
-       << " still held" << scope << ": " << bytes_text(bytes) << " (" << block_bytes
+    os << "opweave memcheck: " << all.count << " device allocation" << (all.count == 1 ? "" : "s")
+       << " still held" << scope << ": " << bytes_text(all.bytes) << " (" << all.block_bytes
        << " in blocks) from " << gs.size() << " site" << (gs.size() == 1 ? "" : "s") << "\n";
   }
   for (size_t i = 0; i < gs.size(); ++i) {

@@ -145,10 +145,15 @@ def snapshot() -> Snapshot:
     return Snapshot(int(_C.memcheck_sequence()))
 
 
-def report(since: Snapshot | int | None = None, file=sys.stderr) -> Report:
+_STDERR = object()  # sys.stderr when called (pytest and others replace it)
+
+
+def report(since: Snapshot | int | None = None, file=_STDERR) -> Report:
     """Device memory still held by tracked allocations (made after `since`, if given), grouped
     by allocation site, largest first, and the free errors found meanwhile. Prints the human
-    form to `file` (None: print nothing) and returns the records."""
+    form to `file` (default sys.stderr; None: print nothing) and returns the records."""
+    if file is _STDERR:
+        file = sys.stderr
     seq = since.seq if isinstance(since, Snapshot) else int(since or 0)
     d = json.loads(_C.memcheck_report(seq))
     text = _C.memcheck_report_text(seq, "", False)
@@ -163,7 +168,7 @@ def report(since: Snapshot | int | None = None, file=sys.stderr) -> Report:
     return Report(seq, d["live_count"], d["live_bytes"], d["live_block_bytes"], sites, errors, text)
 
 
-def since(mark: Snapshot, file=sys.stderr) -> Report:
+def since(mark: Snapshot, file=_STDERR) -> Report:
     """What was allocated after `mark` and is still held: report(since=mark)."""
     return report(since=mark, file=file)
 
