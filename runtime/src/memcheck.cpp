@@ -300,6 +300,11 @@ void report_at_exit() {
 }  // namespace
 
 void set_enabled(bool enable) {
+#ifdef OPWEAVE_STRIP_INSTRUMENTATION
+  TORCH_CHECK(!enable,
+              "opweave: the memory checker is compiled out of this build "
+              "(OPWEAVE_STRIP_INSTRUMENTATION, a benchmark baseline)");
+#endif
   State& s = state();
   std::lock_guard<std::mutex> lock(s.mu);
   g_on.store(enable, std::memory_order_relaxed);

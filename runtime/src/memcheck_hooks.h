@@ -15,8 +15,13 @@ namespace memcheck {
 // Hidden: the allocator reads it PC-relative, without a GOT indirection.
 extern std::atomic<bool> g_on __attribute__((visibility("hidden")));
 
+#ifdef OPWEAVE_STRIP_INSTRUMENTATION
+// The benchmark baseline without any instrumentation: the hooks compile away.
+constexpr bool on() noexcept { return false; }
+#else
 // The only cost on the allocate/free path when off: one relaxed byte load and a branch.
 inline bool on() noexcept { return g_on.load(std::memory_order_relaxed); }
+#endif
 
 // A block was handed out / is about to return to the cache. Call with no allocator lock held
 // (capturing the Python stack may wait for the GIL), and note_free before the block can be
