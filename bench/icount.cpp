@@ -7,6 +7,7 @@
 // path is visible. Outside valgrind the client requests are no-ops and the program only checks that
 // every case runs.
 #include <ATen/ATen.h>
+#include <c10/core/CPUAllocator.h>
 #include <c10/core/GradMode.h>
 #include <valgrind/callgrind.h>
 
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "opweave/allocator.h"
 #include "opweave/op_registry.h"
 #include "opweave/stream.h"
 
@@ -62,6 +64,12 @@ int main(int argc, char** argv) {
                        : at::TensorOptions().device(c10::DeviceType::PrivateUse1, 0);
   at::Tensor a = at::ones({1}, dev), b = at::ones({1}, dev), out = at::ones({1}, dev);
   MlpStep mlp(dev);
+  // The caching allocator's allocate + free on its own (the memory checker's hooks sit on it);
+  // on CPU, c10's CPU allocator as the yardstick.
+  c10::Allocator* cpu_alloc = c10::GetCPUAllocator();
+  auto alloc_free = [&] {
+    c10::DataPtr p = cpu ? cpu_alloc->allocate(256) : opweave::allocate_on(0, 256);
+  };
   const int n = 100 * scale;
   const std::vector<Case> cases = {
       {"add_out", n, [&] { at::add_out(out, a, b); }},
@@ -72,6 +80,7 @@ int main(int argc, char** argv) {
       // The CPU fallback's own cost (not a native kernel); on CPU the same add.out again.
       {"add_out_fallback", n, [&] { at::add_out(out, a, b); }},
       {"mlp_step", 5 * scale, [&] { mlp(); }},
+      {"alloc_free", n, alloc_free},
   };
   CALLGRIND_START_INSTRUMENTATION;
   for (const Case& c : cases) {

@@ -7,9 +7,11 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "memcheck_hooks.h"
 #include "opweave/stream.h"
 #include "opweave/torch_compat.h"
 #include "opweave/vendor.h"
@@ -124,6 +126,8 @@ void release_cached(c10::DeviceIndex device) {
 
 void free_block(void* ctx) noexcept {
   auto* b = static_cast<Block*>(ctx);
+  // Before the block can be handed out again: the checker never sees a reuse before the free.
+  if (C10_UNLIKELY(memcheck::on())) memcheck::note_free(b->ptr);
   DeviceCache& c = cache(b->device);
   std::lock_guard<std::mutex> lock(c.mu);
   c.stats.allocated -= static_cast<int64_t>(b->size);
@@ -196,6 +200,17 @@ class DeviceAllocator final : public c10::Allocator {
 
 DeviceAllocator g_allocator;
 
+// Memory handed out by raw_alloc, by address: raw_delete gets only the pointer. Not a hot path
+// (tensors never go through it), so one mutex and a map are fine.
+struct RawTable {
+  std::mutex mu;
+  std::unordered_map<void*, c10::DataPtr> blocks;
+};
+RawTable& raw_table() {
+  static RawTable* t = new RawTable();  // leaked, like the caches
+  return *t;
+}
+
 [[maybe_unused]] const bool g_registered = (c10::SetAllocator(kType, &g_allocator), true);
 
 }  // namespace
@@ -230,6 +245,8 @@ c10::DataPtr allocate_on(c10::DeviceIndex device, size_t bytes) {
     c.stats.peak_allocated = std::max(c.stats.peak_allocated, c.stats.allocated);
     ++c.stats.num_allocs;
   }
+  // After the locks: the checker may wait for the GIL to read the Python stack.
+  if (C10_UNLIKELY(memcheck::on())) memcheck::note_alloc(b->ptr, bytes, size, device);
   return c10::DataPtr(b->ptr, b, &free_block, dev);
 }
 
@@ -251,6 +268,33 @@ void reset_peak_stats(c10::DeviceIndex device) {
 void empty_cache() {
   for (int d = 0; d < device_count(); ++d) release_cached(static_cast<c10::DeviceIndex>(d));
 }
+
+void* raw_alloc(size_t bytes, c10::DeviceIndex device) {
+  c10::DataPtr data = allocate_on(device, bytes);
+  void* ptr = data.get();
+  if (ptr == nullptr) return nullptr;  // 0 bytes
+  RawTable& t = raw_table();
+  std::lock_guard<std::mutex> lock(t.mu);
+  t.blocks.emplace(ptr, std::move(data));
+  return ptr;
+}
+
+void raw_delete(void* ptr) {
+  if (ptr == nullptr) return;
+  c10::DataPtr data;
+  {
+    RawTable& t = raw_table();
+    std::lock_guard<std::mutex> lock(t.mu);
+    auto it = t.blocks.find(ptr);
+    if (it != t.blocks.end()) {
+      data = std::move(it->second);
+      t.blocks.erase(it);
+    }
+  }
+  // Never handed out here or freed already: an error, not a free of someone else's block.
+  if (!data) memcheck::bad_raw_free(ptr, "caching_allocator_delete");
+  if (C10_UNLIKELY(memcheck::on())) memcheck::note_raw_free(ptr);
+}  // `data` frees the block here, after note_raw_free read its record
 
 void record_stream(const c10::DataPtr& data, const c10::Stream& stream) {
   if (data.get_deleter() != &free_block) return;  // not our memory (or empty)

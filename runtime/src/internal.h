@@ -39,6 +39,9 @@ void resize_device_storage(c10::StorageImpl* storage, size_t nbytes);
 void redispatch_on_cpu(const c10::OperatorHandle& op, const std::string& name,
                        torch::jit::Stack* stack);
 
+// python_ops.cpp: `s` as a JSON string literal (quotes, backslashes, control characters).
+std::string json_quoted(const std::string& s);
+
 }  // namespace opweave
 
 #endif  // OPWEAVE_SRC_INTERNAL_H_

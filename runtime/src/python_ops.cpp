@@ -9,18 +9,19 @@
 #include <string>
 #include <unordered_map>
 
+#include "internal.h"
 #include "opweave/adaptor.h"
 #include "opweave/allocator.h"
 #include "opweave/diopi_slots.h"
 #include "opweave/fallback.h"
 #include "opweave/generator.h"
+#include "opweave/memcheck.h"
 #include "opweave/stream.h"
 #include "opweave/vendor.h"
 
 namespace opweave {
-namespace {
 
-std::string quoted(const std::string& s) {
+std::string json_quoted(const std::string& s) {
   std::string out = "\"";
   for (const char c : s) {
     if (c == '"' || c == '\\') {
@@ -37,10 +38,12 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
+namespace {
+
 std::string stream_json(const c10::Stream& s) {
   std::ostringstream os;
   os << "{\"device\": " << static_cast<int>(s.device_index()) << ", \"id\": " << s.id()
-     << ", \"handle\": " << quoted(c10::str(static_cast<void*>(native_stream(s)))) << "}";
+     << ", \"handle\": " << json_quoted(c10::str(static_cast<void*>(native_stream(s)))) << "}";
   return os.str();
 }
 
@@ -141,6 +144,25 @@ std::string memory_stats_op(int64_t d) {
 void reset_peak_op(int64_t d) { reset_peak_stats(static_cast<c10::DeviceIndex>(d)); }
 void empty_cache_op() { empty_cache(); }
 
+// Raw device memory as an integer address (torch.cuda.caching_allocator_alloc's contract).
+int64_t raw_alloc_op(int64_t bytes, int64_t device) {
+  TORCH_CHECK(bytes >= 0, "opweave: caching_allocator_alloc: negative size ", bytes);
+  return reinterpret_cast<int64_t>(
+      raw_alloc(static_cast<size_t>(bytes), static_cast<c10::DeviceIndex>(device)));
+}
+void raw_delete_op(int64_t ptr) { raw_delete(reinterpret_cast<void*>(ptr)); }
+
+void memcheck_enable_op(bool on) { memcheck::set_enabled(on); }
+bool memcheck_enabled_op() { return memcheck::enabled(); }
+int64_t memcheck_sequence_op() { return memcheck::sequence(); }
+std::string memcheck_report_op(int64_t since) { return memcheck::report_json(since); }
+// at_exit: the Python package's exit report (the library's own one then stays quiet).
+std::string memcheck_report_text_op(int64_t since, const std::string& when, bool at_exit) {
+  if (at_exit) memcheck::mark_exit_reported();
+  return memcheck::report_text(since, when);
+}
+void memcheck_library_dirs_op(const std::string& dirs) { memcheck::set_library_dirs(dirs); }
+
 void manual_seed_op(int64_t seed) { manual_seed_all(static_cast<uint64_t>(seed)); }
 std::string generator_state_op(int64_t d) {
   at::Generator g = default_generator(static_cast<c10::DeviceIndex>(d));
@@ -169,15 +191,15 @@ void set_rng_state_op(int64_t device, const at::Tensor& state) {
 std::string report_op() {
   const VendorInfo& v = vendor_info();
   std::ostringstream os;
-  os << "{\"vendor\": " << quoted(v.name) << ", \"library\": " << quoted(v.library)
-     << ", \"load_error\": " << quoted(v.load_error)
+  os << "{\"vendor\": " << json_quoted(v.name) << ", \"library\": " << json_quoted(v.library)
+     << ", \"load_error\": " << json_quoted(v.load_error)
      << ", \"seam_version\": " << (g_seam ? g_seam->version : 0) << ", \"device_name\": "
-     << quoted(g_seam && g_seam->device_name ? g_seam->device_name : "opweave")
+     << json_quoted(g_seam && g_seam->device_name ? g_seam->device_name : "opweave")
      << ", \"device_count\": " << v.device_count;
   std::string present, absent;
   auto capability = [&](const char* name, const void* fn) {
     std::string& list = fn != nullptr ? present : absent;
-    list += (list.empty() ? "" : ", ") + quoted(name);
+    list += (list.empty() ? "" : ", ") + json_quoted(name);
   };
   capability("hostMallocPinned",
              g_seam ? reinterpret_cast<const void*>(g_seam->hostMallocPinned) : nullptr);
@@ -191,12 +213,12 @@ std::string report_op() {
   const char* scope = v.collectives == nullptr                  ? "absent"
                       : v.collectives->scope == owCommScopeHost ? "host"
                                                                 : "network";
-  os << ", \"collectives\": {\"scope\": " << quoted(scope)
-     << ", \"error\": " << quoted(v.collectives_error) << "}";
+  os << ", \"collectives\": {\"scope\": " << json_quoted(scope)
+     << ", \"error\": " << json_quoted(v.collectives_error) << "}";
   std::string resolved, missing;
   for (int i = 0; i < kDiopiFnCount; ++i) {
     std::string& list = g_diopi_slots[i] != nullptr ? resolved : missing;
-    list += (list.empty() ? "" : ", ") + quoted(kDiopiFnNames[i]);
+    list += (list.empty() ? "" : ", ") + json_quoted(kDiopiFnNames[i]);
   }
   os << ", \"diopi\": {\"total\": " << kDiopiFnCount << ", \"resolved\": [" << resolved
      << "], \"missing\": [" << missing << "]}}";
@@ -209,18 +231,18 @@ std::string report_op() {
 std::string adaptor_stats_op(bool reset) {
   std::ostringstream os;
   os << "{\"narrowing\": " << (adaptor_narrowing() ? "true" : "false")
-     << ", \"error\": " << quoted(adaptor_install_error()) << ", \"functions\": {";
+     << ", \"error\": " << json_quoted(adaptor_install_error()) << ", \"functions\": {";
   bool first = true;
   for (const AdaptedFunction& f : adaptor_functions(reset)) {
-    os << (first ? "" : ", ") << quoted(f.name)
+    os << (first ? "" : ", ") << json_quoted(f.name)
        << ": {\"contiguous\": " << (f.contiguous ? "true" : "false") << ", \"conversions\": {";
     for (size_t i = 0; i < f.conversions.size(); ++i) {
-      os << (i ? ", " : "") << quoted(f.conversions[i].first) << ": "
-         << quoted(f.conversions[i].second);
+      os << (i ? ", " : "") << json_quoted(f.conversions[i].first) << ": "
+         << json_quoted(f.conversions[i].second);
     }
     os << "}, \"converted\": {";
     for (size_t i = 0; i < f.counts.size(); ++i) {
-      os << (i ? ", " : "") << quoted(f.counts[i].first) << ": " << f.counts[i].second;
+      os << (i ? ", " : "") << json_quoted(f.counts[i].first) << ": " << f.counts[i].second;
     }
     os << "}}";
     first = false;
@@ -234,8 +256,8 @@ std::string fallback_stats_op(bool reset) {
   os << "{";
   bool first = true;
   for (const auto& [name, rec] : fallback_stats(reset)) {
-    os << (first ? "" : ", ") << quoted(name) << ": {\"count\": " << rec.count
-       << ", \"reason\": " << quoted(rec.reason) << "}";
+    os << (first ? "" : ", ") << json_quoted(name) << ": {\"count\": " << rec.count
+       << ", \"reason\": " << json_quoted(rec.reason) << "}";
     first = false;
   }
   os << "}";
@@ -265,6 +287,14 @@ TORCH_LIBRARY(opweave, m) {
   m.def("memory_stats(int device) -> str", &memory_stats_op);
   m.def("reset_peak_memory_stats(int device) -> ()", &reset_peak_op);
   m.def("empty_cache() -> ()", &empty_cache_op);
+  m.def("caching_allocator_alloc(int size, int device) -> int", &raw_alloc_op);
+  m.def("caching_allocator_delete(int ptr) -> ()", &raw_delete_op);
+  m.def("memcheck_enable(bool on) -> ()", &memcheck_enable_op);
+  m.def("memcheck_enabled() -> bool", &memcheck_enabled_op);
+  m.def("memcheck_sequence() -> int", &memcheck_sequence_op);
+  m.def("memcheck_report(int since) -> str", &memcheck_report_op);
+  m.def("memcheck_report_text(int since, str when, bool at_exit) -> str", &memcheck_report_text_op);
+  m.def("memcheck_library_dirs(str dirs) -> ()", &memcheck_library_dirs_op);
   m.def("manual_seed(int seed) -> ()", &manual_seed_op);
   m.def("generator_state(int device) -> str", &generator_state_op);
   m.def("get_rng_state(int device) -> Tensor", &get_rng_state_op);

@@ -39,6 +39,15 @@ void reset_peak_stats(c10::DeviceIndex device);
 // Returns every cached block to the vendor (after the device finished its queued work).
 void empty_cache();
 
+// Raw device memory for code that manages addresses itself (torch.cuda.caching_allocator_alloc
+// style): a block from the same cache as tensors', on the current stream of `device` (-1: the
+// current device); nullptr for 0 bytes. Every raw_alloc needs one raw_delete.
+void* raw_alloc(size_t bytes, c10::DeviceIndex device);
+// Returns raw_alloc memory to the cache; nullptr is a no-op. A pointer raw_alloc did not hand
+// out, or one freed already, throws c10::Error (with the stacks involved when the memory
+// checker is on, opweave/memcheck.h) and frees nothing.
+void raw_delete(void* ptr);
+
 // Marks memory as used by `stream`, delaying its reuse until that stream's work is done.
 void record_stream(const c10::DataPtr& data, const c10::Stream& stream);
 

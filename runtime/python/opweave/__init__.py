@@ -63,6 +63,7 @@ DEVICE = "privateuseone"
 
 from . import instrument  # noqa: E402  (needs the library loaded)
 from . import optim  # noqa: E402  (Adam / AdamW with one fused call per parameter group)
+from . import memcheck  # noqa: E402  (device memory checker; OPWEAVE_MEMCHECK=1)
 
 
 def _index(device) -> int:
@@ -220,6 +221,22 @@ def reset_peak_memory_stats(device=None) -> None:
 def empty_cache() -> None:
     """Return all cached, unused device memory to the vendor."""
     _C.empty_cache()
+
+
+def caching_allocator_alloc(size: int, device=None, stream: Stream | None = None) -> int:
+    """`size` bytes of device memory from the caching allocator, as an integer address
+    (torch.cuda.caching_allocator_alloc), for code that manages device pointers itself; reused
+    on `stream` (default: the device's current stream). Free it with caching_allocator_delete."""
+    if stream is None:
+        return int(_C.caching_allocator_alloc(int(size), _index(device)))
+    with globals()["stream"](stream):
+        return int(_C.caching_allocator_alloc(int(size), stream.device_index))
+
+
+def caching_allocator_delete(ptr: int) -> None:
+    """Free memory from caching_allocator_alloc. A pointer it did not hand out, or one freed
+    already, raises RuntimeError and frees nothing (opweave.memcheck says where it came from)."""
+    _C.caching_allocator_delete(int(ptr))
 
 
 def manual_seed(seed: int) -> None:

@@ -118,6 +118,8 @@ def build(pkg, name: str) -> types.ModuleType:
         "max_memory_reserved": lambda device=None: pkg.memory_stats(device)["peak_reserved"],
         "reset_peak_memory_stats": pkg.reset_peak_memory_stats,
         "empty_cache": pkg.empty_cache,
+        "caching_allocator_alloc": pkg.caching_allocator_alloc,
+        "caching_allocator_delete": pkg.caching_allocator_delete,
         # autocast: the dtypes the device's kernels compute in lower precision
         "get_amp_supported_dtype": lambda: [torch.float16, torch.bfloat16],
     }
