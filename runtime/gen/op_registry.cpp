@@ -24,6 +24,7 @@ struct Switches {
   bool compare = false;
   std::string compare_regex = ".*";
   bool profile = false;
+  bool profile_session = false;  // not from the environment: opweave.profiler sets it
 };
 
 struct Registry {
@@ -79,7 +80,7 @@ void recompute_locked(Registry& r) {
         std::regex_search(name, compare_re)) {
       flags |= kOpCompare;
     }
-    if (s.profile) flags |= kOpProfile;
+    if (s.profile || s.profile_session) flags |= kOpProfile;
     g_op_flags[i].store(flags, std::memory_order_relaxed);
   }
 }
@@ -174,6 +175,14 @@ void set_profile_names(bool enabled) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
   r.sw.profile = enabled;
+  recompute_locked(r);
+}
+
+void set_profile_session(bool running) {
+  ensure_resolved();
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  r.sw.profile_session = running;
   recompute_locked(r);
 }
 
