@@ -122,15 +122,32 @@ void release_cached(c10::DeviceIndex device) {
   check_seam(first_error, "free");  // e.g. the sim's guard-byte check found corruption
 }
 
+// torch.profiler(profile_memory=True) sees every allocation and free of device memory, as it
+// does CUDA's: the same check CUDA's caching allocator makes, a read of the calling thread's
+// profiler state, false unless a profiler with profile_memory=True runs on this thread (or
+// on the thread whose autograd work this is).
+// `allocated` and `reserved` are the device's totals after the change.
+void report_to_profiler(void* ptr, int64_t bytes, int64_t allocated, int64_t reserved,
+                        c10::DeviceIndex device) {
+  if (C10_LIKELY(!c10::memoryProfilingEnabled())) return;
+  c10::reportMemoryUsageToProfiler(ptr, bytes, allocated, reserved, c10::Device(kType, device));
+}
+
 void free_block(void* ctx) noexcept {
   auto* b = static_cast<Block*>(ctx);
   DeviceCache& c = cache(b->device);
-  std::lock_guard<std::mutex> lock(c.mu);
+  std::unique_lock<std::mutex> lock(c.mu);
   c.stats.allocated -= static_cast<int64_t>(b->size);
   c.stats.requested -= static_cast<int64_t>(b->requested);
   ++c.stats.num_frees;
+  const int64_t allocated = c.stats.allocated, reserved = c.stats.reserved;
+  void* const ptr = b->ptr;
+  const int64_t size = static_cast<int64_t>(b->size);
+  const c10::DeviceIndex device = b->device;
   if (b->other_streams.empty()) {
     cache_block(c, b);
+    lock.unlock();
+    report_to_profiler(ptr, -size, allocated, reserved, device);
     return;
   }
   PendingFree p{b, {}};
@@ -145,6 +162,8 @@ void free_block(void* ctx) noexcept {
     }
   }
   c.pending.push_back(std::move(p));
+  lock.unlock();
+  report_to_profiler(ptr, -size, allocated, reserved, device);
 }
 
 Block* malloc_block(DeviceCache& c, c10::DeviceIndex device, owStream_t stream, size_t size) {
@@ -222,6 +241,7 @@ c10::DataPtr allocate_on(c10::DeviceIndex device, size_t bytes) {
     }
   }
   if (b == nullptr) b = malloc_block(c, device, stream, size);
+  int64_t allocated = 0, reserved = 0;
   {
     std::lock_guard<std::mutex> lock(c.mu);
     b->requested = bytes;
@@ -229,7 +249,10 @@ c10::DataPtr allocate_on(c10::DeviceIndex device, size_t bytes) {
     c.stats.requested += static_cast<int64_t>(bytes);
     c.stats.peak_allocated = std::max(c.stats.peak_allocated, c.stats.allocated);
     ++c.stats.num_allocs;
+    allocated = c.stats.allocated;
+    reserved = c.stats.reserved;
   }
+  report_to_profiler(b->ptr, static_cast<int64_t>(size), allocated, reserved, device);
   return c10::DataPtr(b->ptr, b, &free_block, dev);
 }
 
