@@ -7,6 +7,7 @@
 #include <mutex>
 #include <regex>
 
+#include "opweave/allocator.h"
 #include "opweave/diopi_slots.h"
 
 namespace opweave {
@@ -83,6 +84,7 @@ void recompute_locked(Registry& r) {
     if (s.profile || s.profile_session) flags |= kOpProfile;
     g_op_flags[i].store(flags, std::memory_order_relaxed);
   }
+  set_memory_reporting(s.profile || s.profile_session);
 }
 
 void load_env_switches(Switches& s) {

@@ -4,6 +4,7 @@
 
 #include <c10/util/Exception.h>
 
+#include <atomic>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -122,14 +123,18 @@ void release_cached(c10::DeviceIndex device) {
   check_seam(first_error, "free");  // e.g. the sim's guard-byte check found corruption
 }
 
-// torch.profiler(profile_memory=True) sees every allocation and free of device memory, as it
-// does CUDA's: the same check CUDA's caching allocator makes, a read of the calling thread's
-// profiler state, false unless a profiler with profile_memory=True runs on this thread (or
-// on the thread whose autograd work this is).
-// `allocated` and `reserved` are the device's totals after the change.
+std::atomic<bool> g_report_memory{false};
+
+// torch.profiler(profile_memory=True) sees allocations and frees of device memory as it sees
+// CUDA's. CUDA's caching allocator asks c10::memoryProfilingEnabled() (the calling thread's
+// profiler state) at every allocation; that read costs about 50 instructions, so here it is
+// made only while the profiler switch is on (set_memory_reporting), and then reports only
+// when a profiler with profile_memory=True runs on this thread (or the thread whose autograd
+// work this is). `allocated` and `reserved` are the device's totals after the change.
 void report_to_profiler(void* ptr, int64_t bytes, int64_t allocated, int64_t reserved,
                         c10::DeviceIndex device) {
-  if (C10_LIKELY(!c10::memoryProfilingEnabled())) return;
+  if (C10_LIKELY(!g_report_memory.load(std::memory_order_relaxed))) return;
+  if (!c10::memoryProfilingEnabled()) return;
   c10::reportMemoryUsageToProfiler(ptr, bytes, allocated, reserved, c10::Device(kType, device));
 }
 
@@ -220,6 +225,8 @@ DeviceAllocator g_allocator;
 }  // namespace
 
 c10::Allocator* device_allocator() { return &g_allocator; }
+
+void set_memory_reporting(bool on) { g_report_memory.store(on, std::memory_order_relaxed); }
 
 c10::DataPtr allocate_on(c10::DeviceIndex device, size_t bytes) {
   device = checked_device_index(device, "opweave allocator");

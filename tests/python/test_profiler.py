@@ -167,16 +167,26 @@ def test_memory_events_with_profile_memory(dev0):
     del small
 
 
-def test_plain_torch_profiler_sees_device_memory(dev0):
-    with torch.profiler.profile(profile_memory=True) as prof:
-        t = torch.empty(1 << 18, device=dev0)
+def _plain_profile(dev, **kwargs):
+    with torch.profiler.profile(**kwargs) as prof:
+        t = torch.empty(1 << 18, device=dev)
         del t
-    _, mem = ptrace.host_and_memory_events(prof.profiler.kineto_results)
-    assert [m.bytes for m in mem if m.device == 0] == [1 << 20, -(1 << 20)]
-    with torch.profiler.profile() as prof:  # without profile_memory: none
-        t = torch.empty(1 << 18, device=dev0)
-        del t
-    assert ptrace.host_and_memory_events(prof.profiler.kineto_results)[1] == []
+    host, mem = ptrace.host_and_memory_events(prof.profiler.kineto_results)
+    return [m.bytes for m in mem if m.device == 0], {h.name for h in host}
+
+
+def test_plain_torch_profiler_sees_device_memory_under_the_profiler_switch(dev0):
+    # off (the default), allocations do not even look at the profiler's state
+    mem, names = _plain_profile(dev0, profile_memory=True)
+    assert mem == [] and "aten::empty" in names
+    opweave.instrument.set_profile_names(True)
+    try:
+        mem, names = _plain_profile(dev0, profile_memory=True)
+        assert mem == [1 << 20, -(1 << 20)]
+        assert _plain_profile(dev0)[0] == []  # without profile_memory: none
+    finally:
+        opweave.instrument.set_profile_names(False)
+    assert _plain_profile(dev0, profile_memory=True)[0] == []
 
 
 def test_nothing_is_recorded_outside_a_session(dev0):
