@@ -134,8 +134,9 @@ def test_chrome_trace_is_valid_and_links_host_ops_to_device_kernels(dev0, tmp_pa
     assert len(kernels) == len(prof.kernels) > 0
     host = [e for e in events if e["ph"] == "X" and e["pid"] != pid]
     assert {"diopiMm", "diopiSum"} <= {e["name"] for e in host}  # host and device side by side
-    starts = {e["id"]: e for e in events if e["ph"] == "s"}
-    finishes = {e["id"]: e for e in events if e["ph"] == "f"}
+    base = ptrace.FLOW_ID_BASE
+    starts = {e["id"] - base: e for e in events if e["ph"] == "s" and e["name"] == "launch"}
+    finishes = {e["id"] - base: e for e in events if e["ph"] == "f" and e["name"] == "launch"}
     assert set(starts) == set(finishes) == {k["args"]["correlation"] for k in kernels}
     for k in kernels:
         s, f = starts[k["args"]["correlation"]], finishes[k["args"]["correlation"]]
@@ -220,9 +221,26 @@ def test_torch2_privateuse1_stubs_time_ops_on_the_device(dev0):
     opweave.synchronize()
     with torch.autograd.profiler.profile(use_device=opweave.DEVICE) as prof:
         b = a.mm(a)
-    assert prof.profiler_kind == torch._C._autograd.ProfilerState.KINETO_PRIVATEUSE1_FALLBACK
+    assert prof.profiler_kind == torch.autograd.profiler.ProfilerState.KINETO_PRIVATEUSE1_FALLBACK
     mm = [e for e in prof.kineto_results.events() if e.name() == "aten::mm"]
     assert mm and all(e.privateuse1_elapsed_us() > 0 for e in mm)
+    del b
+
+
+@pytest.mark.skipif(not TORCH2, reason="torch 1.13's tables call any kernel time CUDA time: "
+                    "there prof.device_table() shows device times")
+def test_torch2_tables_show_device_time_and_memory(dev0):
+    a = torch.randn(64, 64, device=dev0)
+    opweave.synchronize()
+    with opweave.profiler.profile(profile_memory=True) as prof:
+        b = a.mm(a).relu()
+    rows = {e.key: e for e in prof.key_averages()}
+    mm = [k for k in prof.kernels if k.kernel == "diopiMm"][0]
+    assert rows["diopiMm"].self_device_time_total == pytest.approx(mm.self_ns / 1000.0)
+    assert rows["aten::mm"].device_time_total >= rows["diopiMm"].self_device_time_total > 0
+    table = prof.key_averages().table(sort_by="self_device_time_total")
+    name = opweave.DEVICE.upper()
+    assert f"Self {name}" in table and f"{name} Mem" in table
     del b
 
 

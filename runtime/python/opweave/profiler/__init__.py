@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 import torch
 
 import opweave
+from opweave.device_module import TORCH2
 
 from . import table as _table
 from . import trace as _trace
@@ -136,6 +137,27 @@ class profile:
         _trace.match_launches(self.kernels, self._host)
         _trace.nest(self.kernels)
         _trace.running_totals(self.memory, {d.index: d.allocated_at_start for d in self.devices})
+        if TORCH2 and result is not None:
+            self._attach_to_torch_events()
+
+    def _attach_to_torch_events(self) -> None:
+        """torch 2.x: each launch's device time becomes a kernel of the host range that
+        launched it, and the events name the device, so torch's own tables
+        (key_averages().table()) show `Self OPWEAVE` / `OPWEAVE total` time per op, and its
+        `OPWEAVE Mem` columns. (torch 1.13's tables call any kernel time CUDA time: there the
+        device table is the one to read.)"""
+        events = self.torch_profiler.profiler.function_events
+        by_id = {e.id: e for e in events}
+        for k in self.kernels:
+            fe = by_id.get(k.host_id) if k.host_op else None
+            if fe is not None:
+                # What torch does with the stubs' times (profiler.py, _parse_kineto_results):
+                # a "legacy" event holds its own device time, its whole interval; torch's
+                # self time then subtracts the launches nested in it.
+                fe.append_kernel(k.kernel, k.device, k.dur_ns / 1000.0)
+                fe.is_legacy = True
+        for e in events:
+            e.use_device = opweave.DEVICE
 
     def device_table(self, sort_by: str = "device_total", row_limit: int | None = None) -> str:
         """Per kernel (DIOPI function, or memcpy): calls, host launch time, device time, the

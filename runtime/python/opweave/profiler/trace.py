@@ -174,6 +174,11 @@ def _us(ns: int, origin: int) -> float:
     return round((ns - origin) / 1000.0, 3)
 
 
+# Flow ids of the launch arrows, clear of the small ids of torch's own flows (kineto's
+# forward-backward links) and within JavaScript's exact integers.
+FLOW_ID_BASE = 1 << 40
+
+
 def merge(host_trace, result, kernels, memory, devices) -> dict:
     """torch's Chrome trace plus the device: per device a process with one thread per stream
     holding its kernels, flow arrows from each launching host op, and a memory counter."""
@@ -207,9 +212,9 @@ def merge(host_trace, result, kernels, memory, devices) -> dict:
         # clock may sit a few µs from ours, which would put launch_ns outside the range).
         host_tid = k.tid if kineto else k.rf_tid
         flow_ns = k.host_start_ns if k.host_op else k.launch_ns
-        events.append({"ph": "s", "id": n, "pid": host_pid, "tid": host_tid, "cat": "ac2g",
+        events.append({"ph": "s", "id": FLOW_ID_BASE + n, "pid": host_pid, "tid": host_tid, "cat": "ac2g",
                        "name": "launch", "ts": _us(flow_ns, origin)})
-        events.append({"ph": "f", "id": n, "pid": device_pid[k.device], "tid": k.stream,
+        events.append({"ph": "f", "id": FLOW_ID_BASE + n, "pid": device_pid[k.device], "tid": k.stream,
                        "cat": "ac2g", "name": "launch", "ts": ts, "bp": "e"})
     for m in memory:
         events.append({"ph": "C", "name": "Device memory allocated", "pid": device_pid[m.device],
