@@ -172,20 +172,22 @@ void set_autocompare(bool enabled, const std::string& ops_regex) {
   recompute_locked(r);
 }
 
-void set_profile_names(bool enabled) {
+// Applies `change` to the switches and recomputes the per-op flags.
+template <class Change>
+void update_switches(Change change) {
   ensure_resolved();
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
-  r.sw.profile = enabled;
+  change(r.sw);
   recompute_locked(r);
 }
 
+void set_profile_names(bool enabled) {
+  update_switches([&](Switches& s) { s.profile = enabled; });
+}
+
 void set_profile_session(bool running) {
-  ensure_resolved();
-  Registry& r = registry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  r.sw.profile_session = running;
-  recompute_locked(r);
+  update_switches([&](Switches& s) { s.profile_session = running; });
 }
 
 int dump_level() {
