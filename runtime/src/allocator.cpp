@@ -128,31 +128,31 @@ std::atomic<bool> g_report_memory{false};
 // torch.profiler(profile_memory=True) sees allocations and frees of device memory as it sees
 // CUDA's. CUDA's caching allocator asks c10::memoryProfilingEnabled() (the calling thread's
 // profiler state) at every allocation; that read costs about 50 instructions, so here it is
-// made only while the profiler switch is on (set_memory_reporting), and then reports only
-// when a profiler with profile_memory=True runs on this thread (or the thread whose autograd
-// work this is). `allocated` and `reserved` are the device's totals after the change.
-void report_to_profiler(void* ptr, int64_t bytes, int64_t allocated, int64_t reserved,
-                        c10::DeviceIndex device) {
-  if (C10_LIKELY(!g_report_memory.load(std::memory_order_relaxed))) return;
+// made only while the profiler switch is on (set_memory_reporting): off, an allocation and a
+// free each pay one relaxed load. It reports only when a profiler with profile_memory=True
+// runs on this thread (or the thread whose autograd work this is), with the device's totals
+// as they are just after the change.
+void report_to_profiler(void* ptr, int64_t bytes, c10::DeviceIndex device) {
   if (!c10::memoryProfilingEnabled()) return;
+  int64_t allocated = 0, reserved = 0;
+  {
+    DeviceCache& c = cache(device);
+    std::lock_guard<std::mutex> lock(c.mu);
+    allocated = c.stats.allocated;
+    reserved = c.stats.reserved;
+  }
   c10::reportMemoryUsageToProfiler(ptr, bytes, allocated, reserved, c10::Device(kType, device));
 }
 
-void free_block(void* ctx) noexcept {
-  auto* b = static_cast<Block*>(ctx);
+// Inlined into free_block twice: as a call, the free path got about 20 instructions longer.
+C10_ALWAYS_INLINE void release_block(Block* b) {
   DeviceCache& c = cache(b->device);
-  std::unique_lock<std::mutex> lock(c.mu);
+  std::lock_guard<std::mutex> lock(c.mu);
   c.stats.allocated -= static_cast<int64_t>(b->size);
   c.stats.requested -= static_cast<int64_t>(b->requested);
   ++c.stats.num_frees;
-  const int64_t allocated = c.stats.allocated, reserved = c.stats.reserved;
-  void* const ptr = b->ptr;
-  const int64_t size = static_cast<int64_t>(b->size);
-  const c10::DeviceIndex device = b->device;
   if (b->other_streams.empty()) {
     cache_block(c, b);
-    lock.unlock();
-    report_to_profiler(ptr, -size, allocated, reserved, device);
     return;
   }
   PendingFree p{b, {}};
@@ -167,8 +167,20 @@ void free_block(void* ctx) noexcept {
     }
   }
   c.pending.push_back(std::move(p));
-  lock.unlock();
-  report_to_profiler(ptr, -size, allocated, reserved, device);
+}
+
+void free_block(void* ctx) noexcept {
+  auto* b = static_cast<Block*>(ctx);
+  if (C10_UNLIKELY(g_report_memory.load(std::memory_order_relaxed))) {
+    // read before the block goes back to the cache, where another thread may take it
+    void* const ptr = b->ptr;
+    const int64_t size = static_cast<int64_t>(b->size);
+    const c10::DeviceIndex device = b->device;
+    release_block(b);
+    report_to_profiler(ptr, -size, device);
+    return;
+  }
+  release_block(b);
 }
 
 Block* malloc_block(DeviceCache& c, c10::DeviceIndex device, owStream_t stream, size_t size) {
@@ -248,7 +260,6 @@ c10::DataPtr allocate_on(c10::DeviceIndex device, size_t bytes) {
     }
   }
   if (b == nullptr) b = malloc_block(c, device, stream, size);
-  int64_t allocated = 0, reserved = 0;
   {
     std::lock_guard<std::mutex> lock(c.mu);
     b->requested = bytes;
@@ -256,10 +267,10 @@ c10::DataPtr allocate_on(c10::DeviceIndex device, size_t bytes) {
     c.stats.requested += static_cast<int64_t>(bytes);
     c.stats.peak_allocated = std::max(c.stats.peak_allocated, c.stats.allocated);
     ++c.stats.num_allocs;
-    allocated = c.stats.allocated;
-    reserved = c.stats.reserved;
   }
-  report_to_profiler(b->ptr, static_cast<int64_t>(size), allocated, reserved, device);
+  if (C10_UNLIKELY(g_report_memory.load(std::memory_order_relaxed))) {
+    report_to_profiler(b->ptr, static_cast<int64_t>(size), device);
+  }
   return c10::DataPtr(b->ptr, b, &free_block, dev);
 }
 

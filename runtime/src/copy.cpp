@@ -46,10 +46,10 @@ CastDtypeFn cast_kernel() {
 owStream_t stream_of(const at::Tensor& t) { return current_native_stream(t.device().index()); }
 
 // `device`: the device whose stream `s` is (device timing puts the transfer on its track).
-void memcpy_async(void* dst, const void* src, size_t n, owMemcpyKind kind, owStream_t s,
-                  c10::DeviceIndex device) {
+C10_ALWAYS_INLINE void memcpy_async(void* dst, const void* src, size_t n, owMemcpyKind kind,
+                                    owStream_t s, c10::DeviceIndex device) {
   static constexpr const char* kNames[] = {"Memcpy HtoD", "Memcpy DtoH", "Memcpy DtoD"};
-  TimedLaunch launch(kNames[kind], "aten::copy_", c10::Device(kDeviceType, device));
+  TimedLaunch launch(kNames[kind], "aten::copy_", device);
   check_seam(seam().memcpyAsync(dst, src, n, kind, s), "memcpyAsync");
 }
 
@@ -123,14 +123,14 @@ bool device_kernel_copy(const at::Tensor& src, const at::Tensor& dst) {
   OpContext ctx(dst.device().index());
   if (src.scalar_type() != dst.scalar_type()) {
     if (CastDtypeFn cast = cast_kernel()) {
-      TimedLaunch launch("diopiCastDtype", "aten::copy_", dst.device());
+      TimedLaunch launch("diopiCastDtype", "aten::copy_", dst.device().index());
       const diopiError_t err = cast(&ctx, handle(dst), const_handle(src));
       if (err == diopiSuccess) return true;
       if (!declined(err)) throw_diopi_error(err, "diopiCastDtype", "aten::copy_");
     }
   }
   if (CopyInpFn copy = copy_kernel()) {
-    TimedLaunch launch("diopiCopyInp", "aten::copy_", dst.device());
+    TimedLaunch launch("diopiCopyInp", "aten::copy_", dst.device().index());
     const diopiError_t err = copy(&ctx, const_handle(src), handle(dst));
     if (err == diopiSuccess) return true;
     if (!declined(err)) throw_diopi_error(err, "diopiCopyInp", "aten::copy_");
@@ -196,7 +196,7 @@ void peer_copy(const at::Tensor& src, const at::Tensor& dst) {
   try {
     fence(ds, ss);
     {
-      TimedLaunch launch("Memcpy PtoP", "aten::copy_", src.device());
+      TimedLaunch launch("Memcpy PtoP", "aten::copy_", sd);
       check_seam(s.memcpyPeerAsync(dst.data_ptr(), dd, src.data_ptr(), sd, n, ss),
                  "memcpyPeerAsync");
     }

@@ -21,7 +21,9 @@ namespace {
 
 constexpr const char* kNoKernel = "no PrivateUse1 kernel";
 thread_local const char* t_reason = nullptr;
-thread_local uint64_t t_fallbacks = 0;  // CPU fallbacks run by this thread (profiler.cpp)
+// CPU fallbacks run by this thread while device timing is on (profiler.cpp marks a launch whose
+// op fell back).
+thread_local uint64_t t_fallbacks = 0;
 
 struct Stats {
   std::mutex mu;
@@ -34,7 +36,7 @@ Stats& stats() {
 
 // Counts the call; the first fallback of each op is logged (this is the slow path anyway).
 void record(const std::string& name, const char* reason) {
-  ++t_fallbacks;
+  if (C10_UNLIKELY(device_timing_on())) ++t_fallbacks;  // only a timed launch asks
   Stats& s = stats();
   bool first = false;
   {

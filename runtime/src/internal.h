@@ -5,10 +5,8 @@
 #include <ATen/core/Tensor.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/stack.h>
-#include <ATen/record_function.h>
 #include <c10/core/StorageImpl.h>
 #include <c10/core/TensorImpl.h>
-#include <c10/util/Optional.h>
 
 #include <string>
 
@@ -45,22 +43,25 @@ void redispatch_on_cpu(const c10::OperatorHandle& op, const std::string& name,
 
 // A kernel or transfer launched outside the generated wrappers (copies, fused Adam). While a
 // device timing session runs it gets what a wrapper's instrumented path gives a launch: a
-// host range named after the kernel around it, and the KernelTimer inside that range, so
-// every device kernel has a host range of its own name (opweave.profiler pairs them up).
-// Otherwise: one relaxed load and a branch.
+// host range named after the kernel around it, and a KernelTimer inside that range, so every
+// device kernel has a host range of its own name (opweave.profiler pairs them up). Otherwise
+// it costs one relaxed load and a branch, and a null test at the end (profiler.cpp).
 class TimedLaunch {
  public:
-  TimedLaunch(const char* kernel, const char* aten, c10::Device device) {
-    if (C10_UNLIKELY(device_timing_on()) && device.type() == kDeviceType) {
-      range_.emplace(at::RecordScope::USER_SCOPE);
-      if (range_->isActive()) range_->before(kernel);
-      timer_.emplace(kernel, aten, device);
-    }
+  TimedLaunch(const char* kernel, const char* aten, c10::DeviceIndex device) {
+    if (C10_UNLIKELY(device_timing_on())) begin(kernel, aten, device);
   }
+  ~TimedLaunch() {
+    if (C10_UNLIKELY(state_ != nullptr)) end();
+  }
+  TimedLaunch(const TimedLaunch&) = delete;
+  TimedLaunch& operator=(const TimedLaunch&) = delete;
 
  private:
-  c10::optional<at::RecordFunction> range_;
-  c10::optional<KernelTimer> timer_;  // destroyed first: the end event precedes the range end
+  struct State;
+  void begin(const char* kernel, const char* aten, c10::DeviceIndex device);
+  void end() noexcept;
+  State* state_ = nullptr;
 };
 
 // fallback.cpp: CPU fallbacks the calling thread has run so far (a device-timing launch that

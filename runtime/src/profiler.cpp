@@ -19,6 +19,7 @@
 #include <torch/library.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -168,6 +169,19 @@ void KernelTimer::finish() noexcept {
   l.recorded = l.recorded && ok;
   l.fallback = fell_back;
 }
+
+struct TimedLaunch::State {
+  at::RecordFunction range{at::RecordScope::USER_SCOPE};
+  c10::optional<KernelTimer> timer;  // destroyed first: the end event precedes the range end
+};
+
+void TimedLaunch::begin(const char* kernel, const char* aten, c10::DeviceIndex device) {
+  state_ = new State();
+  if (state_->range.isActive()) state_->range.before(kernel);
+  state_->timer.emplace(kernel, aten, c10::Device(kDeviceType, device));
+}
+
+void TimedLaunch::end() noexcept { delete state_; }
 
 void device_timing_start() {
   Session& s = session();
