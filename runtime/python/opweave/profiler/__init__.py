@@ -15,14 +15,17 @@ clock of torch's profiler through a reference event recorded at start (never ear
 truth, at most `align_window_ns` later). `prof.kernels` holds one DeviceKernel per launch, each
 matched to the host op that launched it.
 
-Memory: the caching allocator reports every device allocation and free to torch's profiler, so
-plain ``torch.profiler.profile(profile_memory=True)`` sees device memory as it sees CUDA's
-(``"[memory]"`` events); the merged trace adds a counter track of allocated device memory.
+Memory: while a session runs, or the profiler switch is on (``OPWEAVE_PROFILE_NAMES=1`` /
+``opweave.instrument.set_profile_names(True)``, which plain ``torch.profiler.profile`` then
+needs), the caching allocator reports every device allocation and free to torch's profiler,
+so ``profile_memory=True`` records them as it records CUDA's (``"[memory]"`` events); the
+merged trace adds a counter track of allocated device memory.
 
-Cost: outside the block nothing (the device-timing check sits behind the per-op profiler flag
-the wrappers already test). Inside it every op takes the instrumented path (a RecordFunction
-named after its DIOPI function) plus two event records on its stream; on the sim about
-10-20 µs per op on a loaded 2-core host. Sessions do not nest.
+Cost: outside a session nothing beyond the per-op flag test (the device-timing check sits
+behind the per-op profiler flag the wrappers already test). Inside it every op takes the
+instrumented path (a RecordFunction named after its DIOPI function) plus two event records
+on its stream: about 1.5-2.5 µs of host time per op more than plain torch.profiler on the sim
+(README, Profiling). Sessions do not nest.
 
 torch 2.x's own hook, the PrivateUse1 profiler stubs (runtime/src/profiler_stubs.cpp), is
 registered too: ``torch.autograd.profiler.profile(use_device="opweave")`` records device events
