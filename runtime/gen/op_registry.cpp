@@ -7,6 +7,7 @@
 #include <mutex>
 #include <regex>
 
+#include "opweave/allocator.h"
 #include "opweave/diopi_slots.h"
 
 namespace opweave {
@@ -24,6 +25,7 @@ struct Switches {
   bool compare = false;
   std::string compare_regex = ".*";
   bool profile = false;
+  bool profile_session = false;  // not from the environment: opweave.profiler sets it
 };
 
 struct Registry {
@@ -79,9 +81,10 @@ void recompute_locked(Registry& r) {
         std::regex_search(name, compare_re)) {
       flags |= kOpCompare;
     }
-    if (s.profile) flags |= kOpProfile;
+    if (s.profile || s.profile_session) flags |= kOpProfile;
     g_op_flags[i].store(flags, std::memory_order_relaxed);
   }
+  set_memory_reporting(s.profile || s.profile_session);
 }
 
 void load_env_switches(Switches& s) {
@@ -169,12 +172,22 @@ void set_autocompare(bool enabled, const std::string& ops_regex) {
   recompute_locked(r);
 }
 
-void set_profile_names(bool enabled) {
+// Applies `change` to the switches and recomputes the per-op flags.
+template <class Change>
+void update_switches(Change change) {
   ensure_resolved();
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
-  r.sw.profile = enabled;
+  change(r.sw);
   recompute_locked(r);
+}
+
+void set_profile_names(bool enabled) {
+  update_switches([&](Switches& s) { s.profile = enabled; });
+}
+
+void set_profile_session(bool running) {
+  update_switches([&](Switches& s) { s.profile_session = running; });
 }
 
 int dump_level() {

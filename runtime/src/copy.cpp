@@ -45,7 +45,11 @@ CastDtypeFn cast_kernel() {
 
 owStream_t stream_of(const at::Tensor& t) { return current_native_stream(t.device().index()); }
 
-void memcpy_async(void* dst, const void* src, size_t n, owMemcpyKind kind, owStream_t s) {
+// `device`: the device whose stream `s` is (device timing puts the transfer on its track).
+C10_ALWAYS_INLINE void memcpy_async(void* dst, const void* src, size_t n, owMemcpyKind kind,
+                                    owStream_t s, c10::DeviceIndex device) {
+  static constexpr const char* kNames[] = {"Memcpy HtoD", "Memcpy DtoH", "Memcpy DtoD"};
+  TimedLaunch launch(kNames[kind], "aten::copy_", device);
   check_seam(seam().memcpyAsync(dst, src, n, kind, s), "memcpyAsync");
 }
 
@@ -77,7 +81,7 @@ at::Tensor read_to_host(const at::Tensor& src) {
   at::Tensor buf = at::empty({last - first + 1}, src.options().device(c10::kCPU));
   owStream_t s = stream_of(src);
   memcpy_async(buf.data_ptr(), storage_base(src) + first * isz, nbytes_of(buf),
-               owMemcpyDeviceToHost, s);
+               owMemcpyDeviceToHost, s, src.device().index());
   sync(s);
   return buf.as_strided(src.sizes(), src.strides(), src.storage_offset() - first);
 }
@@ -91,7 +95,8 @@ void write_from_host(const at::Tensor& dst, const at::Tensor& values) {
       staging = at::empty_strided(dst.sizes(), dst.strides(), values.options());
       staging.copy_(values);
     }
-    memcpy_async(dst.data_ptr(), staging.data_ptr(), nbytes_of(dst), owMemcpyHostToDevice, s);
+    memcpy_async(dst.data_ptr(), staging.data_ptr(), nbytes_of(dst), owMemcpyHostToDevice, s,
+                 dst.device().index());
     sync(s);  // the host buffer must outlive the transfer
     return;
   }
@@ -100,10 +105,10 @@ void write_from_host(const at::Tensor& dst, const at::Tensor& values) {
   const int64_t isz = static_cast<int64_t>(dst.element_size());
   at::Tensor buf = at::empty({last - first + 1}, values.options());
   char* dev = storage_base(dst) + first * isz;
-  memcpy_async(buf.data_ptr(), dev, nbytes_of(buf), owMemcpyDeviceToHost, s);
+  memcpy_async(buf.data_ptr(), dev, nbytes_of(buf), owMemcpyDeviceToHost, s, dst.device().index());
   sync(s);
   buf.as_strided(dst.sizes(), dst.strides(), dst.storage_offset() - first).copy_(values);
-  memcpy_async(dev, buf.data_ptr(), nbytes_of(buf), owMemcpyHostToDevice, s);
+  memcpy_async(dev, buf.data_ptr(), nbytes_of(buf), owMemcpyHostToDevice, s, dst.device().index());
   sync(s);
 }
 
@@ -118,12 +123,14 @@ bool device_kernel_copy(const at::Tensor& src, const at::Tensor& dst) {
   OpContext ctx(dst.device().index());
   if (src.scalar_type() != dst.scalar_type()) {
     if (CastDtypeFn cast = cast_kernel()) {
+      TimedLaunch launch("diopiCastDtype", "aten::copy_", dst.device().index());
       const diopiError_t err = cast(&ctx, handle(dst), const_handle(src));
       if (err == diopiSuccess) return true;
       if (!declined(err)) throw_diopi_error(err, "diopiCastDtype", "aten::copy_");
     }
   }
   if (CopyInpFn copy = copy_kernel()) {
+    TimedLaunch launch("diopiCopyInp", "aten::copy_", dst.device().index());
     const diopiError_t err = copy(&ctx, const_handle(src), handle(dst));
     if (err == diopiSuccess) return true;
     if (!declined(err)) throw_diopi_error(err, "diopiCopyInp", "aten::copy_");
@@ -134,7 +141,8 @@ bool device_kernel_copy(const at::Tensor& src, const at::Tensor& dst) {
 void device_to_host(const at::Tensor& src, const at::Tensor& dst, bool non_blocking) {
   if (bytewise_copyable(src, dst)) {
     owStream_t s = stream_of(src);
-    memcpy_async(dst.data_ptr(), src.data_ptr(), nbytes_of(dst), owMemcpyDeviceToHost, s);
+    memcpy_async(dst.data_ptr(), src.data_ptr(), nbytes_of(dst), owMemcpyDeviceToHost, s,
+                 src.device().index());
     if (!non_blocking) sync(s);  // non_blocking: the caller synchronizes before reading dst
     return;
   }
@@ -173,9 +181,9 @@ void peer_copy(const at::Tensor& src, const at::Tensor& dst) {
   const size_t n = nbytes_of(dst);
   if (s.memcpyPeerAsync == nullptr) {  // no peer path: bounce through the host
     at::Tensor host = at::empty({static_cast<int64_t>(n)}, at::TensorOptions().dtype(at::kByte));
-    memcpy_async(host.data_ptr(), src.data_ptr(), n, owMemcpyDeviceToHost, ss);
+    memcpy_async(host.data_ptr(), src.data_ptr(), n, owMemcpyDeviceToHost, ss, sd);
     sync(ss);
-    memcpy_async(dst.data_ptr(), host.data_ptr(), n, owMemcpyHostToDevice, ds);
+    memcpy_async(dst.data_ptr(), host.data_ptr(), n, owMemcpyHostToDevice, ds, dd);
     sync(ds);
     return;
   }
@@ -187,7 +195,11 @@ void peer_copy(const at::Tensor& src, const at::Tensor& dst) {
   };
   try {
     fence(ds, ss);
-    check_seam(s.memcpyPeerAsync(dst.data_ptr(), dd, src.data_ptr(), sd, n, ss), "memcpyPeerAsync");
+    {
+      TimedLaunch launch("Memcpy PtoP", "aten::copy_", sd);
+      check_seam(s.memcpyPeerAsync(dst.data_ptr(), dd, src.data_ptr(), sd, n, ss),
+                 "memcpyPeerAsync");
+    }
     fence(ss, ds);
   } catch (...) {
     s.eventDestroy(ev);
@@ -211,7 +223,7 @@ void device_to_device(const at::Tensor& src, const at::Tensor& dst) {
   }
   if (bytewise_copyable(src, dst)) {
     memcpy_async(dst.data_ptr(), src.data_ptr(), nbytes_of(dst), owMemcpyDeviceToDevice,
-                 stream_of(dst));
+                 stream_of(dst), dst.device().index());
     return;
   }
   if (device_kernel_copy(src, dst)) return;
@@ -227,7 +239,7 @@ at::Tensor fetch_to_host_async(const at::Tensor& src) {
   }
   at::Tensor host = at::empty_strided(src.sizes(), src.strides(), src.options().device(c10::kCPU));
   memcpy_async(host.data_ptr(), src.data_ptr(), nbytes_of(src), owMemcpyDeviceToHost,
-               stream_of(src));
+               stream_of(src), src.device().index());
   return host;
 }
 

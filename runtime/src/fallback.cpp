@@ -21,6 +21,9 @@ namespace {
 
 constexpr const char* kNoKernel = "no PrivateUse1 kernel";
 thread_local const char* t_reason = nullptr;
+// CPU fallbacks run by this thread while device timing is on (profiler.cpp marks a launch whose
+// op fell back).
+thread_local uint64_t t_fallbacks = 0;
 
 struct Stats {
   std::mutex mu;
@@ -33,6 +36,7 @@ Stats& stats() {
 
 // Counts the call; the first fallback of each op is logged (this is the slow path anyway).
 void record(const std::string& name, const char* reason) {
+  if (C10_UNLIKELY(device_timing_on())) ++t_fallbacks;  // only a timed launch asks
   Stats& s = stats();
   bool first = false;
   {
@@ -270,6 +274,8 @@ void cpu_fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
   t_reason = nullptr;  // one FallbackReason scope explains one call
   cpu_fallback_with_reason(op, stack, reason);
 }
+
+uint64_t thread_fallback_count() { return t_fallbacks; }
 
 std::map<std::string, FallbackRecord> fallback_stats(bool reset) {
   Stats& s = stats();

@@ -148,6 +148,7 @@ void fused_adam_impl(const Variant& v, at::TensorList params, at::TensorList gra
     const bool whole = step >= 1 && step == std::floor(step) && step < 9.0e15;
     if (kernel != nullptr && !h.maximize && uniform && whole) {
       const c10::DeviceGuard guard(p.device());
+      TimedLaunch launch(v.diopi, v.op, p.device().index());
       OpContext ctx(p.device().index());
       const diopiError_t err = kernel(
           &ctx, handle(p), handle(grads[i]), handle(exp_avgs[i]), handle(exp_avg_sqs[i]),

@@ -10,6 +10,8 @@
 
 #include <string>
 
+#include "opweave/profiler.h"
+
 namespace opweave {
 
 constexpr c10::DeviceType kDeviceType = c10::DeviceType::PrivateUse1;
@@ -41,6 +43,33 @@ void redispatch_on_cpu(const c10::OperatorHandle& op, const std::string& name,
 
 // python_ops.cpp: `s` as a JSON string literal (quotes, backslashes, control characters).
 std::string json_quoted(const std::string& s);
+
+// A kernel or transfer launched outside the generated wrappers (copies, fused Adam). While a
+// device timing session runs it gets what a wrapper's instrumented path gives a launch: a
+// host range named after the kernel around it, and a KernelTimer inside that range, so every
+// device kernel has a host range of its own name (opweave.profiler pairs them up). Otherwise
+// it costs one relaxed load and a branch, and a null test at the end (profiler.cpp).
+class TimedLaunch {
+ public:
+  TimedLaunch(const char* kernel, const char* aten, c10::DeviceIndex device) {
+    if (C10_UNLIKELY(device_timing_on())) begin(kernel, aten, device);
+  }
+  ~TimedLaunch() {
+    if (C10_UNLIKELY(state_ != nullptr)) end();
+  }
+  TimedLaunch(const TimedLaunch&) = delete;
+  TimedLaunch& operator=(const TimedLaunch&) = delete;
+
+ private:
+  struct State;
+  void begin(const char* kernel, const char* aten, c10::DeviceIndex device);
+  void end() noexcept;
+  State* state_ = nullptr;
+};
+
+// fallback.cpp: CPU fallbacks the calling thread has run so far (a device-timing launch that
+// fell back is marked as such).
+uint64_t thread_fallback_count();
 
 }  // namespace opweave
 

@@ -48,6 +48,12 @@ void* raw_alloc(size_t bytes, c10::DeviceIndex device);
 // checker is on, opweave/memcheck.h) and frees nothing.
 void raw_delete(void* ptr);
 
+// Device allocations and frees are reported to torch's profiler (profile_memory=True) while
+// this is on: opweave.profiler sessions and the profiler switch (OPWEAVE_PROFILE_NAMES=1,
+// opweave.instrument.set_profile_names) turn it on (op_registry.cpp). Off, an allocation
+// pays one relaxed load: not even the read of the thread's profiler state.
+void set_memory_reporting(bool on);
+
 // Marks memory as used by `stream`, delaying its reuse until that stream's work is done.
 void record_stream(const c10::DataPtr& data, const c10::Stream& stream);
 

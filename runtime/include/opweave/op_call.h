@@ -1,6 +1,7 @@
 // What a generated wrapper does besides the DIOPI call: device checks and context (OpGuard),
 // the CPU fallback path, kernel error reporting, and the instrumented slow path (argument
-// dump, autocompare, profiler names). Only OpGuard and the flag test run on the fast path.
+// dump, autocompare, profiler names and device timing). Only OpGuard and the flag test run on the
+// fast path.
 #pragma once
 
 #include <ATen/core/List.h>
@@ -21,6 +22,7 @@
 #include "opweave/diopi_handles.h"
 #include "opweave/fallback.h"
 #include "opweave/op_registry.h"
+#include "opweave/profiler.h"
 #include "opweave/torch_compat.h"
 
 namespace opweave {
@@ -91,6 +93,11 @@ class OpGuard {
       const c10::Device d = pick(l.get(i));
       if (d.type() == c10::DeviceType::PrivateUse1) return d;
     }
+    return c10::Device(c10::DeviceType::CPU);
+  }
+  // Any other argument (a Scalar, an int list, ...): instrumented_call asks every argument.
+  template <class T>
+  static c10::Device pick(const T&) {
     return c10::Device(c10::DeviceType::CPU);
   }
   void check(int op, const at::Tensor& t) {
@@ -247,9 +254,15 @@ decltype(auto) instrumented_call(int op, Impl impl, Args&&... args) {
     return fallback_call<Ops>(op, fallback_reason(op), std::forward<Args>(args)...);
   }
   c10::optional<at::RecordFunction> range;
+  // Destroyed before `range`: the launch's end event is queued before the host range closes.
+  c10::optional<KernelTimer> timer;
   if (flags & kOpProfile) {
+    const OpInfo& info = op_info(op);
     range.emplace(at::RecordScope::USER_SCOPE);
-    if (range->isActive()) range->before(op_info(op).diopi_name);
+    if (range->isActive()) range->before(info.diopi_name);
+    // Device timing: only while an opweave.profiler session runs (it also set kOpProfile).
+    if (device_timing_on())
+      timer.emplace(info.diopi_name, info.aten_name, OpGuard::find_device(args...));
   }
   if (flags & kOpDump) dump_call(op, c10::impl::boxArgs<Args...>(args...));
 #ifdef OPWEAVE_AUTOCOMPARE

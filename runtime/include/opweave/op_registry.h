@@ -64,6 +64,9 @@ void set_fallback_ops(const std::string& regex);  // "" clears
 void set_dump(int level, const std::string& ops_regex);
 void set_autocompare(bool enabled, const std::string& ops_regex);
 void set_profile_names(bool enabled);
+// A device-timing session (opweave.profiler) needs the instrumented path of every op while it
+// runs, whatever set_profile_names says; it turns this on at start and off at stop.
+void set_profile_session(bool running);
 int dump_level();  // current argument-dump level (0..3)
 
 // Why op `op` runs on CPU (for the one-time log line).
