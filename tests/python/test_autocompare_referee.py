@@ -3,7 +3,7 @@
 Where the device and the CPU in the same dtype disagree, the op rerun on the CPU in float64
 says which side is wrong. Every compare path has it: OpAutoCompare, opweave-replay, the
 conformance runner and the autocompare build (and the OpInfo runner, test_opinfo.py). The case:
-layer norm of rows with a large offset (values around 1000, spread 1), where the CPU's float32
+layer norm of rows with a large offset (values around 3000, spread 1), where the CPU's float32
 kernel loses digits the sim keeps (it sums in float64): the same-dtype compare blames the
 device, the referee finds the device closer (`device_closer`, not a failure). A planted wrong
 sim kernel (OPWEAVE_SIM_FAULT) is still a failure with the referee on.
@@ -26,13 +26,15 @@ from opweave.tools import OpAutoCompare, OpCapture, replay
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 AUTOCOMPARE_BUILD = os.environ.get("OPWEAVE_AUTOCOMPARE_BUILD_DIR")
 
-# Rows of 256 values around 1000 (spread 1) and an output gradient. No affine weight: the
-# gradient of the input is the one to check. The CPU is off by about 25 tolerances forward and
-# 6 backward, the sim by 0 and 1; a planted fault (1e-2 * (1 + |x|) on one element) by 1000.
+# Rows of 256 values around 3000 (spread 1) and an output gradient. No affine weight: the
+# gradient of the input is the one to check. With the tools' float32 tolerance the CPU is off
+# by about 30 tolerances forward and 24 backward, the sim by 0 and 4; a planted fault
+# (1e-2 * (1 + |x|) on one element) by 1000. With the catalogue's looser layer-norm tolerance
+# (the autocompare build) the CPU's forward is off by about 3 (torch 1.13 and 2.6).
 INPUTS = """
 import torch
 g = torch.Generator().manual_seed(0)
-x = torch.randn(64, 256, generator=g, dtype=torch.float64).float() + 1000
+x = torch.randn(64, 256, generator=g, dtype=torch.float64).float() + 3000
 gy = torch.randn(64, 256, generator=g)
 """
 
@@ -217,7 +219,7 @@ def saved_case(tmp_path_factory):
                 if c.dtype == "float32" and c.spec["tag"] == "large")
     gen = torch.Generator().manual_seed(0)
     inputs = {n: reference.make_input(s, gen) if s else None for n, s in case.spec["inputs"].items()}
-    inputs["input"] = inputs["input"] + 1000
+    inputs["input"] = inputs["input"] + 3000
     expected, _ = reference.run(case.fn, case.spec, inputs)
     tensors = {**{"in." + k: v for k, v in inputs.items() if v is not None},
                **{"ref." + k: v for k, v in expected.items()}}
@@ -296,17 +298,18 @@ def test_build_flavour_clears_a_device_closer_to_float64(run_python, tmp_path):
     same, refereed, err = build_records(run_python, tmp_path)
     ops = ["aten::native_layer_norm", "aten::native_layer_norm_backward"]
     assert [r["op"] for r in same] == ops and [r["op"] for r in refereed] == ops
-    # forward (the catalogue's layer-norm tolerance is looser than the tools': the CPU is off by
-    # about 1.5 of it); the ATen backward gets the device's saved statistics on both sides
     before, after = same[0], refereed[0]
     assert before["verdict"] == "fail" and before["reference"] == "reference mode off"
     assert before["device_cpu"] > 1 and before["device_float64"] is None
     assert after["verdict"] == "device_closer" and after["reference"] == "float64"
     assert after["device_cpu"] == before["device_cpu"]
     assert after["device_float64"] < 0.1 and after["cpu_float64"] > 1
-    assert same[1]["verdict"] == refereed[1]["verdict"] == "pass"
+    # the ATen backward gets the device's saved statistics on both sides: it may agree
+    for b, a in zip(same, refereed):
+        assert (b["verdict"], a["verdict"]) in (("pass", "pass"), ("fail", "device_closer"))
+    n = sum(r["verdict"] == "fail" for r in same)
     assert "autocompare device_closer aten::native_layer_norm (diopiLayerNorm)" in err
-    assert "1 failed (1 of the passed differ from CPU, cleared by the float64 referee)" in err
+    assert f"{n} failed ({n} of the passed differ from CPU, cleared by the float64 referee)" in err
 
 
 @needs_build
