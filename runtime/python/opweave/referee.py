@@ -63,12 +63,30 @@ def refereeable(t) -> bool:
     return isinstance(t, torch.Tensor) and t.dtype in REFEREED
 
 
+def _storage_numel(t: torch.Tensor) -> int:
+    if hasattr(t, "untyped_storage"):                  # torch 2.x
+        return t.untyped_storage().nbytes() // t.element_size()
+    return t.storage().size()                          # torch 1.13
+
+
+def _float64_view(t: torch.Tensor) -> torch.Tensor:
+    """`t` in float64, the same view of a float64 copy of its whole storage where it is not a
+    plain tensor: what as_strided and friends read is the storage, gaps included, so a compact
+    copy would give the rerun other inputs than the CPU's (and a meaningless reference)."""
+    t = t.detach()
+    if t.layout != torch.strided or (t.is_contiguous() and t.storage_offset() == 0
+                                     and t.numel() == _storage_numel(t)):
+        return t.double()
+    storage = t.as_strided((_storage_numel(t),), (1,), 0).double()
+    return storage.as_strided(t.size(), t.stride(), t.storage_offset())
+
+
 def to_float64(value):
-    """A call argument for the float64 rerun: floating tensors as float64 CPU copies (detached),
-    floating dtype arguments (`dtype=torch.float32`) as torch.float64; containers walked, the
-    rest unchanged."""
+    """A call argument for the float64 rerun: floating tensors as float64 CPU copies (detached;
+    a view keeps its strides and offset over a float64 copy of its storage), floating dtype
+    arguments (`dtype=torch.float32`) as torch.float64; containers walked, the rest unchanged."""
     if isinstance(value, torch.Tensor):
-        return value.detach().double() if value.is_floating_point() else value
+        return _float64_view(value) if value.is_floating_point() else value
     if isinstance(value, torch.dtype):
         return torch.float64 if value.is_floating_point else value
     if isinstance(value, (tuple, list)) and not isinstance(value, torch.Size):
