@@ -13,9 +13,11 @@
 namespace opweave {
 namespace {
 
+// OPWEAVE_AUTOCOMPARE_REFERENCE, read once at load: "none" / "off" / "0" turn the referee off.
 std::atomic<bool> g_float64{[] {
   const char* v = std::getenv("OPWEAVE_AUTOCOMPARE_REFERENCE");
-  return v == nullptr || std::string(v) != "none";
+  const std::string mode = v ? v : "float64";
+  return mode != "none" && mode != "off" && mode != "0";
 }()};
 
 bool floating_to_widen(at::ScalarType t) { return at::isFloatingType(t) && t != at::kDouble; }
