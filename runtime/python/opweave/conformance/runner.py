@@ -446,19 +446,19 @@ class Runner:
         """Judges the outputs that differ from the golden data against the case computed in
         float64 (referee.py): a failing one goes to `problems`; returns notes on the cleared
         ones. Sets the result's verdict and distances."""
-        exact, why = None, None if self.reference else "reference mode off"
+        exact, why = None, (None if self.reference else "reference mode off")
         if why is None:
             try:
                 exact = reference.run_float64(case.fn, case.spec, golden_inputs(case, tensors))
-            except (reference.ReferenceError_, RuntimeError, KeyError) as e:
-                why = f"float64 rerun failed: {str(e).strip()[:200]}"
+            except (reference.ReferenceError_, RuntimeError, KeyError) as err:
+                why = f"float64 rerun failed: {str(err).strip()[:200]}"
         judged, notes = [], []
         for name, (got, ref, atol, rtol, text) in disputed.items():
-            e = exact.get(name) if exact is not None else None
-            j = referee.judge(got, ref, e, atol, rtol)
+            ref64 = exact.get(name) if exact is not None else None
+            j = referee.judge(got, ref, ref64, atol, rtol)
             res.outputs[name].update(j)
             judged.append(j)
-            detail = f"{text}; {referee.fmt(j)}" + (f" [{why}]" if e is None and why else "")
+            detail = f"{text}; {referee.fmt(j)}" + (f" [{why}]" if ref64 is None and why else "")
             (problems if referee.failing(j["verdict"]) else notes).append(detail)
         combined = referee.combine(judged)
         res.verdict = referee.FAIL if problems else combined["verdict"]

@@ -187,30 +187,32 @@ def referee_results(results: list[dict], got: list, want: list, exact_fn, tolera
     then, returns its tensors in the order of `got` / `want` -- and gets `verdict`,
     `device_cpu`, `device_float64`, `cpu_float64` (and `reference`: why there is none).
     Returns the combined verdict of the check."""
-    exact, why_none = None, None if mode else "reference mode off"
+    exact, why_none = None, (None if mode else "reference mode off")
     judged = []
-    for r, g, w, i in zip(results, got, want, range(len(results))):
+    for i, (r, g, w) in enumerate(zip(results, got, want)):
         if r["ok"]:
             r["verdict"] = referee.PASS
             continue
         if g is None or w is None or not referee.refereeable(g) or r.get("max_abs") is None:
-            why = "no float64 reference for this result"
+            why = "no float64 reference for this result"   # missing, integer, shape differs
         else:
             why = why_none
             if exact is None and why is None:
                 try:
                     exact = exact_fn()
-                except Exception as e:  # noqa: BLE001 - no float64 kernel: the device is blamed
-                    text = str(e).strip()
-                    why_none = why = ("float64 rerun failed: "
-                                      + (text.splitlines()[0][:200] if text else type(e).__name__))
-        e = exact[i] if exact is not None and i < len(exact) and why is None else None
-        atol, rtol = tolerances.get(g.dtype, (0.0, 0.0)) if g is not None else (0.0, 0.0)
-        j = referee.judge(g, w, e, atol, rtol) if g is not None and w is not None else {
-            "verdict": referee.FAIL, "device_cpu": None, "device_float64": None,
-            "cpu_float64": None}
-        if e is None:
-            j["reference"] = why or "no float64 reference for this result"
+                except Exception as err:  # noqa: BLE001 - no float64 kernel: the device is blamed
+                    text = str(err).strip()
+                    why_none = why = "float64 rerun failed: " + (
+                        text.splitlines()[0][:200] if text else type(err).__name__)
+        ref64 = exact[i] if exact is not None and i < len(exact) and why is None else None
+        if g is None or w is None:
+            j = {"verdict": referee.FAIL, "device_cpu": None, "device_float64": None,
+                 "cpu_float64": None}
+        else:
+            atol, rtol = tolerances.get(g.dtype, (0.0, 0.0))
+            j = referee.judge(g, w, ref64, atol, rtol)
+        if ref64 is None:
+            j["reference"] = why
         r.update(j)
         judged.append(j)
     return referee.combine(judged)
