@@ -335,3 +335,12 @@ def test_demo_model_where_cpu_float32_is_the_less_accurate_side(tmp_path, capsys
     assert r["gradients"]["device"] < r["gradients"]["cpu_float32"]
     text = capsys.readouterr().out
     assert "before: same-dtype compare only" in text and "device_closer" in text
+
+
+def test_a_random_op_is_not_refereed(tmp_path, dev0):
+    x = torch.ones(1000, device=dev0)
+    with OpAutoCompare(str(tmp_path), include="dropout", verbose=False) as ac:
+        torch.nn.functional.dropout(x, 0.5)            # the device draws other numbers
+    (row,) = ac.failures()
+    assert row["verdict"] == "fail" and row["device_float64"] is None
+    assert row["tensors"][0]["reference"] == "a random op has no float64 reference"

@@ -234,7 +234,7 @@ class OpAutoCompare(OpTool):
                 judged = compare.referee_results(
                     results, got, want,
                     lambda: compare.float64_outputs(func, args, kwargs, snapshot),
-                    self.tolerances, self.reference)
+                    self.tolerances, self.reference, name)
                 failed = any(compare.failed(r) for r in results)
             case = None
             if failed:
@@ -275,7 +275,7 @@ class OpAutoCompare(OpTool):
                 results, devs, cpus,
                 lambda: compare.float64_grads(func, args, kwargs, snapshot, grad_inputs, req,
                                               grads),
-                self.tolerances, self.reference)
+                self.tolerances, self.reference, name)
             failed = any(compare.failed(r) for r in results)
         case = None
         if failed:

@@ -116,7 +116,8 @@ def replay_record(path: str, device, repeat: int = 10, warmup: int = 2, backward
     if any(not r["ok"] for r in res["forward"]):
         judged["forward"] = compare.referee_results(
             res["forward"], got, want,
-            lambda: compare.float64_outputs(func, args, kwargs, snapshot), tolerances, mode)
+            lambda: compare.float64_outputs(func, args, kwargs, snapshot), tolerances, mode,
+            rec.op)
 
     idx = [i for i in sorted(grads) if i < len(got) and got[i].requires_grad]
     if idx and grad_inputs:
@@ -133,7 +134,7 @@ def replay_record(path: str, device, repeat: int = 10, warmup: int = 2, backward
                 judged["backward"] = compare.referee_results(
                     res["backward"], devs, cpus,
                     lambda: compare.float64_grads(func, args, kwargs, snapshot, grad_inputs,
-                                                  idx, grads), tolerances, mode)
+                                                  idx, grads), tolerances, mode, rec.op)
         except Exception as e:  # noqa: BLE001
             res.update(status="error", why=f"backward: {type(e).__name__}: {str(e).strip()[:300]}")
             return res
