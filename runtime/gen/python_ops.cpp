@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "opweave/op_registry.h"
+#include "opweave/referee.h"
 
 namespace {
 
@@ -13,6 +14,8 @@ void set_dump(int64_t level, std::string regex) {
 }
 void set_autocompare(bool enabled, std::string regex) { opweave::set_autocompare(enabled, regex); }
 void set_profile_names(bool enabled) { opweave::set_profile_names(enabled); }
+void set_autocompare_reference(std::string mode) { opweave::set_reference_mode(mode); }
+std::string autocompare_reference() { return opweave::reference_mode(); }
 
 bool autocompare_built() {
 #ifdef OPWEAVE_AUTOCOMPARE
@@ -45,5 +48,7 @@ TORCH_LIBRARY_FRAGMENT(opweave, m) {
   m.def("set_autocompare(bool enabled, str regex) -> ()", &set_autocompare);
   m.def("set_profile_names(bool enabled) -> ()", &set_profile_names);
   m.def("autocompare_built() -> bool", &autocompare_built);
+  m.def("set_autocompare_reference(str mode) -> ()", &set_autocompare_reference);
+  m.def("autocompare_reference() -> str", &autocompare_reference);
   m.def("op_table() -> str", &op_table);
 }

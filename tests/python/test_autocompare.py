@@ -72,3 +72,30 @@ def test_fail_fast_raises_python_error(run_python, tmp_path):
                           OPWEAVE_AUTOCOMPARE_FAILFAST="1")
     assert proc.returncode != 0
     assert "RuntimeError" in proc.stderr and "differs from CPU" in proc.stderr
+
+
+CNN_STEP = """
+    import torch, opweave
+    from opweave.demo import cnn
+    x, y = cnn.make_data(64, seed=0)
+    cnn.train(cnn.make_model(0), x, y, opweave.device(0), 1, 16, 0.05)
+"""
+
+
+@needs_build
+def test_convolution_and_batch_norm_are_compared(run_python, tmp_path):
+    # convolution_*_overrideable has no CPU kernel: the reference runs aten::convolution(_backward);
+    # batch norm's running statistics (written, though the schema does not say so) are compared
+    # with the CPU's rather than reported as a modified input
+    report = tmp_path / "compare.jsonl"
+    for fault in ("", "diopiBatchNorm"):
+        proc = run_python(CNN_STEP, OPWEAVE_BUILD_DIR=AUTOCOMPARE_BUILD,
+                          OPWEAVE_AUTOCOMPARE_FILE=str(report), OPWEAVE_SIM_FAULT=fault)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        records = [json.loads(l) for l in report.read_text().splitlines()]
+        report.unlink()
+        ops = {r["op"] for r in records}
+        assert {"aten::convolution_overrideable", "aten::convolution_backward_overrideable",
+                "aten::native_batch_norm", "aten::native_batch_norm_backward"} <= ops
+        failed = {r["op"] for r in records if r["verdict"] == "fail"}
+        assert failed == ({"aten::native_batch_norm"} if fault else set()), failed

@@ -29,6 +29,19 @@ def set_autocompare(enabled: bool, ops: str = ".*") -> None:
     _ops().set_autocompare(bool(enabled), ops)
 
 
+def set_autocompare_reference(mode: str | None) -> None:
+    """The autocompare build's float64 referee (opweave/referee.py): "float64" (the default;
+    OPWEAVE_AUTOCOMPARE_REFERENCE, read at load) reruns an op whose device and CPU results
+    disagree in float64 on the CPU, and a device result closer to that than the CPU's is not a
+    failure; "none" (or None) blames every disagreement on the device."""
+    _ops().set_autocompare_reference(mode or "none")
+
+
+def autocompare_reference() -> str:
+    """The autocompare build's reference mode: "float64" or "none"."""
+    return str(_ops().autocompare_reference())
+
+
 def autocompare_built() -> bool:
     return bool(_ops().autocompare_built())
 

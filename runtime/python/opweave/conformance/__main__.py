@@ -16,6 +16,13 @@ def _filters(p: argparse.ArgumentParser) -> None:
     p.add_argument("--case", help="regex searched in case ids")
 
 
+def _reference(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--reference", choices=("float64", "none"), default=None,
+                   help="an output that differs from the golden data is judged against the case "
+                        "computed in float64; closer than the golden data passes (default "
+                        "float64, or $OPWEAVE_REFERENCE)")
+
+
 def _select(args):
     from . import cases
     cat = cases.Catalogue(op=args.op or None)
@@ -94,7 +101,8 @@ def cmd_run(args) -> int:
                 os.unlink(old)
     print(f"conformance: vendor '{vendor}' ({info['library']}), {len(selected)} cases, "
           f"expectations {exp.path if os.path.isfile(exp.path) else '(none)'}", file=sys.stderr)
-    results = runner.run_cases(selected, exp, device=args.device, save_failures=failures)
+    results = runner.run_cases(selected, exp, device=args.device, save_failures=failures,
+                               reference=args.reference)
     filters = {k: getattr(args, k) for k in ("op", "dtype", "case") if getattr(args, k)}
     doc = report.write(vendor, info, results, cat, filters, args.fresh)
     report.print_summary(doc, results, sys.stdout)
@@ -110,6 +118,7 @@ def cmd_run(args) -> int:
 def cmd_replay(args) -> int:
     _reexec_for_vendor(args.vendor)
     import opweave  # noqa: F401
+    from .. import referee
     from . import cases, expectations, runner, tensorfile
     target = args.target
     if os.path.isfile(target):
@@ -139,14 +148,15 @@ def cmd_replay(args) -> int:
             return 2
     vendor = opweave.report()["vendor"]
     r = runner.Runner(expectations.load(vendor) if not args.no_expectations else None,
-                      device=args.device).run(case, tensors, meta)
-    print(f"{case.id} on '{vendor}': {r.status.upper()} {r.reason}")
+                      device=args.device, reference=args.reference).run(case, tensors, meta)
+    print(f"{case.id} on '{vendor}': {r.status.upper()} ({r.verdict or '-'}) {r.reason}")
     print(f"  shapes {r.shapes}")
     for name, cmp in r.outputs.items():
         print(f"  {name}: {cmp['mismatches']}/{cmp['numel']} off, max abs {cmp['max_abs']:.4g}, "
               f"max rel {cmp['max_rel']:.4g} (atol {cmp['atol']:g}, rtol {cmp['rtol']:g})"
               + (f", first at {cmp['first']['index']}: got {cmp['first']['got']!r} expected "
-                 f"{cmp['first']['expected']!r}" if cmp["first"] else ""))
+                 f"{cmp['first']['expected']!r}" if cmp["first"] else "")
+              + (f"; {referee.fmt(cmp)}" if "verdict" in cmp else ""))
     return 1 if r.status == "fail" else 0
 
 
@@ -215,12 +225,14 @@ def main(argv=None) -> int:
     p.add_argument("--fresh", action="store_true", help="replace the vendor's report instead of "
                                                         "updating the cases this run covers")
     p.add_argument("--no-save-failures", action="store_true")
+    _reference(p)
     p.set_defaults(fn=cmd_run)
     p = sub.add_parser("replay", help="re-run one case: a saved failure file or a case id")
     p.add_argument("target")
     p.add_argument("--vendor")
     p.add_argument("--device", type=int, default=0)
     p.add_argument("--no-expectations", action="store_true")
+    _reference(p)
     p.set_defaults(fn=cmd_replay)
     p = sub.add_parser("report", help="write reports/support_matrix.{md,html}")
     p.add_argument("--vendors", help="comma-separated (default: every vendors/*/)")

@@ -196,16 +196,34 @@ def _optimizer(kind: str, attrs: dict, inputs: dict) -> dict[str, torch.Tensor]:
     return {name: t[name] for name in ("input", "exp_avg", "exp_avg_sq", "max_exp_avg_sq")}
 
 
-def _up(value):
-    if isinstance(value, torch.Tensor) and value.dtype is torch.float16:
-        return value.float()
+def _up(value, to: torch.dtype = torch.float32, source=(torch.float16,)):
+    """Case data with tensors (and dtype names) of the `source` dtypes in `to`."""
+    if isinstance(value, torch.Tensor) and value.dtype in source:
+        return value.to(to)
     if isinstance(value, list):
-        return [_up(v) for v in value]
+        return [_up(v, to, source) for v in value]
     if isinstance(value, dict):
-        return {k: _up(v) for k, v in value.items()}
-    if value == "float16":
-        return "float32"
+        return {k: _up(v, to, source) for k, v in value.items()}
+    if isinstance(value, str) and DTYPES.get(value) in source:
+        return _DTYPE_NAMES[to]
     return value
+
+
+_DTYPE_NAMES = {v: k for k, v in DTYPES.items()}
+_FLOATING = tuple(d for d in DTYPES.values() if d.is_floating_point and d is not torch.float64)
+
+
+def run_float64(fn, case_spec: dict, inputs) -> dict[str, torch.Tensor]:
+    """The float64 referee's reference (opweave/referee.py): the case's ATen overload with every
+    floating input, dtype attribute and output in float64. Raises ReferenceError_ where that
+    cannot be made (no float64 kernel; a backward case needing its forward's values)."""
+    spec = {**case_spec, "dtype": _up(case_spec["dtype"], torch.float64, _FLOATING),
+            "attrs": _up(case_spec.get("attrs") or {}, torch.float64, _FLOATING),
+            "aten": _up(case_spec.get("aten") or {}, torch.float64, _FLOATING)}
+    if "out_dtypes" in case_spec:
+        spec["out_dtypes"] = _up(case_spec["out_dtypes"], torch.float64, _FLOATING)
+    expected, _ = run(fn, spec, _up(inputs, torch.float64, _FLOATING))
+    return expected
 
 
 def _down(value):

@@ -10,6 +10,12 @@ directly through the resolved slot table (native.py), the device is synchronised
   - every read-only input buffer must be bit-for-bit unchanged, and nothing outside an
     output view may be written.
 
+Where an output differs from the golden data (ATen on CPU in the case's dtype), the float64
+referee (opweave/referee.py; on unless `run --reference none`, Runner(reference="none") or
+OPWEAVE_REFERENCE=none) computes the case again in float64: an output closer to that than
+the golden data is (`device_closer`), or within tolerance of it (`within_float64`), passes,
+and the case records its verdict and the three distances.
+
 Statuses: pass, fail, skip (expectations, missing golden data, a case the reference
 rejects), not_implemented (the vendor does not export the function, returns
 diopiNoImplement, declines with diopiForceFallbackToCPU or, for the case's dtype, with
@@ -28,7 +34,8 @@ import torch
 
 import opweave
 
-from . import golden, native, progress, tensorfile
+from .. import referee
+from . import golden, native, progress, reference, tensorfile
 from .reference import DTYPES
 
 STATUSES = ("pass", "fail", "skip", "not_implemented")
@@ -57,12 +64,18 @@ class Result:
     shapes: dict = field(default_factory=dict)
     outputs: dict = field(default_factory=dict)
     ms: float = 0.0
+    # the float64 referee's verdict (referee.py; "" where it did not run: pass, skip, ...) and
+    # its distances in units of the tolerance
+    verdict: str = ""
+    device_cpu: float | None = None
+    device_float64: float | None = None
+    cpu_float64: float | None = None
 
     def to_json(self) -> dict:
         """Strict JSON: a non-finite difference (NaN or inf where the other side has a number)
         is written as null."""
         d = dict(self.__dict__)
-        for k in ("max_abs", "max_rel"):
+        for k in ("max_abs", "max_rel", "device_cpu", "device_float64", "cpu_float64"):
             v = d[k]
             d[k] = v if v is not None and math.isfinite(v) else None
         d["outputs"] = {name: {k: (v if not isinstance(v, float) or math.isfinite(v) else None)
@@ -259,8 +272,21 @@ def _token(sig: dict, value) -> str:
 NARROWER = {"float64": "float32", "int64": "int32"}
 
 
+def golden_inputs(case, tensors: dict) -> dict:
+    """The case's inputs by DIOPI name, from its golden tensors (`in.<name>`, `in.<name>.<i>`)."""
+    inputs: dict = {}
+    for name, s in (case.spec.get("inputs") or {}).items():
+        if s is not None and "list" in s:
+            inputs[name] = [tensors.get(f"in.{name}.{i}") if item is not None else None
+                            for i, item in enumerate(s["list"])]
+        else:
+            inputs[name] = tensors.get("in." + name)
+    return inputs
+
+
 class Runner:
-    def __init__(self, expectations=None, device: int = 0, save_failures: str | None = None):
+    def __init__(self, expectations=None, device: int = 0, save_failures: str | None = None,
+                 reference: str | None = None):
         self.ops = native.load()
         self.device = opweave.device(device)
         self.device_index = device
@@ -272,6 +298,7 @@ class Runner:
         self.narrowed = {fn: {src: dst for src, dst in f["conversions"].items()
                               if dst and NARROWER.get(src) == dst}
                          for fn, f in opweave.adaptor_stats()["functions"].items()}
+        self.reference = referee.mode(reference)   # None: $OPWEAVE_REFERENCE, else float64
 
     def tolerance(self, case, dtype_name: str) -> tuple[float, float]:
         rule = self.expectations.tolerance(case) if self.expectations else None
@@ -301,7 +328,7 @@ class Runner:
         try:
             self._execute(case, tensors, res)
         except RuntimeError as e:
-            res.status = "fail"
+            res.status, res.verdict = "fail", referee.FAIL
             res.reason = "error: " + str(e).strip().splitlines()[0][:300]
         res.ms = round((time.perf_counter() - start) * 1e3, 3)
         if res.status == "fail" and self.save_failures:
@@ -376,6 +403,7 @@ class Runner:
             res.reason = f"returned error {status}: {self.ops.last_error()}"[:300]
             return
         problems = []
+        disputed = {}   # outputs that differ from the golden data: for the float64 referee
         res.max_abs = res.max_rel = 0.0
         for name, got in zip(allocated, self.ops.allocated() if allocated else []):
             ref = tensors["ref." + name]
@@ -409,19 +437,51 @@ class Runner:
             res.max_rel = max(res.max_rel, cmp["max_rel"])
             if cmp["mismatches"]:
                 first = cmp["first"]
-                problems.append(f"'{name}': {cmp['mismatches']}/{cmp['numel']} elements off "
-                                f"(max abs {cmp['max_abs']:.3g}, max rel {cmp['max_rel']:.3g}, "
-                                f"atol {atol:g} rtol {rtol:g}; first at {first['index']}: "
-                                f"got {first['got']!r}, expected {first['expected']!r})")
+                text = (f"'{name}': {cmp['mismatches']}/{cmp['numel']} elements off "
+                        f"(max abs {cmp['max_abs']:.3g}, max rel {cmp['max_rel']:.3g}, "
+                        f"atol {atol:g} rtol {rtol:g}; first at {first['index']}: "
+                        f"got {first['got']!r}, expected {first['expected']!r})")
+                if "compare" not in cmp and referee.refereeable(view_after):
+                    disputed[name] = (view_after, ref, atol, rtol, text)
+                else:
+                    problems.append(text)
             if not p.untouched_outside_view(base_after):
                 problems.append(f"wrote outside the view of '{name}'")
+        notes = self._referee(case, tensors, disputed, res, problems) if disputed else []
         res.status = "fail" if problems else "pass"
-        res.reason = "; ".join(problems)
+        res.reason = "; ".join(problems or notes)
         narrowed = self.narrowed.get(case.fn.name, {}).get(case.dtype)
         if narrowed:
-            res.reason = "; ".join(problems + [f"the adaptor computed it in {narrowed} (the "
-                                               f"vendor opted into narrowing): judged at "
-                                               f"{narrowed} tolerance"])
+            res.reason = "; ".join((problems or notes) + [
+                f"the adaptor computed it in {narrowed} (the vendor opted into narrowing): "
+                f"judged at {narrowed} tolerance"])
+        if not res.verdict:
+            res.verdict = referee.FAIL if problems else referee.PASS
+
+    def _referee(self, case, tensors: dict, disputed: dict, res: Result, problems: list) -> list:
+        """Judges the outputs that differ from the golden data against the case computed in
+        float64 (referee.py): a failing one goes to `problems`; returns notes on the cleared
+        ones. Sets the result's verdict and distances."""
+        exact, why = None, (None if self.reference else "reference mode off")
+        if why is None:
+            try:
+                exact = reference.run_float64(case.fn, case.spec, golden_inputs(case, tensors))
+            except (reference.ReferenceError_, RuntimeError, KeyError) as err:
+                why = f"float64 rerun failed: {str(err).strip()[:200]}"
+        judged, notes = [], []
+        for name, (got, ref, atol, rtol, text) in disputed.items():
+            ref64 = exact.get(name) if exact is not None else None
+            j = referee.judge(got, ref, ref64, atol, rtol)
+            res.outputs[name].update(j)
+            judged.append(j)
+            detail = f"{text}; {referee.fmt(j)}" + (f" [{why}]" if ref64 is None and why else "")
+            (problems if referee.failing(j["verdict"]) else notes).append(detail)
+        combined = referee.combine(judged)
+        res.verdict = referee.FAIL if problems else combined["verdict"]
+        res.device_cpu = combined["device_cpu"]
+        res.device_float64 = combined["device_float64"]
+        res.cpu_float64 = combined["cpu_float64"]
+        return notes
 
     def _save_failure(self, case, tensors: dict, meta: dict, res: Result) -> None:
         path = os.path.join(self.save_failures, case.id + ".safetensors")
@@ -460,8 +520,8 @@ def summarize(results: list[Result], resolved: dict[str, bool]) -> dict:
 
 
 def run_cases(cases, expectations, device: int = 0, save_failures: str | None = None,
-              out=None) -> list[Result]:
-    runner = Runner(expectations, device, save_failures)
+              out=None, reference: str | None = None) -> list[Result]:
+    runner = Runner(expectations, device, save_failures, reference)
     bar = progress.Progress(len(cases), "conformance", stream=out)
     counts = {s: 0 for s in STATUSES}
     results = []

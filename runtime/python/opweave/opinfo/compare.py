@@ -65,34 +65,6 @@ def _is_cpu(value) -> bool:
     return isinstance(value, torch.device) and value.type == "cpu"
 
 
-def to_float64(value):
-    """A nested sample argument with floating tensors in float64 (for the referee)."""
-    if isinstance(value, torch.Tensor):
-        return value.detach().double() if value.is_floating_point() else value
-    if isinstance(value, (tuple, list)):
-        return type(value)(to_float64(v) for v in value)
-    if isinstance(value, dict):
-        return {k: to_float64(v) for k, v in value.items()}
-    return value
-
-
-def rounded_like(value, like):
-    """`value` (float64 results) rounded to the dtypes of `like` (the CPU's results)."""
-    flat_like = [leaf for _, leaf in flatten(like)]
-    leaves = iter(flat_like)
-
-    def walk(v):
-        if isinstance(v, (tuple, list)):
-            return [walk(x) for x in v]
-        if isinstance(v, dict):
-            return {k: walk(x) for k, x in v.items()}
-        ref = next(leaves, None)
-        if isinstance(v, torch.Tensor) and isinstance(ref, torch.Tensor):
-            return v.to(ref.dtype)
-        return v
-    return walk(value)
-
-
 def same(a, b) -> bool:
     """Exact equality of two CPU results (used to tell random ops)."""
     la, lb = flatten(a), flatten(b)

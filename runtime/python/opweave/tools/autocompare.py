@@ -10,13 +10,22 @@ the tolerance of the device dtype (compare.DEFAULT_TOLERANCES; `tolerances=` or
 OPWEAVE_TOOLS_TOLERANCES="float32=1e-4:1e-4,..." override). Random ops and ops with
 undefined results (empty, new_empty, ...) are skipped unless included by name.
 
+Where the device and the CPU disagree, the float64 referee (opweave/referee.py; `reference=`
+"float64", the default, or "none"; OPWEAVE_REFERENCE) reruns the op -- and for a
+backward check its backward -- on the CPU in float64 and says which side is closer: a check
+whose device result is closer to float64 than the CPU's (`device_closer`), or within
+tolerance of it (`within_float64`), is reported with its distances but does not fail.
+
 Output directory (argument, OPWEAVE_TOOLS_AUTOCOMPARE_DIR, or ./opweave_autocompare):
 
     autocompare.jsonl   one line per check: seq, op, pass (forward|backward), status
-                        (ok|FAIL|error), worst max_abs/max_rel/cosine, per-tensor metrics,
+                        (ok|FAIL|error), verdict (pass|within_float64|device_closer|fail),
+                        device_cpu / device_float64 / cpu_float64 (in units of the
+                        tolerance), worst max_abs/max_rel/cosine, per-tensor metrics,
                         the saved case of a failure
     autocompare.csv     one row per compared tensor: seq,op,pass,status,tensor,shape,dtype,
-                        allclose,max_abs,max_rel,cosine,atol,rtol,case
+                        allclose,max_abs,max_rel,cosine,atol,rtol,case,verdict,device_cpu,
+                        device_float64,cpu_float64
     failures/<seq>-<op>[.backward].safetensors   the failing call as a record (record.py):
                         inputs, device and CPU results, and for backward the output gradient
                         and both input gradients — `opweave-replay` re-runs it.
@@ -31,11 +40,14 @@ import sys
 
 import torch
 
+from .. import referee
 from . import bridge, compare, record, tensorfile
 from ._base import RANDOM, UNINITIALISED, OpTool, flatten_tensors, is_mutating
 
 CSV_FIELDS = ["seq", "op", "pass", "status", "tensor", "shape", "dtype", "allclose", "max_abs",
-              "max_rel", "cosine", "atol", "rtol", "case"]
+              "max_rel", "cosine", "atol", "rtol", "case", "verdict", "device_cpu",
+              "device_float64", "cpu_float64"]
+DISTANCES = ("device_cpu", "device_float64", "cpu_float64")
 
 
 class OpMismatch(AssertionError):
@@ -64,8 +76,10 @@ class OpAutoCompare(OpTool):
 
     def __init__(self, directory: str | None = None, include=None, exclude=None,
                  tolerances=None, backward: bool = True, upcast: bool = True,
-                 save_failures: bool = True, verbose: bool = True, fail_fast: bool = False):
+                 save_failures: bool = True, verbose: bool = True, fail_fast: bool = False,
+                 reference: str | None = None):
         super().__init__(include, exclude)
+        self.reference = referee.mode(reference)
         self.directory = (directory or os.environ.get("OPWEAVE_TOOLS_AUTOCOMPARE_DIR")
                           or "opweave_autocompare")
         self.tolerances = compare.tolerances_from_env(tolerances)
@@ -77,6 +91,7 @@ class OpAutoCompare(OpTool):
         self.seq = 0
         self.stats: dict[str, dict] = {}
         self._failures: list[dict] = []
+        self._disagreements: list[dict] = []
 
     # ---- report files ----
     @property
@@ -97,23 +112,31 @@ class OpAutoCompare(OpTool):
         if self.verbose:
             self.print_summary()
 
-    def _report(self, seq, name, which, results, why="", case=None) -> dict:
-        failed = bool(why) or any(not r["ok"] for r in results)
+    def _report(self, seq, name, which, results, why="", case=None, judged=None) -> dict:
+        failed = bool(why) or any(compare.failed(r) for r in results)
         status = "error" if why and not results else ("FAIL" if failed else "ok")
+        judged = judged or {"verdict": referee.FAIL if failed else referee.PASS}
+        verdict = referee.FAIL if failed else judged["verdict"]
         w = compare.worst(results)
-        row = {"seq": seq, "op": name, "pass": which, "status": status,
+        row = {"seq": seq, "op": name, "pass": which, "status": status, "verdict": verdict,
+               **{k: judged.get(k) for k in DISTANCES},
                "max_abs": w.get("max_abs"), "max_rel": w.get("max_rel"), "cosine": w.get("cosine"),
                "tensors": results, "case": case,
-               "why": (why or f"{w.get('tensor', '?')}: {w.get('why', '')}") if failed else ""}
+               "why": (why or f"{w.get('tensor', '?')}: {w.get('why', '')}")
+               if failed or verdict != referee.PASS else ""}
         if status != "ok":
             self._failures.append(row)
+        if verdict != referee.PASS or status != "ok":
+            self._disagreements.append(row)
         st = self.stats.setdefault(name, {"forward": [0, 0], "backward": [0, 0], "errors": 0,
-                                          "max_rel": 0.0})
+                                          "max_rel": 0.0, referee.CLOSER: 0, referee.WITHIN: 0})
         if status == "error":
             st["errors"] += 1
         else:
             st[which][0] += 1
             st[which][1] += int(failed)
+            if verdict in (referee.CLOSER, referee.WITHIN):
+                st[verdict] += 1
             if w.get("max_rel") is not None:
                 st["max_rel"] = max(st["max_rel"], w["max_rel"])
         with open(self.jsonl_path, "a", encoding="utf-8") as f:
@@ -121,17 +144,21 @@ class OpAutoCompare(OpTool):
         with open(self.csv_path, "a", newline="") as f:
             writer = csv.writer(f)
             for r in results or [{}]:
-                r_status = status if not results else ("ok" if r["ok"] else "FAIL")
+                r_status = status if not results else ("FAIL" if compare.failed(r) else "ok")
                 writer.writerow([seq, name, which, r_status, r.get("tensor", ""),
                                  "x".join(map(str, r.get("shape") or [])), r.get("dtype", ""),
                                  r.get("allclose", ""), compare.fmt(r.get("max_abs"), ".6g"),
                                  compare.fmt(r.get("max_rel"), ".6g"),
                                  compare.fmt(r.get("cosine"), ".8f"), r.get("atol", ""),
-                                 r.get("rtol", ""), case or ""])
-        if failed and self.verbose:
-            print(f"[opweave.tools] autocompare {status} {which} #{seq} {name}: "
-                  f"{row['why']} (max abs {compare.fmt(w.get('max_abs'))}, max rel "
-                  f"{compare.fmt(w.get('max_rel'))}, cosine {compare.fmt(w.get('cosine'), '.6f')})"
+                                 r.get("rtol", ""), case or "",
+                                 r.get("verdict", verdict if not results else ""),
+                                 *(compare.fmt(r.get(k), ".4g") if r.get(k) is not None else ""
+                                   for k in DISTANCES)])
+        if (failed or verdict != referee.PASS) and self.verbose:
+            print(f"[opweave.tools] autocompare {status if failed else verdict} {which} #{seq} "
+                  f"{name}: {row['why']} (max abs {compare.fmt(w.get('max_abs'))}, max rel "
+                  f"{compare.fmt(w.get('max_rel'))}, cosine {compare.fmt(w.get('cosine'), '.6f')}"
+                  f"; {referee.fmt({**judged, 'verdict': verdict})})"
                   + (f" -> {case}" if case else ""), file=sys.stderr)
         if failed and self.fail_fast:
             raise OpMismatch(f"autocompare {which} #{seq} {name}: {row['why']}")
@@ -202,11 +229,18 @@ class OpAutoCompare(OpTool):
                         and abs(out - ref) <= 1e-6 * max(1.0, abs(ref))):
                     why = f"result {out!r} vs cpu {ref!r}"
             failed = bool(why) or any(not r["ok"] for r in results)
+            judged = None
+            if failed and not why:   # the device and the CPU disagree: which one is wrong?
+                judged = compare.referee_results(
+                    results, got, want,
+                    lambda: compare.float64_outputs(func, args, kwargs, snapshot),
+                    self.tolerances, self.reference, name)
+                failed = any(compare.failed(r) for r in results)
             case = None
             if failed:
                 case = self._save(seq, name, "forward", args, kwargs, snapshot, out, ref, {},
                                   why or compare.worst(results).get("why", ""))
-            self._report(seq, name, "forward", results, why=why, case=case)
+            self._report(seq, name, "forward", results, why=why, case=case, judged=judged)
 
         if state is not None:
             req = [i for i, o in enumerate(state.local_outputs) if o.requires_grad]
@@ -214,12 +248,12 @@ class OpAutoCompare(OpTool):
 
             def on_backward(grads, dev_grads, _seconds):
                 # (no reference to `out` here: it would tie the graph into a cycle)
-                self._check_backward(seq, name, args, kwargs, snapshot, ref, grad_inputs,
+                self._check_backward(seq, func, name, args, kwargs, snapshot, ref, grad_inputs,
                                      want, leaves, req, labels, grads, dev_grads)
             state.on_backward = on_backward
         return out
 
-    def _check_backward(self, seq, name, args, kwargs, snapshot, ref, grad_inputs, want,
+    def _check_backward(self, seq, func, name, args, kwargs, snapshot, ref, grad_inputs, want,
                         leaves, req, labels, grads, dev_grads) -> None:
         try:
             if not all(i < len(want) and want[i].requires_grad for i in req):
@@ -231,17 +265,18 @@ class OpAutoCompare(OpTool):
         except Exception as e:  # noqa: BLE001
             self._report(seq, name, "backward", [], why=f"CPU backward failed: {e}")
             return
-        results = []
-        for t, d, c in zip(grad_inputs, dev_grads, cpu_grads):
-            if d is None and c is not None:
-                d = torch.zeros_like(t)
-            if c is None and d is not None:
-                c = torch.zeros(d.shape, dtype=compare.UPCAST.get(d.dtype, d.dtype)
-                                if self.upcast else d.dtype)
-            r = compare.compare(d, c, self.tolerances)
-            r["tensor"] = f"grad({labels.get(id(t), '?')})"
-            results.append(r)
+        results, devs, cpus = compare.compare_grads(
+            grad_inputs, dev_grads, cpu_grads, self.tolerances, self.upcast,
+            lambda _n, t: f"grad({labels.get(id(t), '?')})")
         failed = any(not r["ok"] for r in results)
+        judged = None
+        if failed:
+            judged = compare.referee_results(
+                results, devs, cpus,
+                lambda: compare.float64_grads(func, args, kwargs, snapshot, grad_inputs, req,
+                                              grads),
+                self.tolerances, self.reference, name)
+            failed = any(compare.failed(r) for r in results)
         case = None
         if failed:
             in_enc, _ = record.encode_call(name, args, kwargs, snapshot=lambda t: snapshot[id(t)])
@@ -253,16 +288,22 @@ class OpAutoCompare(OpTool):
                     extra["ref_grad_" + key] = c      # ref_grad_in.<k>
             case = self._save(seq, name, "backward", args, kwargs, snapshot, None, ref, extra,
                               compare.worst(results).get("why", ""))
-        self._report(seq, name, "backward", results, case=case)
+        self._report(seq, name, "backward", results, case=case, judged=judged)
 
     # ---- results ----
     def failures(self) -> list[dict]:
         """Report rows (as in autocompare.jsonl) of the checks that failed or errored."""
         return list(self._failures)
 
+    def disagreements(self) -> list[dict]:
+        """Report rows of every check where the device and the CPU disagreed: the failures and
+        those the float64 referee cleared (verdict device_closer / within_float64)."""
+        return list(self._disagreements)
+
     def summary(self) -> dict:
         """{op: {"forward": [checked, failed], "backward": [checked, failed], "errors": n,
-        "max_rel": worst}}"""
+        "max_rel": worst, "device_closer": n, "within_float64": n}} (the last two: checks
+        that disagreed with the CPU and that the float64 referee cleared)"""
         return {k: {kk: (list(vv) if isinstance(vv, list) else vv) for kk, vv in v.items()}
                 for k, v in self.stats.items()}
 
@@ -279,3 +320,10 @@ class OpAutoCompare(OpTool):
             print(f"[opweave.tools]   FAIL {k:<40} forward {v['forward'][1]}/{v['forward'][0]}, "
                   f"backward {v['backward'][1]}/{v['backward'][0]}"
                   + (f", {v['errors']} CPU reference errors" if v["errors"] else ""), file=file)
+        for k, v in sorted(self.stats.items()):
+            cleared = v[referee.CLOSER] + v[referee.WITHIN]
+            if cleared:
+                print(f"[opweave.tools]   cleared by float64 {k:<27} {cleared} of "
+                      f"{v['forward'][0] + v['backward'][0]} checks differ from CPU, device not "
+                      f"farther from float64 ({v[referee.CLOSER]} device_closer, "
+                      f"{v[referee.WITHIN]} within_float64)", file=file)

@@ -9,7 +9,8 @@ import os
 
 import torch
 
-from ._base import map_values, to_cpu_device
+from .. import referee
+from ._base import RANDOM, flatten_tensors, map_values, short_name, to_cpu_device
 
 # (atol, rtol) per dtype of the device result. 16-bit results are compared with a float32
 # reference computed from the same inputs, so the device's own rounding is inside these.
@@ -48,30 +49,60 @@ def tolerances_from_env(arg) -> dict:
     return parse_tolerances(arg if arg is not None else os.environ.get("OPWEAVE_TOOLS_TOLERANCES"))
 
 
-def to_reference(args, kwargs, snapshot: dict, upcast: bool, grad_ids: set):
+def to_reference(args, kwargs, snapshot: dict, upcast: bool, grad_ids: set,
+                 float64: bool = False):
     """CPU arguments of the reference call: each tensor replaced by its CPU snapshot (upcast
     16-bit floats to float32 when asked), device arguments pointed at the CPU. Tensors whose
-    id is in `grad_ids` become leaves that require grad. Returns (args, kwargs, leaves by id)."""
+    id is in `grad_ids` become leaves that require grad. `float64`: the referee's rerun
+    (referee.py), every floating tensor and floating dtype argument in float64. Returns
+    (args, kwargs, leaves by id)."""
     leaves: dict[int, torch.Tensor] = {}
+    seen: dict[int, torch.Tensor] = {}
 
     def conv(v):
         if isinstance(v, torch.Tensor):
+            if id(v) in seen:    # `x * x`: one CPU tensor too, so its gradient gets both terms
+                return seen[id(v)]
             c = snapshot.get(id(v))
             if c is None:
                 c = v.detach().cpu()
+            c = referee.to_float64(c) if float64 else c
             c = c.clone()
             if upcast and c.dtype in UPCAST:
                 c = c.to(UPCAST[c.dtype])
             if id(v) in grad_ids:
                 c.requires_grad_(True)
                 leaves[id(v)] = c
+            seen[id(v)] = c
             return c
-        return to_cpu_device(v)
+        return referee.to_float64(to_cpu_device(v)) if float64 else to_cpu_device(v)
 
     ref_args = map_values(list(args), conv)
     ref_kwargs = {k: map_values(v, conv) if k != "device" else to_cpu_device(v)
                   for k, v in kwargs.items()}
     return ref_args, ref_kwargs, leaves
+
+
+def float64_outputs(func, args, kwargs, snapshot: dict) -> list[torch.Tensor]:
+    """The referee's forward: the op on float64 CPU copies of its inputs (referee.py)."""
+    ref_args, ref_kwargs, _ = to_reference(args, kwargs, snapshot, False, set(), float64=True)
+    with torch.no_grad():
+        return flatten_tensors(func(*ref_args, **ref_kwargs))
+
+
+def float64_grads(func, args, kwargs, snapshot: dict, grad_inputs: list, req: list,
+                  grads) -> list[torch.Tensor]:
+    """The referee's backward: the gradients of `grad_inputs` through the float64 forward,
+    fed with the device op's own gradient of each output in `req` (in float64)."""
+    ref_args, ref_kwargs, leaves = to_reference(args, kwargs, snapshot, False,
+                                                {id(t) for t in grad_inputs}, float64=True)
+    with torch.enable_grad():
+        outs = flatten_tensors(func(*ref_args, **ref_kwargs))
+    cpu_leaves = [leaves[id(t)] for t in grad_inputs]
+    got = torch.autograd.grad([outs[i] for i in req], cpu_leaves,
+                              [grads[i].detach().cpu().to(outs[i].dtype) for i in req],
+                              allow_unused=True)
+    return [g if g is not None else torch.zeros_like(leaf) for g, leaf in zip(got, cpu_leaves)]
 
 
 def compare(got: torch.Tensor | None, want: torch.Tensor | None, tolerances: dict) -> dict:
@@ -132,14 +163,78 @@ def compare(got: torch.Tensor | None, want: torch.Tensor | None, tolerances: dic
     return res
 
 
+def compare_grads(grad_inputs, dev_grads, cpu_grads, tolerances: dict, upcast: bool, label):
+    """compare() of each input gradient (an unused input's None as zeros on its side);
+    `label(n, tensor)` names result n. Returns (results, device grads, CPU grads)."""
+    results, devs, cpus = [], [], []
+    for n, (t, d, c) in enumerate(zip(grad_inputs, dev_grads, cpu_grads)):
+        if d is None and c is not None:
+            d = torch.zeros_like(t)
+        if c is None and d is not None:
+            c = torch.zeros(d.shape, dtype=UPCAST.get(d.dtype, d.dtype) if upcast else d.dtype)
+        r = compare(d, c, tolerances)
+        r["tensor"] = label(n, t)
+        results.append(r)
+        devs.append(d)
+        cpus.append(c)
+    return results, devs, cpus
+
+
+def referee_results(results: list[dict], got: list, want: list, exact_fn, tolerances: dict,
+                    mode: str | None, op: str) -> dict:
+    """The referee's verdict on one check of `op` (referee.py): each result of `compare()` that
+    is not allclose is judged against the float64 rerun -- `exact_fn()`, called at most once and
+    only then, returns its tensors in the order of `got` / `want` -- and gets `verdict`,
+    `device_cpu`, `device_float64`, `cpu_float64` (and `reference`: why there is none).
+    Returns the combined verdict of the check."""
+    exact, why_none = None, (None if mode else "reference mode off")
+    if short_name(op) in RANDOM:    # (selected by name) its float64 rerun draws other numbers
+        why_none = "a random op has no float64 reference"
+    judged = []
+    for i, (r, g, w) in enumerate(zip(results, got, want)):
+        if r["ok"]:
+            r["verdict"] = referee.PASS
+            continue
+        if g is None or w is None or not referee.refereeable(g) or r.get("max_abs") is None:
+            why = "no float64 reference for this result"   # missing, integer, shape differs
+        else:
+            why = why_none
+            if exact is None and why is None:
+                try:
+                    exact = exact_fn()
+                except Exception as err:  # noqa: BLE001 - no float64 kernel: the device is blamed
+                    text = str(err).strip()
+                    why_none = why = "float64 rerun failed: " + (
+                        text.splitlines()[0][:200] if text else type(err).__name__)
+        ref64 = exact[i] if exact is not None and i < len(exact) and why is None else None
+        if g is None or w is None:
+            j = {"verdict": referee.FAIL, "device_cpu": None, "device_float64": None,
+                 "cpu_float64": None}
+        else:
+            atol, rtol = tolerances.get(g.dtype, (0.0, 0.0))
+            j = referee.judge(g, w, ref64, atol, rtol)
+        if ref64 is None:
+            j["reference"] = why
+        r.update(j)
+        judged.append(j)
+    return referee.combine(judged)
+
+
+def failed(r: dict) -> bool:
+    """Whether one compared tensor fails: not allclose to the CPU, and not cleared by the
+    referee (verdict device_closer / within_float64)."""
+    return referee.failing(r["verdict"]) if "verdict" in r else not r["ok"]
+
+
 def worst(results: list[dict]) -> dict:
-    """The most telling metrics of several tensors: failed first, then largest max_rel."""
+    """The most telling metrics of several tensors: failed first, then those the referee
+    cleared, then largest max_rel."""
     if not results:
         return {}
 
     def key(r):
         rel = r.get("max_rel")
-        return (bool(r.get("ok")), -(rel if rel is not None else -1.0))
+        return (not failed(r), bool(r.get("ok")), -(rel if rel is not None else -1.0))
     return sorted(results, key=key)[0]
 
 

@@ -16,6 +16,10 @@ had it. Per record:
             same device should reproduce itself)
   backward  with the captured gradient of the outputs: input gradients on the device vs
             CPU autograd fed with the same gradient
+  referee   where the device and the CPU disagree, the op (and its backward) again on the
+            CPU in float64 (`--reference float64`, the default; `none` turns it off): a
+            result closer to float64 than the CPU's is `device_closer`, not a failure
+            (opweave/referee.py); the verdict and its three distances are in the table
   timing    `--repeat N` synchronised runs after `--warmup K`: median / mean / min us,
             forward and (where it applies) backward
 
@@ -33,6 +37,7 @@ import time
 
 import torch
 
+from .. import referee
 from . import compare, record
 from ._base import flatten_tensors, is_mutating, sync
 from .capture import records as list_records
@@ -62,12 +67,16 @@ def _timeit(fn, repeat: int, warmup: int, device, prepare=None) -> dict:
 
 
 def replay_record(path: str, device, repeat: int = 10, warmup: int = 2, backward: bool = True,
-                  tolerances=None, upcast: bool = True, rec: record.Record | None = None) -> dict:
-    """Replay one record file; returns its result (status ok | FAIL | skip | error)."""
+                  tolerances=None, upcast: bool = True, rec: record.Record | None = None,
+                  reference: str | None = None) -> dict:
+    """Replay one record file; returns its result (status ok | FAIL | skip | error; verdict
+    pass | within_float64 | device_closer | fail, see referee.py)."""
     tolerances = compare.parse_tolerances(tolerances) if not isinstance(tolerances, dict) else tolerances
+    mode = referee.mode(reference)
     rec = rec or record.Record(path)
     res = {"file": path, "seq": rec.seq, "op": rec.op, "status": "ok", "why": "",
-           "forward": [], "backward": [], "vs_capture_max_abs": None, "timing": {}}
+           "verdict": None, "forward": [], "backward": [], "vs_capture_max_abs": None,
+           "timing": {}}
     if not rec.replayable:
         res.update(status="skip", why=f"not replayable: {rec.meta.get('unsupported', '?')}")
         return res
@@ -103,6 +112,12 @@ def replay_record(path: str, device, repeat: int = 10, warmup: int = 2, backward
             d = (g.detach().cpu().double() - stored.double()).abs()
             d = float(torch.nan_to_num(d, nan=0.0).max()) if d.numel() else 0.0
             res["vs_capture_max_abs"] = max(res["vs_capture_max_abs"] or 0.0, d)
+    judged = {"forward": None, "backward": None}
+    if any(not r["ok"] for r in res["forward"]):
+        judged["forward"] = compare.referee_results(
+            res["forward"], got, want,
+            lambda: compare.float64_outputs(func, args, kwargs, snapshot), tolerances, mode,
+            rec.op)
 
     idx = [i for i in sorted(grads) if i < len(got) and got[i].requires_grad]
     if idx and grad_inputs:
@@ -113,27 +128,35 @@ def replay_record(path: str, device, repeat: int = 10, warmup: int = 2, backward
             cpu_grads = torch.autograd.grad(
                 [want[i] for i in idx], [leaves[id(t)] for t in grad_inputs],
                 [grads[i].to(want[i].dtype) for i in idx], allow_unused=True)
-            for n, (t, d, c) in enumerate(zip(grad_inputs, dev_grads, cpu_grads)):
-                if d is None and c is not None:
-                    d = torch.zeros_like(t)
-                if c is None and d is not None:
-                    c = torch.zeros(d.shape, dtype=compare.UPCAST.get(d.dtype, d.dtype)
-                                    if upcast else d.dtype)
-                r = compare.compare(d, c, tolerances)
-                r["tensor"] = f"grad{n}"
-                res["backward"].append(r)
+            res["backward"], devs, cpus = compare.compare_grads(
+                grad_inputs, dev_grads, cpu_grads, tolerances, upcast, lambda n, _t: f"grad{n}")
+            if any(not r["ok"] for r in res["backward"]):
+                judged["backward"] = compare.referee_results(
+                    res["backward"], devs, cpus,
+                    lambda: compare.float64_grads(func, args, kwargs, snapshot, grad_inputs,
+                                                  idx, grads), tolerances, mode, rec.op)
         except Exception as e:  # noqa: BLE001
             res.update(status="error", why=f"backward: {type(e).__name__}: {str(e).strip()[:300]}")
             return res
 
-    bad = [r for r in res["forward"] + res["backward"] if not r["ok"]]
+    bad = [r for r in res["forward"] + res["backward"] if compare.failed(r)]
     if bad and res["status"] == "ok":
         res["status"] = "FAIL"
         res["why"] = f"{bad[0]['tensor']}: {bad[0]['why']}"
+    res["verdict"] = referee.FAIL if res["status"] == "FAIL" else referee.PASS
     for which in ("forward", "backward"):
         w = compare.worst(res[which])
+        j = judged[which] or {}
         res[f"{which}_status"] = (None if not res[which] else
-                                  ("ok" if all(r["ok"] for r in res[which]) else "FAIL"))
+                                  ("FAIL" if any(compare.failed(r) for r in res[which]) else "ok"))
+        res[f"{which}_verdict"] = j.get("verdict", referee.PASS if res[which] else None)
+        for k in ("device_cpu", "device_float64", "cpu_float64"):
+            res[f"{which}_{k}"] = j.get(k)
+        if res["status"] != "FAIL" and j:
+            res["verdict"] = referee.worst([res["verdict"], j["verdict"]])
+            if j["verdict"] != referee.PASS and not res["why"]:
+                r = next(r for r in res[which] if r.get("verdict", referee.PASS) != referee.PASS)
+                res["why"] = f"{r['tensor']}: {r['why']}"
         res[f"{which}_max_abs"] = w.get("max_abs")
         res[f"{which}_max_rel"] = w.get("max_rel")
         res[f"{which}_cosine"] = w.get("cosine")
@@ -174,7 +197,7 @@ def print_table(results: list[dict], file=None) -> None:
     file = file or sys.stdout
     width = max([len(r["op"]) for r in results] + [2])
     print(f"{'seq':>6}  {'op':<{width}}  {'fwd':<5} {'bwd':<5} {'max abs':>9} {'max rel':>9} "
-          f"{'cosine':>10} {'vs capture':>10} {'fwd us':>9} {'bwd us':>9}", file=file)
+          f"{'cosine':>10} {'vs capture':>10} {'fwd us':>9} {'bwd us':>9}  verdict", file=file)
     for r in results:
         if r["status"] in ("skip", "error"):
             print(f"{r['seq']:>6}  {r['op']:<{width}}  {r['status'].upper():<5} {'':<5} {r['why']}",
@@ -186,11 +209,19 @@ def print_table(results: list[dict], file=None) -> None:
               f"{r['backward_status'] or '-':<5} {compare.fmt(w.get('max_abs')):>9} "
               f"{compare.fmt(w.get('max_rel')):>9} {compare.fmt(w.get('cosine'), '.6f'):>10} "
               f"{compare.fmt(r['vs_capture_max_abs']):>10} "
-              f"{_fmt_us(r['timing'].get('forward')):>9} {_fmt_us(r['timing'].get('backward')):>9}",
-              file=file)
+              f"{_fmt_us(r['timing'].get('forward')):>9} {_fmt_us(r['timing'].get('backward')):>9}"
+              f"  {r['verdict']}", file=file)
     for r in results:
-        if r["status"] == "FAIL":
-            print(f"FAIL #{r['seq']} {r['op']} ({os.path.basename(r['file'])}): {r['why']}", file=file)
+        if r["status"] == "FAIL" or r.get("verdict") not in (None, referee.PASS):
+            head = "FAIL" if r["status"] == "FAIL" else r["verdict"]
+            verdicts = "; ".join(
+                f"{which} " + referee.fmt({"verdict": r[f"{which}_verdict"],
+                                           **{k: r[f"{which}_{k}"] for k in
+                                              ("device_cpu", "device_float64", "cpu_float64")}})
+                for which in ("forward", "backward")
+                if r.get(f"{which}_verdict") not in (None, referee.PASS))
+            print(f"{head} #{r['seq']} {r['op']} ({os.path.basename(r['file'])}): {r['why']}"
+                  + (f" [{verdicts}]" if verdicts else ""), file=file)
 
 
 def main(argv=None) -> int:
@@ -208,6 +239,9 @@ def main(argv=None) -> int:
     p.add_argument("--device", type=int, default=0)
     p.add_argument("--tolerances", help='e.g. "float32=1e-4:1e-4,float16=2e-3:2e-3"')
     p.add_argument("--no-upcast", action="store_true", help="CPU reference in the device dtype")
+    p.add_argument("--reference", choices=referee.MODES, default=None,
+                   help="where device and CPU disagree, referee with the op in float64 on CPU "
+                        "(default float64, or $OPWEAVE_REFERENCE)")
     p.add_argument("--json", help="write every result to this file")
     p.add_argument("--quiet", action="store_true", help="no progress display")
     args = p.parse_args(argv)
@@ -246,7 +280,7 @@ def main(argv=None) -> int:
     counts = {"ok": 0, "FAIL": 0, "skip": 0, "error": 0}
     for rec in recs:
         r = replay_record(rec.path, device, args.repeat, args.warmup, not args.no_backward,
-                          tolerances, not args.no_upcast, rec=rec)
+                          tolerances, not args.no_upcast, rec=rec, reference=args.reference)
         counts[r["status"]] += 1
         bar.set_status(" ".join(f"{k}={v}" for k, v in counts.items() if v))
         bar.step(f"#{rec.seq} {rec.op.rsplit('.', 1)[-1]}")
