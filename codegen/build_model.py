@@ -6,7 +6,6 @@ different entries are collected so one `make gen` run reports them all.
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Any, Optional
 
@@ -16,7 +15,7 @@ from torchgen.model import FunctionSchema, SchemaKind
 from . import ctypes_map
 from .aten_index import AtenIndex, symint_neutral
 from .dtypes import CATALOGUE_DTYPES
-from .errors import SpecError, SpecErrors
+from .errors import SpecError, SpecErrors, did_you_mean
 from .model import (ArgSource, AtenBinding, Catalogue, DiopiArg, DiopiFunction,
                     ForeachOverload, OpFamily, OutputRule, Tolerance)
 from .rules import ARG_HELPERS, COMPUTED_HELPERS, GUARD_HELPERS, OUTPUT_RULES, RuleError, parse_call
@@ -89,8 +88,7 @@ class _Builder:
         ok = True
         for key in d:
             if key not in allowed:
-                close = difflib.get_close_matches(key, list(allowed), n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                hint = did_you_mean(key, list(allowed))
                 self.err(d.line_of(key), op, f"unknown field '{key}' in {what}{hint}")
                 ok = False
         for key, required in allowed.items():
@@ -268,8 +266,7 @@ class _Builder:
                 continue
             seen[name] = line
             if self.index.schema_text(name) is None:
-                close = difflib.get_close_matches(name, self.index.names(), n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                hint = did_you_mean(name, self.index.names())
                 self.err(line, name, f"ATen overload '{name}' does not exist in torch "
                                      f"{torch_version()}'s native_functions.yaml{hint}")
                 continue
@@ -507,8 +504,7 @@ class _Builder:
             overload = str(schema.name)
             known = self.index.schema_text(overload)
             if known is None:
-                close = difflib.get_close_matches(overload, self.index.names(), n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                hint = did_you_mean(overload, self.index.names())
                 self.err(line, name, f"ATen overload '{overload}' does not exist in torch "
                                      f"{torch_version()}'s native_functions.yaml{hint}")
                 return None

@@ -18,7 +18,6 @@ Every problem becomes a SpecError with the catalogue's file:line, like specs/ops
 from __future__ import annotations
 
 import ast
-import difflib
 import os
 import re
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from torchgen.model import (Argument, BaseTy, BaseType, FunctionSchema, ListType
                             SchemaKind)
 
 from .aten_index import AtenIndex
-from .errors import SpecError, SpecErrors
+from .errors import SpecError, SpecErrors, did_you_mean
 from .model import Catalogue, DiopiFunction
 from .render import REPO_ROOT
 from .rules import is_unused
@@ -375,8 +374,7 @@ class _VendorBuilder:
         ok = True
         for key in d:
             if key not in allowed:
-                close = difflib.get_close_matches(key, list(allowed), n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                hint = did_you_mean(key, list(allowed))
                 if ")" in key:
                     hint = " (inside a YAML {flow: mapping} a comma ends the value: quote it)"
                 self.err(d.line_of(key), who, f"unknown field '{key}' in {what}{hint}")
@@ -416,8 +414,7 @@ class _VendorBuilder:
             tree = ast.parse(f.read(), path)
         names = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
         if fn not in names:
-            close = difflib.get_close_matches(fn, sorted(names), n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            hint = did_you_mean(fn, sorted(names))
             self.err(line, who, f"{what} '{value}': {os.path.relpath(path, REPO_ROOT)} defines "
                                 f"no function '{fn}'{hint}")
             return ""
@@ -627,8 +624,7 @@ class _VendorBuilder:
         optional = atype.endswith("?")
         base = atype[:-1] if optional else atype
         if base not in ATTR_TYPES:
-            close = difflib.get_close_matches(base, ATTR_TYPES, n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            hint = did_you_mean(base, ATTR_TYPES)
             self.err(line, who, f"unknown attribute type '{atype}' of '{aname}'{hint} "
                                 f"(known: {', '.join(ATTR_TYPES)}, '?' for optional)")
             return None
@@ -722,8 +718,7 @@ class _VendorBuilder:
 
     def schema(self, overload, line, who) -> Optional[FunctionSchema]:
         if not isinstance(overload, str) or self.index.schema_text(overload) is None:
-            close = difflib.get_close_matches(str(overload), list(self.index._by_name), n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            hint = did_you_mean(str(overload), self.index.names())
             self.err(line, who, f"ATen overload '{overload}' does not exist in the installed "
                                 f"torch's native_functions.yaml{hint}")
             return None
@@ -757,8 +752,7 @@ class _VendorBuilder:
         fn: Optional[DiopiFunction] = self.diopi.get(fname) if isinstance(fname, str) else None
         line = d.line_of("diopi")
         if fn is None:
-            close = difflib.get_close_matches(str(fname), list(self.diopi), n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            hint = did_you_mean(str(fname), list(self.diopi))
             self.err(line, who, f"DIOPI function {fname!r} is not in specs/ops.yaml{hint}")
             return None, None
         bind = d.get("bind", {})
@@ -1023,8 +1017,7 @@ class _VendorBuilder:
         if k in ("arg", "step"):
             name = e[1]
             if name not in env:
-                close = difflib.get_close_matches(name, list(env), n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                hint = did_you_mean(name, list(env))
                 self.err(line, who, f"{what}: '{name}' is not an argument{hint}")
                 return None
             return env[name]
@@ -1079,8 +1072,7 @@ class _VendorBuilder:
         opname = raw.get("op")
         op = self.ops.get(opname) if isinstance(opname, str) else None
         if op is None:
-            close = difflib.get_close_matches(str(opname), list(self.ops), n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            hint = did_you_mean(str(opname), list(self.ops))
             self.err(line, who, f"{what}: unknown vendor op {opname!r}{hint}")
             return None
         raw_in = raw.get("inputs", {}) or {}

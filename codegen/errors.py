@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 
 class SpecError(Exception):
     """A problem in the catalogue, located precisely enough to fix without a traceback."""
@@ -25,3 +27,10 @@ class SpecErrors(Exception):
     def __init__(self, errors: list[SpecError]):
         self.errors = errors
         super().__init__("\n".join(e.format() for e in errors))
+
+
+def did_you_mean(name: object, known) -> str:
+    """The hint appended to an unknown-name error: " (did you mean 'x'?)", or "" when nothing
+    in `known` (any iterable of names) is close."""
+    close = difflib.get_close_matches(str(name), [str(k) for k in known], n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""

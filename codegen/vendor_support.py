@@ -20,7 +20,6 @@ configuration its CMakeLists.txt builds as a second library (libopweave_vendor_<
 
 from __future__ import annotations
 
-import difflib
 import glob
 import os
 import re
@@ -28,7 +27,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .build_model import _Builder
-from .errors import SpecErrors
+from .errors import SpecErrors, did_you_mean
 from .model import Catalogue, DiopiFunction
 from .yaml_loader import LineDict, load_yaml
 
@@ -103,7 +102,7 @@ class _SupportBuilder(_Builder):
         out = {}
         for name, rule in value.items():
             if name not in known:
-                close = _close(name, known)
+                close = did_you_mean(name, known)
                 self.err(value.line_of(name), name, f"not a {what} of the catalogue{close}")
                 continue
             parsed = self.rule_of(rule, value.line_of(name), name)
@@ -135,11 +134,6 @@ class _SupportBuilder(_Builder):
         if kept == fam.dtypes and not contiguous:
             return None
         return KernelRule(fn.name, kept, contiguous)
-
-
-def _close(name: str, known: dict) -> str:
-    close = difflib.get_close_matches(str(name), list(known), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def load_support(path: str, display: str, vendor: str, variant: str,
