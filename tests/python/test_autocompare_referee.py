@@ -1,4 +1,4 @@
-"""The float64 referee (opweave/referee.py; runtime/gen/referee.cpp in the autocompare build).
+"""The float64 referee (opweave/referee.py; runtime/aten/referee.cpp in the autocompare build).
 
 Where the device and the CPU in the same dtype disagree, the op rerun on the CPU in float64
 says which side is wrong. Every compare path has it: OpAutoCompare, opweave-replay, the

@@ -7,7 +7,7 @@ these subclasses of torch.optim.Adam / AdamW route their step to the runtime's o
     opweave::fused_adamw_  AdamW (decoupled weight decay), the same schema
 
 Each loops over the group's tensors in C++ and runs the vendor's diopiAdam / diopiAdamW
-kernel once per parameter (runtime/src/fused_adam.cpp); a vendor without the kernel gets
+kernel once per parameter (runtime/aten/fused_adam.cpp); a vendor without the kernel gets
 torch's single-tensor math as device ops instead. The state has torch's layout (`step` a CPU
 float tensor, `exp_avg`, `exp_avg_sq`, `max_exp_avg_sq` with amsgrad), so state_dict()
 round-trips with torch.optim.Adam / AdamW. Parameters that are not on the opweave device are

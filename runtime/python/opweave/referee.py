@@ -1,7 +1,7 @@
 """The float64 referee: when the device and the CPU disagree, which side is wrong?
 
 Every compare path (OpAutoCompare, replay, the conformance runner, the OpInfo runner; the C++
-twin in runtime/gen/referee.cpp for the autocompare build) checks the device against the CPU
+twin in runtime/aten/referee.cpp for the autocompare build) checks the device against the CPU
 in the same dtype. A float32 / float16 / bfloat16 CPU kernel rounds too, often more than the
 device does (a device that accumulates in a wider type, or normalises in two passes), so a
 difference alone does not say the device is wrong. Where the two disagree, the same op is

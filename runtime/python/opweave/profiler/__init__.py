@@ -9,7 +9,7 @@ memory, and one Chrome trace with host ops and device kernels side by side.
     print(prof.key_averages().table())         # torch's own tables work as usual
 
 While the block runs, every kernel launch is bracketed by two events on the stream it is queued
-on (runtime/src/profiler.cpp); when it ends the device is synchronised and the durations are
+on (runtime/device/profiler.cpp); when it ends the device is synchronised and the durations are
 read back, so they are device time, not host time. Device starts are placed on the host
 clock of torch's profiler through a reference event recorded at start (never earlier than the
 truth, at most `align_window_ns` later). `prof.kernels` holds one DeviceKernel per launch, each
@@ -27,7 +27,7 @@ instrumented path (a RecordFunction named after its DIOPI function) plus two eve
 on its stream: about 1.5-2.5 µs of host time per op more than plain torch.profiler on the sim
 (README, Profiling). Sessions do not nest.
 
-torch 2.x's own hook, the PrivateUse1 profiler stubs (runtime/src/profiler_stubs.cpp), is
+torch 2.x's own hook, the PrivateUse1 profiler stubs (runtime/aten/profiler_stubs.cpp), is
 registered too: ``torch.autograd.profiler.profile(use_device="opweave")`` records device events
 around every op through it (see README: torch 2.6 drops those times from its tables).
 """

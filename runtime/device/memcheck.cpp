@@ -19,9 +19,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "internal.h"
-#include "memcheck_hooks.h"
-#include "memcheck_stack.h"
+#include "aten/internal.h"
+#include "device/memcheck_hooks.h"
+#include "device/memcheck_stack.h"
 #include "opweave/stream.h"
 
 namespace opweave {

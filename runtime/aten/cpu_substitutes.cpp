@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "internal.h"
+#include "aten/internal.h"
 
 namespace opweave {
 namespace {

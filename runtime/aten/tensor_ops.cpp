@@ -14,7 +14,7 @@
 #include <c10/core/DeviceGuard.h>
 #include <torch/library.h>
 
-#include "internal.h"
+#include "aten/internal.h"
 #include "opweave/allocator.h"
 #include "opweave/stream.h"
 #include "opweave/torch_compat.h"

@@ -11,7 +11,7 @@
 #include <ATen/ops/empty_strided.h>
 #include <diopi/diopirt.h>
 
-#include "internal.h"
+#include "aten/internal.h"
 #include "opweave/allocator.h"
 #include "opweave/context.h"
 #include "opweave/diopi_errors.h"

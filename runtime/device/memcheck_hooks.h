@@ -1,7 +1,7 @@
 // The allocator's side of the device memory checker (memcheck.cpp). Every hook but the flag
 // test runs only when the checker is on.
-#ifndef OPWEAVE_SRC_MEMCHECK_HOOKS_H_
-#define OPWEAVE_SRC_MEMCHECK_HOOKS_H_
+#ifndef OPWEAVE_DEVICE_MEMCHECK_HOOKS_H_
+#define OPWEAVE_DEVICE_MEMCHECK_HOOKS_H_
 
 #include <c10/core/Device.h>
 
@@ -41,4 +41,4 @@ void note_raw_free(void* ptr) noexcept;
 }  // namespace memcheck
 }  // namespace opweave
 
-#endif  // OPWEAVE_SRC_MEMCHECK_HOOKS_H_
+#endif  // OPWEAVE_DEVICE_MEMCHECK_HOOKS_H_

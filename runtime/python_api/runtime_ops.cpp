@@ -9,7 +9,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "internal.h"
+#include "aten/internal.h"
 #include "opweave/adaptor.h"
 #include "opweave/allocator.h"
 #include "opweave/diopi_slots.h"

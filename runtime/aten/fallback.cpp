@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "internal.h"
+#include "aten/internal.h"
 #include "opweave/stream.h"
 
 namespace opweave {

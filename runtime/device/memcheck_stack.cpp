@@ -9,7 +9,7 @@
 // every CPython >= 3.9 (Debian 12: 3.11, Debian 13: 3.13). Each code object seen is interned
 // once (file, qualified name) and kept alive, so a frame costs an index and a line number and a
 // recycled code address can never be mistaken for another function.
-#include "memcheck_stack.h"
+#include "device/memcheck_stack.h"
 
 #include <cxxabi.h>
 #include <dlfcn.h>

@@ -19,7 +19,7 @@
 #include <map>
 #include <mutex>
 
-#include "internal.h"
+#include "aten/internal.h"
 #include "opweave/generator.h"
 #include "opweave/stream.h"
 #include "opweave/vendor.h"

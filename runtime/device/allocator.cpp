@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "memcheck_hooks.h"
+#include "device/memcheck_hooks.h"
 #include "opweave/stream.h"
 #include "opweave/torch_compat.h"
 #include "opweave/vendor.h"

@@ -21,7 +21,7 @@
 #include <cmath>
 #include <vector>
 
-#include "internal.h"
+#include "aten/internal.h"
 #include "opweave/context.h"
 #include "opweave/diopi_errors.h"
 #include "opweave/diopi_handles.h"

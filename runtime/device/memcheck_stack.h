@@ -1,7 +1,7 @@
 // Stacks for the device memory checker (memcheck.cpp): the calling thread's C++ return
 // addresses and Python frames, captured cheaply, turned into text only when a report asks.
-#ifndef OPWEAVE_SRC_MEMCHECK_STACK_H_
-#define OPWEAVE_SRC_MEMCHECK_STACK_H_
+#ifndef OPWEAVE_DEVICE_MEMCHECK_STACK_H_
+#define OPWEAVE_DEVICE_MEMCHECK_STACK_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -51,4 +51,4 @@ CppFrame cpp_frame(void* pc);
 }  // namespace memcheck
 }  // namespace opweave
 
-#endif  // OPWEAVE_SRC_MEMCHECK_STACK_H_
+#endif  // OPWEAVE_DEVICE_MEMCHECK_STACK_H_

@@ -1,6 +1,6 @@
 // Runtime-internal helpers shared by the ATen kernels of the runtime (not installed).
-#ifndef OPWEAVE_SRC_INTERNAL_H_
-#define OPWEAVE_SRC_INTERNAL_H_
+#ifndef OPWEAVE_ATEN_INTERNAL_H_
+#define OPWEAVE_ATEN_INTERNAL_H_
 
 #include <ATen/core/Tensor.h>
 #include <ATen/core/dispatch/Dispatcher.h>
@@ -41,7 +41,7 @@ void resize_device_storage(c10::StorageImpl* storage, size_t nbytes);
 void redispatch_on_cpu(const c10::OperatorHandle& op, const std::string& name,
                        torch::jit::Stack* stack);
 
-// python_ops.cpp: `s` as a JSON string literal (quotes, backslashes, control characters).
+// python_api/runtime_ops.cpp: `s` as a JSON string literal (quotes, backslashes, control characters).
 std::string json_quoted(const std::string& s);
 
 // A kernel or transfer launched outside the generated wrappers (copies, fused Adam). While a
@@ -73,4 +73,4 @@ uint64_t thread_fallback_count();
 
 }  // namespace opweave
 
-#endif  // OPWEAVE_SRC_INTERNAL_H_
+#endif  // OPWEAVE_ATEN_INTERNAL_H_

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "internal.h"
+#include "aten/internal.h"
 #include "opweave/op_registry.h"
 #include "opweave/stream.h"
 #include "opweave/vendor.h"
