@@ -140,6 +140,14 @@ class ConformanceParser:
             return None
         return a
 
+    def _entries(self, raw: LineDict, fn: str, by_name, field: str, tensor: Optional[bool]):
+        """(argument, value, line) of each `arg: value` entry naming an argument of `fn`."""
+        for name, value in raw.items():
+            at = raw.line_of(name)
+            a = self._arg(name, at, fn, by_name, field, tensor)
+            if a is not None:
+                yield a, value, at
+
     def inputs(self, raw: Any, line: int, fn: str, by_name) -> dict:
         if isinstance(raw, str):
             if raw not in INPUT_KINDS:
@@ -152,18 +160,14 @@ class ConformanceParser:
                                f"({', '.join(INPUT_KINDS)}) or a mapping tensor -> kind")
             return {}
         out = []
-        for name, kind in raw.items():
-            at = raw.line_of(name)
-            a = self._arg(name, at, fn, by_name, "inputs", True)
-            if a is None:
-                continue
+        for a, kind, at in self._entries(raw, fn, by_name, "inputs", True):
             if a.direction == "out":
-                self.err(at, fn, f"conformance.inputs: '{name}' is an output, not read")
+                self.err(at, fn, f"conformance.inputs: '{a.name}' is an output, not read")
             elif kind not in INPUT_KINDS:
-                self.err(at, fn, f"conformance.inputs.{name}: unknown value kind '{kind}' "
+                self.err(at, fn, f"conformance.inputs.{a.name}: unknown value kind '{kind}' "
                                  f"(known: {', '.join(INPUT_KINDS)})")
             else:
-                out.append((name, kind))
+                out.append((a.name, kind))
         return {"arg_inputs": tuple(out)}
 
     def values(self, raw: Any, line: int, fn: str, by_name) -> tuple:
@@ -171,11 +175,8 @@ class ConformanceParser:
             self.err(line, fn, "conformance.values must map an argument to its test values")
             return ()
         out = []
-        for name, values in raw.items():
-            at = raw.line_of(name)
-            a = self._arg(name, at, fn, by_name, "values", False)
-            if a is None:
-                continue
+        for a, values, at in self._entries(raw, fn, by_name, "values", False):
+            name = a.name
             where = f"conformance.values.{name}"
             if a.kind in _SCALAR_KINDS:
                 if not isinstance(values, LineDict) or set(values) != {"float", "int"}:
@@ -227,10 +228,8 @@ class ConformanceParser:
                                "{what: forward argument}")
             return ()
         out = []
-        for name, fact in raw.items():
-            at = raw.line_of(name)
-            if self._arg(name, at, fn, by_name, "from_forward", False) is None:
-                continue
+        for a, fact, at in self._entries(raw, fn, by_name, "from_forward", False):
+            name = a.name
             if not isinstance(fact, dict) or len(fact) != 1:
                 self.err(at, fn, f"conformance.from_forward.{name} must be one "
                                  f"{{what: forward argument}}, what one of "
@@ -336,8 +335,9 @@ class ConformanceParser:
                                                None) is None:
                     return None
                 if aten_name not in aten_args:
+                    hint = did_you_mean(aten_name, aten_args)
                     self.err(item, fn, f"conformance.reference.{key}: '{aten_name}' is not an "
-                                       f"argument of aten::{name}{did_you_mean(aten_name, aten_args)}")
+                                       f"argument of aten::{name}{hint}")
                     return None
                 pairs[key].append((k, _freeze(v)))
         return ConformanceReference(
