@@ -16,7 +16,7 @@ from typing import Any, Callable, Optional
 from .aten_index import AtenIndex
 from .errors import did_you_mean
 from .model import ConformanceReference, ConformanceSpec, DiopiArg, DiopiFunction
-from .yaml_loader import LineDict, LineList
+from .yaml_loader import LineDict
 
 KEYS = ("inputs", "values", "together", "forward", "from_forward", "reference", "min_ndim")
 # Value kinds a conformance input is drawn with (opweave/conformance/reference.py draws them).
@@ -63,12 +63,6 @@ def _freeze(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return tuple(_freeze(v) for v in value)
     return value
-
-
-def _line(d: Any, key: Any, default: int) -> int:
-    if isinstance(d, (LineDict, LineList)):
-        return d.line_of(key)
-    return default
 
 
 class ConformanceParser:

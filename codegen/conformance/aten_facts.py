@@ -8,6 +8,7 @@ from torchgen.model import Argument, BaseTy, BaseType, OptionalType
 
 from ..dtypes import BY_NAME as DTYPE_INFO
 
+
 def parse_default(text: Optional[str]) -> tuple[bool, Any]:
     """(has_default, python value) of a schema default literal."""
     if text is None:
