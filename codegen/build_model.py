@@ -13,6 +13,7 @@ from .torch_info import torch_version
 from torchgen.model import FunctionSchema, SchemaKind
 
 from . import ctypes_map
+from .conformance_spec import ConformanceParser
 from .aten_index import AtenIndex, symint_neutral
 from .dtypes import CATALOGUE_DTYPES
 from .errors import SpecError, SpecErrors, did_you_mean
@@ -30,7 +31,7 @@ OP_KEYS = {"name": True, "doc": True, "dtypes": True, "functions": True, "tolera
            "autocompare": False}
 FN_KEYS = {"diopi": True, "aten": False, "args": False, "outputs": False, "ignore": False,
            "computed": False, "dtypes": False, "doc": False, "derive": False, "runtime": False,
-           "output_mask": False, "extension": False}
+           "output_mask": False, "extension": False, "conformance": False}
 ARG_KEYS = {"name": True, "from": False, "type": False, "doc": False, "count": False,
             "value": False, "dir": False, "optional": False}
 RUNTIME_DIRS = ("in", "out", "inout")
@@ -79,6 +80,7 @@ class _Builder:
         self.values: dict[tuple[str, str], Any] = {}  # (function, arg) -> `value` (literal or helper)
         # (function, arg) -> (`dir` or None, `optional`) of a runtime-only function's argument
         self.runtime_opts: dict[tuple[str, str], tuple[Optional[str], bool]] = {}
+        self.conformance = ConformanceParser(self.err)   # each function's `conformance:`
 
     # -- reporting -----------------------------------------------------------------------
     def err(self, line: Optional[int], op: Optional[str], reason: str) -> None:
@@ -351,6 +353,7 @@ class _Builder:
             fn = self.build_function(f, name, dtypes)
             if fn is not None:
                 functions.append(fn)
+        functions = self.conformance.resolve_family(name, functions)
         return OpFamily(name, doc, dtypes, tuple(sorted(tol.items())), compare, reason,
                         tuple(functions), e.line)
 
@@ -478,10 +481,11 @@ class _Builder:
             args.append(DiopiArg(arg_name, param.ctype, param.kind, direction, param.optional,
                                  arg_doc or ARG_DOCS.get(arg_name, arg_name.replace("_", " ")),
                                  dts, count))
+        conformance = self.conformance.parse(f, name, tuple(args), bool(bindings), self.index)
         if len(self.errors) > nerr:
             return None
         return DiopiFunction(name, family, doc, tuple(args), tuple(bindings), runtime_use,
-                             f.line_of("diopi"), extension)
+                             f.line_of("diopi"), extension, conformance)
 
     def parse_schemas(self, f: LineDict, name: str):
         aten = f.get("aten")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 from torchgen.model import FunctionSchema
@@ -80,6 +80,51 @@ class AtenBinding:
 
 
 @dataclass(frozen=True)
+class ConformanceReference:
+    """What a function's conformance cases compare with, when not the ATen overload it binds
+    (the catalogue's `conformance.reference`; specs/README.md)."""
+
+    runtime: str = ""        # runtime-only functions: convert | adam | adamw
+    output: str = ""         # convert: the DIOPI tensor written ...
+    input: str = ""          # ... from this DIOPI tensor (ATen's copy_ semantics)
+    aten: str = ""           # an ATen overload with a CPU kernel standing for the bound one
+    positional: tuple[str, ...] = ()            # that overload's positional argument names
+    args: tuple[tuple[str, str], ...] = ()      # further DIOPI argument -> its argument
+    fixed: tuple[tuple[str, object], ...] = ()  # its arguments the catalogue ignores -> value
+
+
+@dataclass(frozen=True)
+class ConformanceSpec:
+    """Per-function facts the conformance case generator needs beyond the signature, the
+    bound overload and its output rule (the catalogue's `conformance:`; specs/README.md).
+    Values are stored as tuples (the model is immutable); lists in the YAML."""
+
+    inputs: str = ""                              # value kind drawn for every input tensor
+    arg_inputs: tuple[tuple[str, str], ...] = ()  # input tensor -> value kind
+    values: tuple[tuple[str, object], ...] = ()   # argument -> test values (a Scalar's:
+                                                  # (floating values, integral values))
+    together: tuple[str, ...] = ()                # arguments whose values go case by case
+    forward: str = ""                             # the function whose cases a backward's
+                                                  # derive from (resolved at load)
+    from_forward: tuple[tuple[str, tuple[str, str]], ...] = ()  # arg -> (what, forward arg)
+    reference: Optional[ConformanceReference] = None
+    min_ndim: int = 0                             # element-wise cases of fewer dims skipped
+
+    def value_list(self, arg: str):
+        """The `values` of `arg` (tuples thawed into lists), or None."""
+        for name, values in self.values:
+            if name == arg:
+                return _thaw(values)
+        return None
+
+
+def _thaw(value):
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
 class DiopiFunction:
     name: str
     family: str
@@ -89,6 +134,7 @@ class DiopiFunction:
     runtime_use: str          # non-empty when called by the runtime rather than an ATen op
     line: int
     extension: str = ""       # non-empty (why) for a function DIOPI does not define
+    conformance: ConformanceSpec = field(default_factory=ConformanceSpec)
 
     @property
     def outputs(self) -> tuple[DiopiArg, ...]:

@@ -31,6 +31,20 @@ ops:
           out: like(self)
 """
 
+
+
+def rt_family(*args: str) -> str:
+    """A family with one runtime-only function, diopiRt, taking `args` (its line 28 on)."""
+    return """  - name: rt
+    doc: Runtime-only.
+    dtypes: [float32]
+    functions:
+      - diopi: diopiRt
+        runtime: the runtime
+        args:
+""" + "".join(f"          - {a}\n" for a in args)
+
+
 # (case id, text replaced, replacement, expected "line: op: reason" fragment)
 BAD_CASES = [
     ("yaml_syntax", "    dtypes: [float32, float64]", "    dtypes: [float32, float64",
@@ -103,16 +117,19 @@ BAD_CASES = [
      "        outputs:\n          out: broadcast(self, other)",
      "ops.yaml:12: diopiAdd: ignore helper 'nearest_scale_matches(alpha, self, sizes, 0)' reads "
      "'sizes', which is not an argument of aten::add.out or an integer"),
+    # per-function conformance facts (`conformance:`, codegen/conformance_spec.py)
+    ("conformance_unknown_field", "          out: broadcast(self, other)\n",
+     "          out: broadcast(self, other)\n        conformance:\n          valuse: {}\n",
+     "ops.yaml:14: diopiAdd: unknown field 'valuse' in conformance (did you mean 'values'?)"),
+    ("conformance_unknown_argument", "          out: broadcast(self, other)\n",
+     "          out: broadcast(self, other)\n        conformance:\n"
+     "          values: {alpah: {float: [0.5], int: [2]}}\n",
+     "ops.yaml:14: diopiAdd: conformance.values names 'alpah', which is not an argument of "
+     "diopiAdd (did you mean 'alpha'?)"),
     # runtime-only arguments: `dir` / `optional`
-    ("runtime_arg_bad_dir", GOOD, GOOD + """  - name: rt
-    doc: Runtime-only.
-    dtypes: [float32]
-    functions:
-      - diopi: diopiRt
-        runtime: the runtime
-        args:
-          - {name: x, type: diopiTensorHandle_t, dir: both}
-""", "ops.yaml:28: diopiRt: 'dir' of argument 'x' must be one of in, out, inout, got 'both'"),
+    ("runtime_arg_bad_dir", GOOD,
+     GOOD + rt_family("{name: x, type: diopiTensorHandle_t, dir: both}"),
+     "ops.yaml:28: diopiRt: 'dir' of argument 'x' must be one of in, out, inout, got 'both'"),
 ]
 
 
@@ -215,21 +232,126 @@ def test_aten_since_hides_the_overload_from_the_generator(tmp_path):
 
 
 def test_runtime_only_arguments_take_direction_and_optional(tmp_path):
-    text = GOOD + """  - name: rt
-    doc: Runtime-only.
-    dtypes: [float32]
-    functions:
-      - diopi: diopiRt
-        runtime: the runtime
-        args:
-          - {name: x, type: diopiTensorHandle_t, dir: inout}
-          - {name: g, type: diopiTensorHandle_t, dir: in}
-          - {name: m, type: diopiTensorHandle_t, optional: true}
-          - {name: lr, type: float}
-"""
+    text = GOOD + rt_family("{name: x, type: diopiTensorHandle_t, dir: inout}",
+                            "{name: g, type: diopiTensorHandle_t, dir: in}",
+                            "{name: m, type: diopiTensorHandle_t, optional: true}",
+                            "{name: lr, type: float}")
     proc, out = run_codegen(tmp_path, text)
     assert proc.returncode == 0, proc.stderr
     header = (out / "diopi" / "functions.h").read_text()
     assert "@param[inout] x" in header and "@param[in] g" in header
     assert "@param[out] m m (optional: may be null)" in header
     assert "float lr" in header
+
+
+# `conformance:` (specs/README.md): each malformed field is an error at its line, naming the
+# function; checked in-process (the end-to-end path is covered by BAD_CASES above).
+RT_FAMILY = rt_family("{name: dst, type: diopiTensorHandle_t}",
+                      "{name: src, type: diopiConstTensorHandle_t}")
+CONFORMANCE_CASES = [
+    # (case id, lines under diopiAdd's `conformance:` (line 14 on), expected "line: fn: reason")
+    ("not_a_mapping", None, "ops.yaml:13: diopiAdd: 'conformance' must be a mapping"),
+    ("scalar_values_not_split", "values: {alpha: [1, 2]}",
+     "ops.yaml:14: diopiAdd: conformance.values.alpha: a Scalar takes {float: [...], int: [...]}"),
+    ("scalar_values_wrong_type", "values: {alpha: {float: [0.5], int: [two]}}",
+     "ops.yaml:14: diopiAdd: conformance.values.alpha.int must be a non-empty list of numbers"),
+    ("values_of_a_tensor", "values: {other: [1]}",
+     "ops.yaml:14: diopiAdd: conformance.values: 'other' is not a non-tensor argument"),
+    ("values_not_a_mapping", "values: [1, 2]",
+     "ops.yaml:14: diopiAdd: conformance.values must map an argument to its test values"),
+    ("unknown_input_kind", "inputs: posative",
+     "ops.yaml:14: diopiAdd: conformance.inputs: unknown value kind 'posative' (known: normal, "
+     "positive, unit, small_int) (did you mean 'positive'?)"),
+    ("input_kind_of_an_output", "inputs: {out: positive}",
+     "ops.yaml:14: diopiAdd: conformance.inputs: 'out' is an output, not read"),
+    ("forward_outside_the_family", "forward: diopiNeg",
+     "ops.yaml:14: diopiAdd: conformance.forward: 'diopiNeg' is not another function of the "
+     "'add' family"),
+    ("forward_not_a_string", "forward: [diopiNeg]",
+     "ops.yaml:14: diopiAdd: conformance.forward must name a DIOPI function of the family"),
+    ("from_forward_without_a_forward", "from_forward: {alpha: {attr: alpha}}",
+     "ops.yaml:14: diopiAdd: conformance.from_forward needs a forward function"),
+    ("from_forward_unknown_fact", "from_forward: {alpha: {shap: input}}",
+     "ops.yaml:14: diopiAdd: conformance.from_forward.alpha: unknown 'shap' (known: shape, dim0, "
+     "channels, attr) (did you mean 'shape'?)"),
+    ("together_without_values", "together: [alpha, other]",
+     "ops.yaml:14: diopiAdd: conformance.together names 'alpha', which has no conformance.values"),
+    ("min_ndim_negative", "min_ndim: -1",
+     "ops.yaml:14: diopiAdd: conformance.min_ndim must be an integer >= 0, got -1"),
+    ("reference_unknown_overload", "reference: {aten: convolutoin}",
+     "ops.yaml:14: diopiAdd: conformance.reference.aten: ATen overload 'convolutoin' does not "
+     "exist (did you mean 'convolution'?)"),
+    ("reference_unknown_argument", "reference: {aten: convolution, fixed: {output_paddin: [0]}}",
+     "ops.yaml:14: diopiAdd: conformance.reference.fixed: 'output_paddin' is not an argument of "
+     "aten::convolution (did you mean 'output_padding'?)"),
+    ("reference_runtime_of_a_bound_function", "reference: {runtime: adam}",
+     "ops.yaml:14: diopiAdd: conformance.reference.runtime is for runtime-only functions"),
+    ("reference_unknown_field", "reference: {aten: add.out, overlaod: x}",
+     "ops.yaml:14: diopiAdd: unknown field 'overlaod' in conformance.reference"),
+]
+
+
+def _with_add_conformance(block):
+    head = "          out: broadcast(self, other)\n"
+    body = ("        conformance: [1]\n" if block is None
+            else f"        conformance:\n          {block}\n")
+    return GOOD.replace(head, head + body, 1)
+
+
+def _load_errors(tmp_path, text):
+    from codegen.errors import SpecErrors
+    from codegen.pipeline import load_catalogue
+    spec = tmp_path / "ops.yaml"
+    spec.write_text(text)
+    with pytest.raises(SpecErrors) as e:
+        load_catalogue(str(spec))
+    return [err.format() for err in e.value.errors]
+
+
+@pytest.mark.parametrize("case,block,expected", CONFORMANCE_CASES,
+                         ids=[c[0] for c in CONFORMANCE_CASES])
+def test_bad_conformance_field_reports_line_and_function(tmp_path, case, block, expected):
+    errors = _load_errors(tmp_path, _with_add_conformance(block))
+    assert any(expected in e for e in errors), errors
+
+
+@pytest.mark.parametrize("reference,expected", [
+    ("{runtime: convert, output: src, input: dst}",
+     "ops.yaml:33: diopiRt: conformance.reference.output: 'src' is not written by the function"),
+    ("{runtime: convert, output: dst}", "ops.yaml:32: diopiRt: conformance.reference.runtime: "
+                                        "convert takes input, output"),
+    ("{runtime: sgd}", "ops.yaml:32: diopiRt: conformance.reference.runtime: unknown reference "
+                       "'sgd' (known: convert, adam, adamw)"),
+    ("{aten: add.out}", "ops.yaml:32: diopiRt: conformance.reference.aten: a runtime-only "
+                        "function takes 'runtime'"),
+])
+def test_bad_runtime_reference_reports_line_and_function(tmp_path, reference, expected):
+    text = GOOD + RT_FAMILY + "        conformance:\n          reference:\n"
+    text += "".join(f"            {k.strip()}\n" for k in reference.strip("{}").split(","))
+    errors = _load_errors(tmp_path, text)
+    assert any(expected in e for e in errors), errors
+
+
+def test_conformance_facts_reach_the_cases(tmp_path):
+    """A valid `conformance:` is honoured: Scalar values, the input domain, a runtime reference."""
+    import yaml
+    from codegen import emit_conformance
+    from codegen.output_set import OutputSet
+    from codegen.pipeline import load_catalogue
+    from codegen.render import environment
+    text = _with_add_conformance("values: {alpha: {float: [0.25], int: [5]}}\n"
+                                 "          inputs: unit")
+    text += RT_FAMILY + ("        conformance:\n"
+                         "          reference: {runtime: convert, output: dst, input: src}\n")
+    spec = tmp_path / "ops.yaml"
+    spec.write_text(text)
+    cat = load_catalogue(str(spec))
+    out = OutputSet()
+    emit_conformance.emit(cat, environment(), out)
+    (add,) = yaml.safe_load(out.files["conformance/add.yaml"])["functions"]
+    assert {c["attrs"]["alpha"] for c in add["cases"]} == {1, 0.25}   # default first
+    assert all(t["values"] == "unit" for c in add["cases"] if c["tag"] == "bcast"
+               for t in c["inputs"].values())
+    (rt,) = yaml.safe_load(out.files["conformance/rt.yaml"])["functions"]
+    assert rt["reference"] == {"runtime": "convert", "output": "dst", "input": "src"}
+    assert rt["cases"] and all(set(c["inputs"]) == {"src"} for c in rt["cases"])

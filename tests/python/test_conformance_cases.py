@@ -8,8 +8,9 @@ import re
 import pytest
 import yaml
 
-from codegen import emit_conformance
-from codegen.emit_conformance import FORWARD_OF
+from codegen import emit_conformance, rules
+from codegen.conformance.shape_classes import NO_SHAPE_CLASS, SHAPE_CLASSES
+from codegen.conformance.yaml_flow import flow
 from codegen.output_set import OutputSet
 from codegen.pipeline import load_catalogue
 from codegen.render import environment
@@ -89,8 +90,11 @@ def test_cases_cover_shapes_layouts_dtypes_and_tolerances(generated):
 
 
 def test_backward_cases_are_derived_from_the_forward_cases(generated):
-    _cat, _out, docs = generated
+    cat, _out, docs = generated
     fns = functions(docs)
+    forward_of = {f.name: f.conformance.forward for f in cat.functions}
+    assert forward_of["diopiMaxPool2dBackward"] == "diopiMaxPool2dWithIndices"   # `forward:`
+    assert forward_of["diopiSigmoidBackward"] == "diopiSigmoid"   # by name
     backward = [n for n in fns if n.endswith("Backward")]
     assert len(backward) >= 7
     derived_from_forward = []  # backwards whose inputs come from a forward case (the spine's)
@@ -103,7 +107,7 @@ def test_backward_cases_are_derived_from_the_forward_cases(generated):
         if derived:
             derived_from_forward.append(name)
         for c in derived:
-            assert c["forward"]["fn"] == FORWARD_OF.get(name, name[:-len("Backward")])
+            assert c["forward"]["fn"] == forward_of[name]
             grad = c["inputs"].get("grad_output")  # some backwards name it grad / grad_out
             if grad is not None and "out" in json.dumps(grad):
                 assert grad["like"] == "out"
@@ -156,13 +160,20 @@ def test_case_ids_hash_the_content_and_do_not_depend_on_position(generated, tmp_
     assert ids2 == {i for i, fn in ids.items() if not re.match(r"diopiAdd(Inp)?(Scalar)?$", fn)}
 
 
-def test_a_function_the_generator_cannot_cover_gets_no_cases_and_a_reason(monkeypatch):
-    monkeypatch.setitem(emit_conformance.STR_VALUES, "rounding_mode", None)
-    monkeypatch.delitem(emit_conformance.STR_VALUES, "rounding_mode")
-    _cat, _out, docs = emit_cases()
+def test_a_function_the_generator_cannot_cover_gets_no_cases_and_a_reason(tmp_path):
+    # diopiDiv without its `conformance.values` of rounding_mode (a str with no default)
+    text = open(SPEC).read()
+    given = "        conformance:\n          values: {rounding_mode: [null, trunc, floor]}\n"
+    start = text.index("      - diopi: diopiDiv\n")
+    assert text.index(given, start) < text.index("      - diopi: diopiDivInp\n")
+    spec = tmp_path / "ops.yaml"
+    spec.write_text(text[:start] + text[start:].replace(given, "", 1))
+    _cat, _out, docs = emit_cases(str(spec))
     fns = functions(docs)
     assert fns["diopiDiv"][1]["cases"] == []
-    assert "rounding_mode" in fns["diopiDiv"][1]["unsupported"]
+    reason = fns["diopiDiv"][1]["unsupported"]
+    assert "rounding_mode" in reason and "conformance: values:" in reason
+    assert reason.startswith("conformance: ")
     assert fns["diopiAdd"][1]["cases"]
     assert "unsupported" in docs["conformance/index.yaml"]["functions"]["diopiDiv"]
 
@@ -181,4 +192,16 @@ def test_call_thunks_cover_every_function_with_its_c_types(generated):
 def test_yaml_flow_writer_round_trips_values():
     for value in [1, 0.5, 1e-05, -2.5e-10, 1e20, None, True, "none", "add.out", "null", [],
                   {"a": [1, [2.0]], "b": {"c": None}}]:
-        assert yaml.safe_load(emit_conformance.flow(value)) == value
+        assert yaml.safe_load(flow(value)) == value
+
+
+def test_every_output_rule_has_a_shape_class_or_says_why_not():
+    """The registry beside rules.OUTPUT_RULES: a new rule needs a shape class (or a reason)."""
+    rules_ = set(rules.OUTPUT_RULES)
+    missing = rules_ - set(SHAPE_CLASSES) - set(NO_SHAPE_CLASS)
+    assert not missing, f"output rules with no shape class and no reason: {missing}"
+    assert not set(SHAPE_CLASSES) & set(NO_SHAPE_CLASS)
+    assert all(reason for reason in NO_SHAPE_CLASS.values())
+    assert set(NO_SHAPE_CLASS) <= rules_, "a reason for a rule that does not exist"
+    # beyond the rules: only the plan's own classes of runtime-only functions
+    assert set(SHAPE_CLASSES) - rules_ == {"convert", "optimizer"}
