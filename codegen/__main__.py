@@ -10,7 +10,7 @@ import time
 
 from . import output_set
 from .errors import SpecError, SpecErrors
-from .pipeline import generate, load_catalogue
+from .pipeline import generate, load_catalogue, load_dicp
 from .render import REPO_ROOT, RenderError
 
 DEFAULT_SPEC = os.path.join("specs", "ops.yaml")
@@ -23,7 +23,7 @@ def _load_and_generate(args):
     if vendors is None:  # a spec of its own (tests, bench) is not the one vendors/ answers
         vendors = DEFAULT_VENDORS if os.path.normpath(args.spec) == DEFAULT_SPEC else ""
     cat = load_catalogue(args.spec, vendors_dir=vendors)
-    return cat, generate(cat)
+    return cat, generate(cat, load_dicp(cat))
 
 
 def cmd_gen(args) -> int:

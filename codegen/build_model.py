@@ -20,6 +20,7 @@ from .errors import SpecError, SpecErrors, did_you_mean
 from .model import (ArgSource, AtenBinding, Catalogue, DiopiArg, DiopiFunction,
                     ForeachOverload, OpFamily, OutputRule, Tolerance)
 from .rules import ARG_HELPERS, COMPUTED_HELPERS, GUARD_HELPERS, OUTPUT_RULES, RuleError, parse_call
+from .validate import C_IDENT, Checker
 from .yaml_loader import LineDict, LineList
 
 TOP_KEYS = {"version": False, "tolerances": True, "ops": True, "foreach": False,
@@ -40,7 +41,6 @@ SLOW_KERNEL = re.compile(r"^foreach_tensor_\w+_slow_?$")
 
 FAMILY_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 DIOPI_NAME = re.compile(r"^diopi[A-Z][A-Za-z0-9_]*$")
-C_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 ARG_DOCS = {
     "input": "the input tensor", "out": "the output tensor", "other": "the second operand",
@@ -55,24 +55,11 @@ ARG_DOCS = {
 }
 
 
-def _bad_text(text: str) -> Optional[str]:
-    """Why `text` cannot go into a generated C comment or string literal (None if fine)."""
-    if "*/" in text or "/*" in text:
-        return "contains '/*' or '*/', which would break the generated C comment"
-    for ch in text:
-        if ch != "\n" and (ord(ch) < 0x20 or ord(ch) == 0x7F):
-            return f"contains control character {ch!r}"
-    if "\\" in text:
-        return "contains a backslash, which would be an escape in generated C strings"
-    return None
-
-
-class _Builder:
+class _Builder(Checker):
     def __init__(self, path: str, index: AtenIndex, unique_aten: bool = True):
+        super().__init__(path)
         self.unique_aten = unique_aten
-        self.path = path
         self.index = index
-        self.errors: list[SpecError] = []
         self.seen_families: dict[str, int] = {}
         self.seen_diopi: dict[str, int] = {}
         self.claimed: dict[str, str] = {}   # ATen overload -> DIOPI function claiming it
@@ -81,33 +68,6 @@ class _Builder:
         # (function, arg) -> (`dir` or None, `optional`) of a runtime-only function's argument
         self.runtime_opts: dict[tuple[str, str], tuple[Optional[str], bool]] = {}
         self.conformance = ConformanceParser(self.err)   # each function's `conformance:`
-
-    # -- reporting -----------------------------------------------------------------------
-    def err(self, line: Optional[int], op: Optional[str], reason: str) -> None:
-        self.errors.append(SpecError(self.path, line, op, reason))
-
-    def check_keys(self, d: LineDict, allowed: dict[str, bool], op: Optional[str], what: str) -> bool:
-        ok = True
-        for key in d:
-            if key not in allowed:
-                hint = did_you_mean(key, list(allowed))
-                self.err(d.line_of(key), op, f"unknown field '{key}' in {what}{hint}")
-                ok = False
-        for key, required in allowed.items():
-            if required and key not in d:
-                self.err(d.line, op, f"missing required field '{key}' in {what}")
-                ok = False
-        return ok
-
-    def check_text(self, value: Any, line: int, op: str, field: str) -> str:
-        if not isinstance(value, str) or not value.strip():
-            self.err(line, op, f"'{field}' must be a non-empty string")
-            return ""
-        why = _bad_text(value)
-        if why:
-            self.err(line, op, f"'{field}' {why}")
-            return ""
-        return value.strip()
 
     def check_dtypes(self, value: Any, line: int, op: str, field: str) -> tuple[str, ...]:
         if not isinstance(value, list) or not value:

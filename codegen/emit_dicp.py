@@ -1,10 +1,11 @@
 """Graph-mode (DICP) conversion tables: generated/dicp/<vendor>_conversions.py per vendor.
 
-The vendor catalogues live next to the op catalogue (specs/dicp/<vendor>.yaml, read through
-codegen.dicp_catalogue, which validates them against the op model); a spec without a dicp/
-directory beside it produces no tables. Each generated module holds the vendor op classes
-(ports, typed attributes, inference rule, how the op runs, its CPU reference) and the
-conversion table as data; runtime/python/opweave/dicp/ applies it to FX graphs.
+Renders the vendor catalogues the load phase validated (codegen/dicp/, from
+specs/dicp/<vendor>.yaml beside the op catalogue; none when there is no such folder). Each
+generated module holds the vendor op classes (ports, typed attributes, inference rule, how
+the op runs, its CPU reference) and the conversion table as data: constructor calls of the
+record classes the runtime shares with the generator (opweave/dicp/records.py), which
+runtime/python/opweave/dicp/ applies to FX graphs.
 """
 
 from __future__ import annotations
@@ -14,28 +15,17 @@ import os
 
 import jinja2
 
-from . import dicp_catalogue
-from .aten_index import default_index
-from .model import Catalogue
+from .dicp import VendorCatalogue
 from .output_set import OutputSet
 from .render import render
 
 
-SKIP_FIELDS = ("index",)
-
-
-def spec_dir(cat: Catalogue) -> str:
-    return os.path.join(os.path.dirname(cat.source) or ".", "dicp")
-
-
 def py(value) -> str:
-    """Deterministic Python literal (tuples stay tuples; floats keep their repr); catalogue
-    dataclasses become constructor calls of the runtime's classes, default fields left out."""
+    """Deterministic Python literal (tuples stay tuples; floats keep their repr); records
+    become constructor calls, fields at their default left out."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         parts = []
         for f in dataclasses.fields(value):
-            if f.name in SKIP_FIELDS or not f.compare:
-                continue
             v = getattr(value, f.name)
             if f.default is not dataclasses.MISSING and v == f.default:
                 continue
@@ -51,11 +41,9 @@ def py(value) -> str:
     return repr(value)
 
 
-def emit(cat: Catalogue, env: jinja2.Environment, out: OutputSet) -> None:
-    directory = spec_dir(cat)
-    if not os.path.isdir(directory):
+def emit(vendors: tuple[VendorCatalogue, ...], env: jinja2.Environment, out: OutputSet) -> None:
+    if not vendors:
         return
-    vendors = dicp_catalogue.load_all(directory, cat, default_index())
     for v in vendors:
         source = os.path.relpath(v.source) if os.path.isabs(v.source) else v.source
         counts = v.counts

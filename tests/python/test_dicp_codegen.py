@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from codegen import dicp_catalogue
+from codegen import dicp
 from codegen.aten_index import default_index
 from codegen.errors import SpecErrors
 from codegen.pipeline import load_catalogue
@@ -37,7 +37,7 @@ def errors_for(catalogue, tmp_path, old: str, new: str, source=SIM) -> tuple[lis
     path = tmp_path / os.path.basename(source)
     path.write_text(edited)
     with pytest.raises(SpecErrors) as e:
-        dicp_catalogue.load_vendor(str(path), f"specs/dicp/{path.name}", catalogue, default_index())
+        dicp.load_vendor(str(path), f"specs/dicp/{path.name}", catalogue, default_index())
     return [x.format() for x in e.value.errors], edited
 
 
@@ -105,6 +105,13 @@ CASES = [
     ("graph_kernel_and_diopi", "    kernel: simFusedAddmmAct\n",
      "    kernel: simFusedAddmmAct\n    diopi: diopiAddmm\n", "  - name: AddmmAct",
      "AddmmAct: a vendor op has one of 'diopi', 'view' or 'kernel'"),
+    # The op catalogue's text rules (codegen/validate.py): the doc becomes a docstring.
+    ("doc_backslash", "    doc: other - alpha * self, as (-self) + other when alpha is 1.",
+     "    doc: other - alpha * self \\ as (-self) + other when alpha is 1.",
+     "    doc: other - alpha * self \\", "rsub.Scalar: 'doc' contains a backslash"),
+    ("doc_triple_quotes", "    doc: other - alpha * self, as (-self) + other when alpha is 1.",
+     '    doc: other - alpha * self, as """(-self)""" + other when alpha is 1.',
+     '    doc: other - alpha * self, as """', "rsub.Scalar: 'doc' contains triple quotes"),
     ("view_attributes", "    view: transpose\n    inputs: [input]\n    attrs: {dim0: int, dim1: int}",
      "    view: transpose\n    inputs: [input]\n    attrs: {dim0: int}",
      "    view: transpose", "Transpose: view 'transpose' takes attributes (dim0: int, dim1: int)"),
@@ -145,7 +152,7 @@ def test_command_line_fails_and_writes_nothing(tmp_path):
 
 
 def test_generated_counts_match_the_catalogue(catalogue):
-    vendors = dicp_catalogue.load_all(os.path.join(REPO, "specs", "dicp"), catalogue,
+    vendors = dicp.load_all(os.path.join(REPO, "specs", "dicp"), catalogue,
                                       default_index())
     by_name = {v.vendor: v for v in vendors}
     assert set(by_name) >= {"sim", "ascend"}

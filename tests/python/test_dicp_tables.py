@@ -9,6 +9,10 @@ unsupported, and each `when` alternative).
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 import torch
 import torch.nn.functional as F
@@ -17,6 +21,7 @@ import opweave  # noqa: F401  (the package; tables import opweave.dicp)
 from opweave import dicp
 from opweave.device_module import TORCH2
 
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 aten = torch.ops.aten
 B = 6   # batch size of the cases; dynamic tests vary it
 
@@ -225,6 +230,48 @@ def test_table_counts_match_the_catalogue():
         assert dict(table.module.COUNTS) == {k: counts[k] for k in
                                              ("map", "decomp", "custom", "unsupported")}
     assert "sim" in dicp.available_vendors() and "ascend" in dicp.available_vendors()
+
+
+@pytest.fixture(scope="module")
+def dicp_model():
+    """What codegen validated: {vendor: VendorCatalogue} (the load phase of `make gen`)."""
+    from codegen.pipeline import load_catalogue, load_dicp
+    cat = load_catalogue(os.path.join(REPO, "specs", "ops.yaml"))
+    return {v.vendor: v for v in load_dicp(cat)}
+
+
+@pytest.mark.parametrize("vendor", VENDORS)
+def test_generated_table_holds_the_records_codegen_validated(dicp_model, vendor):
+    """The generated table, imported by the runtime, gives back the very records the
+    generator built from specs/dicp/<vendor>.yaml: one record module on both sides
+    (opweave/dicp/records.py), so a field one side lacks or renders differently fails here."""
+    from codegen.dicp import records as codegen_records
+    from opweave.dicp import records, table as runtime_table
+    assert codegen_records.Conversion is records.Conversion is runtime_table.Conversion
+    model, table = dicp_model[vendor], dicp.load_table(vendor)
+    assert table.conversions == model.conversions
+    assert all(type(c) is records.Conversion for c in table.conversions)
+    assert (table.executable, table.data_format, table.fusions) == \
+        (model.executable, model.data_format, model.fusions)
+    assert list(table.ops) == [op.name for op in model.ops]
+    for op in model.ops:
+        cls = table.ops[op.name]
+        got = tuple(getattr(cls, f) for f in ("inputs", "outputs", "attrs", "infer", "diopi",
+                                              "view", "ref", "line"))
+        assert got == (op.inputs, op.outputs, op.attrs, op.infer, op.diopi, op.view, op.ref,
+                       op.line), op.name
+
+
+def test_records_module_needs_neither_torch_nor_the_opweave_package():
+    """codegen loads the shared records by path; `make gen` must not need torch or the build."""
+    code = ("import sys; from codegen.dicp import records; "
+            "assert 'torch' not in sys.modules and 'opweave' not in sys.modules, "
+            "sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'opweave')); "
+            "print(records.Conversion.__module__)")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": REPO})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "opweave.dicp.records"
 
 
 def test_ascend_format_hook_inserts_transdata_for_fractal_matmuls():

@@ -1,10 +1,12 @@
-"""The classes generated conversion tables are made of, and loading a vendor's table.
+"""VendorOp, the class generated vendor ops derive from, and loading a vendor's table.
 
 generated/dicp/<vendor>_conversions.py (written by `make gen` from specs/dicp/<vendor>.yaml)
 holds one VendorOp subclass per vendor op and the CONVERSIONS tuple. Calling a vendor op
 class computes its CPU reference (a "fake" vendor op: the ATen op its DIOPI kernel
 implements, a view, or a named Python function), so a converted graph runs on CPU as is;
-called with FX proxies it records itself as a graph node instead.
+called with FX proxies it records itself as a graph node instead. The records the table
+holds (Port, Attr, Rule, DiopiCall, Reference, Conversion, ...) are records.py's, the classes
+the generator validated them into.
 """
 
 from __future__ import annotations
@@ -14,91 +16,21 @@ import importlib.util
 import os
 import pathlib
 import sys
-from dataclasses import dataclass
 from typing import Any, Optional
 
 import torch
 import torch.fx
 
 from .infer import TensorSpec, infer_specs, spec_of
+# The generated tables import the records from here (`from opweave.dicp.table import ...`).
+from .records import (Attr, Conversion, DiopiCall, MapSpec, Port, Reference, Rule,  # noqa: F401
+                      Step)
 
 _REPO = pathlib.Path(__file__).resolve().parents[4]
 
 
 def generated_dir() -> pathlib.Path:
     return pathlib.Path(os.environ.get("OPWEAVE_DICP_TABLES") or _REPO / "generated" / "dicp")
-
-
-# ---------------------------------------------------------------- records of the catalogue
-@dataclass(frozen=True)
-class Port:
-    name: str
-    optional: bool
-
-
-@dataclass(frozen=True)
-class Attr:
-    name: str
-    type: str
-    optional: bool
-
-
-@dataclass(frozen=True)
-class Rule:
-    name: str
-    args: tuple
-
-
-@dataclass(frozen=True)
-class DiopiCall:
-    function: str
-    args: tuple      # (diopi arg, role port|output|attr, vendor name, C type, kind)
-    dtypes: tuple    # (port/output, dtypes)
-    graph_kernel: bool = False   # exported by the vendor library outside specs/ops.yaml
-
-
-@dataclass(frozen=True)
-class Reference:
-    kind: str        # aten | aten_out | aten_inplace | custom
-    target: str
-    args: tuple = ()
-    outputs: tuple = ()
-
-
-@dataclass(frozen=True)
-class MapSpec:
-    op: str
-    inputs: tuple
-    attrs: tuple
-    outputs: tuple
-
-
-@dataclass(frozen=True)
-class Step:
-    name: str
-    op: str
-    aten: str
-    inputs: tuple
-    attrs: tuple
-
-
-@dataclass(frozen=True)
-class Conversion:
-    aten: str
-    kind: str
-    doc: str
-    when: tuple
-    ignore: tuple
-    map: Optional[MapSpec] = None
-    steps: tuple = ()
-    custom: str = ""
-    uses: tuple = ()
-    reason: str = ""
-    line: int = 0
-
-    @property
-    def is_data(self) -> bool:
-        return self.kind != "custom"
 
 
 # ----------------------------------------------------------------------------- ATen lookups
