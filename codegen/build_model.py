@@ -67,7 +67,7 @@ class _Builder(Checker):
         self.values: dict[tuple[str, str], Any] = {}  # (function, arg) -> `value` (literal or helper)
         # (function, arg) -> (`dir` or None, `optional`) of a runtime-only function's argument
         self.runtime_opts: dict[tuple[str, str], tuple[Optional[str], bool]] = {}
-        self.conformance = ConformanceParser(self.err)   # each function's `conformance:`
+        self.conformance = ConformanceParser(self)   # each function's `conformance:`
 
     def check_dtypes(self, value: Any, line: int, op: str, field: str) -> tuple[str, ...]:
         if not isinstance(value, list) or not value:

@@ -11,11 +11,12 @@ line and the function's name, collected like every other field's.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 from .aten_index import AtenIndex
 from .errors import did_you_mean
 from .model import ConformanceReference, ConformanceSpec, DiopiArg, DiopiFunction
+from .validate import Checker
 from .yaml_loader import LineDict
 
 KEYS = ("inputs", "values", "together", "forward", "from_forward", "reference", "min_ndim")
@@ -31,8 +32,6 @@ FORWARD_FACTS = {
 # References of runtime-only functions (opweave/conformance/reference.py implements them).
 RUNTIME_REFERENCES = ("convert", "adam", "adamw")
 REFERENCE_KEYS = ("runtime", "output", "input", "aten", "args", "fixed")
-
-Err = Callable[[Optional[int], Optional[str], str], None]
 
 
 def _number(v: Any) -> bool:
@@ -69,8 +68,9 @@ class ConformanceParser:
     """Parses each function's `conformance:` (parse), then checks what names other functions
     of its family and resolves each backward's forward (resolve_family)."""
 
-    def __init__(self, err: Err):
-        self.err = err
+    def __init__(self, checker: Checker):
+        self.checker = checker
+        self.err = checker.err
         # function -> line of its `forward:` / each `from_forward:` entry, for resolve_family
         self.lines: dict[str, dict[str, int]] = {}
 
@@ -84,10 +84,7 @@ class ConformanceParser:
         if not isinstance(raw, LineDict):
             self.err(line, fn, "'conformance' must be a mapping (specs/README.md)")
             return ConformanceSpec()
-        for key in raw:
-            if key not in KEYS:
-                self.err(raw.line_of(key), fn,
-                         f"unknown field '{key}' in conformance{did_you_mean(key, KEYS)}")
+        self.checker.check_keys(raw, dict.fromkeys(KEYS, False), fn, "conformance")
         by_name = {a.name: a for a in args}
         self.lines[fn] = {}
         out: dict[str, Any] = {}
