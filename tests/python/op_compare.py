@@ -1,0 +1,29 @@
+"""Shared by the op-by-op suites (test_ops_*.py): the device, a seeded generator and the
+CPU-versus-device comparison they all make."""
+
+from __future__ import annotations
+
+import torch
+
+import opweave
+
+D = opweave.device(0)
+
+
+def gen(seed=0):
+    return torch.Generator().manual_seed(seed)
+
+
+def to(dev, args):
+    return [a.to(dev) if isinstance(a, torch.Tensor) else a for a in args]
+
+
+def same(cpu, dev, atol):
+    cs = cpu if isinstance(cpu, (tuple, list)) else (cpu,)
+    ds = dev if isinstance(dev, (tuple, list)) else (dev,)
+    assert len(cs) == len(ds)
+    for c, d in zip(cs, ds):
+        d = d.cpu()
+        assert c.shape == d.shape and c.dtype == d.dtype, (c.shape, d.shape, c.dtype, d.dtype)
+        assert torch.allclose(c.double(), d.double(), atol=atol, rtol=1e-6, equal_nan=True), (c, d)
+
