@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from .c_decl import c_decl
 from .model import Catalogue
 from .output_set import OutputSet
 from .render import render
 
 
 def emit(cat: Catalogue, env, out: OutputSet) -> None:
-    env.globals["c_decl"] = c_decl
     for fam in cat.families:
         out.add(f"vendor_stubs/{fam.name}.cpp",
                 render(env, "vendor_stubs/family.cpp.j2", fam=fam))
