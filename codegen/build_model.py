@@ -15,10 +15,10 @@ from torchgen.model import FunctionSchema, SchemaKind
 from . import ctypes_map
 from .conformance_spec import ConformanceParser
 from .aten_index import AtenIndex, symint_neutral
-from .dtypes import CATALOGUE_DTYPES
+from .dtypes import CATALOGUE_DTYPES, TOLERANCE_DTYPES
 from .errors import SpecError, SpecErrors, did_you_mean
 from .model import (ArgSource, AtenBinding, Catalogue, DiopiArg, DiopiFunction,
-                    ForeachOverload, OpFamily, OutputRule, Tolerance)
+                    ForeachOverload, OpFamily, Tolerance)
 from .rules import ARG_HELPERS, COMPUTED_HELPERS, GUARD_HELPERS, OUTPUT_RULES, RuleError, parse_call
 from .validate import C_IDENT, Checker
 from .yaml_loader import LineDict, LineList
@@ -112,6 +112,13 @@ class _Builder(Checker):
         if version != 1:
             self.err(doc.line_of("version"), None, f"unsupported catalogue version {version!r}")
         defaults = self.check_tolerances(doc.get("tolerances", {}), doc.line_of("tolerances"), None)
+        given = doc.get("tolerances")
+        missing = [d for d in TOLERANCE_DTYPES if isinstance(given, dict) and d not in given]
+        if missing:
+            # No silent default: autocompare and the conformance suite compare with these.
+            self.err(doc.line_of("tolerances"), None,
+                     f"tolerances: no [atol, rtol] for {', '.join(missing)} (every floating "
+                     f"dtype needs one: {', '.join(TOLERANCE_DTYPES)})")
         hidden = self.build_aten_since(doc)
         composite = self.build_composite_until(doc) | self.build_composite_since(doc)
         self.index = self.index.hiding(hidden).composite_also(composite)
@@ -652,7 +659,7 @@ class _Builder(Checker):
         if outputs is None:
             return None
         for key, rule in outputs:
-            if rule.rule != "allocated":
+            if rule.name != "allocated":
                 continue
             src = dict(sources).get(key)
             if src is None or src.kind != "return":

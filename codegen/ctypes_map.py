@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from torchgen.model import Argument, BaseTy, BaseType, ListType, OptionalType, Type
 
+from .api.cpp import DIOPI_ENUMS
+
 
 @dataclass(frozen=True)
 class CParam:
@@ -73,10 +75,7 @@ VALUE_ARG_TYPES = {
 }
 
 # DIOPI enums a catalogue entry may request instead of the ATen type: name -> (aten kinds).
-ENUM_OVERRIDES = {
-    "diopiReduction_t": ("int",),
-    "diopiRoundMode_t": ("str",),
-}
+ENUM_OVERRIDES = {name: enum.replaces for name, enum in DIOPI_ENUMS.items()}
 
 
 class UnsupportedType(Exception):

@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-from .c_decl import c_decl
 from .dtypes import BY_NAME, DTYPES
 from .model import Catalogue
 from .output_set import OutputSet
@@ -30,8 +29,8 @@ def emit(cat: Catalogue, env, out: OutputSet) -> None:
     fam_of = {fam.name: fam for fam in cat.families}
     functions = [(fn, fam_of[fn.family]) for fn in cat.functions]
     out.add("aten/adaptor_thunks.cpp", render(env, "adaptor/thunk.cpp.j2", functions=functions,
-                                              mask=_mask, c_decl=c_decl,
-                                              dtypes=sorted(DTYPES, key=lambda d: d.diopi_value)))
+                                              mask=_mask,
+                                              dtypes=DTYPES))
     for support in cat.vendor_support:
         out.add(f"kernel_support/{support.library}.cpp",
                 render(env, "adaptor/table.cpp.j2", support=support, mask=_mask))

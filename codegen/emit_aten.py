@@ -15,9 +15,10 @@ from torchgen import local
 from torchgen.api.types import DispatcherSignature
 from torchgen.model import BaseTy, BaseType, ListType, OptionalType
 
-from .cpp_neutral import neutral
-from .dtypes import CATALOGUE_DTYPES
-from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction, OpFamily, OutputRule
+from .api.cpp import enum_from_aten, helper_call, neutral
+from .dtypes import ATEN_DTYPES, CATALOGUE_DTYPES, DTYPES, TOLERANCE_DTYPES
+from .model import (ArgHelperCall, AtenBinding, Catalogue, DiopiArg, DiopiFunction,
+                    GuardHelperCall, OpFamily)
 from .output_set import OutputSet
 from .rules import is_unused
 from .render import render
@@ -58,13 +59,6 @@ class WrapperPlan:
     written: list[str] = field(default_factory=list)
 
 
-# Catalogue dtype -> ATen ScalarType constant.
-ATEN_DTYPES = {"bool": "at::kBool", "int8": "at::kChar", "uint8": "at::kByte",
-               "int16": "at::kShort", "int32": "at::kInt", "int64": "at::kLong",
-               "float16": "at::kHalf", "bfloat16": "at::kBFloat16", "float32": "at::kFloat",
-               "float64": "at::kDouble"}
-
-
 def _dtype_guard(names: list[str]) -> tuple[str, str]:
     """One guard: every tensor argument has a dtype some catalogue entry can list
     (CATALOGUE_DTYPES: no complex, no quantized, no float8). Kernels are written for those and
@@ -79,10 +73,6 @@ def _cpp_type_of(binding_args, name):
         if a.name == name:
             return a.argument.type
     raise KeyError(name)
-
-
-def _rule_expr(rule) -> str:
-    return f"opweave::rules::{rule.rule}({', '.join(rule.args)})"
 
 
 def _convert(arg: DiopiArg, expr: str, aten_type, var: str, prepare: list[str]) -> str:
@@ -129,11 +119,8 @@ def _convert(arg: DiopiArg, expr: str, aten_type, var: str, prepare: list[str]) 
     if k == "dtype_opt":
         prepare.append(f"const opweave::OptionalDtype {var}({expr});")
         return f"{var}.get()"
-    if k == "enum":
-        if arg.ctype == "diopiReduction_t":
-            return f"static_cast<diopiReduction_t>({expr})"
-        if arg.ctype == "diopiRoundMode_t":
-            return f"opweave::to_round_mode({expr})"
+    if k == "enum" and (converted := enum_from_aten(arg, expr)):
+        return converted
     if k == "generator":
         return f"opweave::generator_handle({expr}, guard.device_index())"
     raise NotImplementedError(f"no conversion for DIOPI argument kind {k} ({arg.name})")
@@ -141,8 +128,8 @@ def _convert(arg: DiopiArg, expr: str, aten_type, var: str, prepare: list[str]) 
 
 def _value(arg: DiopiArg, value, var: str, prepare: list[str]) -> str:
     """C++ expression for a DIOPI argument no ATen argument carries (`value` in the spec)."""
-    if isinstance(value, OutputRule):
-        prepare.append(f"const auto {var} = opweave::args::{value.rule}({', '.join(value.args)});")
+    if isinstance(value, ArgHelperCall):
+        prepare.append(f"const auto {var} = {helper_call(value)};")
         return f"{var}.get()"
     if value is None:
         if arg.kind == "generator":   # ATen's `Generator? = None`: the device's default
@@ -162,8 +149,8 @@ def _absent(arg: DiopiArg) -> str:
 
 
 def _guard_condition(name: str, value, aten_type) -> tuple[str, str]:
-    if isinstance(value, OutputRule):   # a guard helper: the call may drop `name` when it holds
-        return (f"!opweave::guards::{value.rule}({', '.join(value.args)})",
+    if isinstance(value, GuardHelperCall):   # the call may drop `name` when it holds
+        return (f"!{helper_call(value)}",
                 f"{value} does not hold")
     if value is None:
         return f"{name}.has_value()", f"{name} must be None"
@@ -229,13 +216,13 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
             like = f"opweave::OpGuard::find_device({', '.join(plan.device_tensors)})"
         if b.variant == "functional":
             for o in out_args:
-                plan.allocs.append((o, _rule_expr(out_rules[o]), like, ""))
+                plan.allocs.append((o, helper_call(out_rules[o]), like, ""))
             plan.base_call_args = base_names
             outs = ", ".join(out_args)
             plan.return_expr = outs if len(out_args) == 1 else f"{ret_type}({outs})"
         else:  # inplace: the out= tensors are self
             for o in out_args:
-                plan.inplace_checks.append(("self", _rule_expr(out_rules[o])))
+                plan.inplace_checks.append(("self", helper_call(out_rules[o])))
             plan.base_call_args = ["self" if n in out_args else n for n in base_names]
             plan.return_expr = "self"
         return plan
@@ -258,7 +245,7 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
             plan.call_args.append(_absent(arg))
         elif src.kind == "value":
             plan.call_args.append(_value(arg, src.value, var, plan.prepare))
-        elif src.kind == "return" and rules[arg_name].rule == "allocated":
+        elif src.kind == "return" and rules[arg_name].name == "allocated":
             out_var = f"result{src.index}"
             plan.prepare.append(f"diopiTensorHandle_t {out_var}_h = nullptr;")
             plan.call_args.append(f"&{out_var}_h")
@@ -269,7 +256,7 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
             out_var = f"result{src.index}"
             like = "guard.device()"
             cond = f"{b.output_mask}[{src.index}]" if b.output_mask else ""
-            plan.allocs.append((out_var, _rule_expr(rules[arg_name]), like, cond))
+            plan.allocs.append((out_var, helper_call(rules[arg_name]), like, cond))
             returns.append(out_var)
             plan.call_args.append(f"opweave::handle_or_null({out_var})" if cond
                                   else f"opweave::handle({out_var})")
@@ -282,18 +269,18 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
             if arg.direction != "in" and arg.is_tensor:
                 plan.written.append(aten)
             if b.variant == "out" and aten in {a.name for a in b.schema.arguments.out}:
-                plan.resizes.append((aten, _rule_expr(rules[arg_name])))
+                plan.resizes.append((aten, helper_call(rules[arg_name])))
             plan.call_args.append(_convert(arg, aten, schema_args[aten].type, var, plan.prepare))
     if b.variant == "inplace":
         for key, rule in rules.items():
-            plan.inplace_checks.append(("self", _rule_expr(rule)))
+            plan.inplace_checks.append(("self", helper_call(rule)))
         plan.written.append("self")
     if dtype_checks:
         plan.guards.append(_dtype_guard(list(dict.fromkeys(dtype_checks))))
     plan.written = list(dict.fromkeys(plan.written)) if writable and not b.computed else []
     for out_name, helper in b.computed:
-        plan.resizes.append((out_name, _rule_expr(rules[out_name])))
-        plan.computed.append(f"opweave::helpers::{helper.rule}({out_name}, {', '.join(helper.args)});")
+        plan.resizes.append((out_name, helper_call(rules[out_name])))
+        plan.computed.append(f"{helper_call(helper, out_name)};")
     if b.variant == "out":
         outs = [a.name for a in b.schema.arguments.out]
         plan.return_expr = outs[0] if len(outs) == 1 else f"{ret_type}({', '.join(outs)})"
@@ -334,20 +321,20 @@ def shard_of(family: OpFamily, shards: int = NUM_SHARDS) -> int:
     return zlib.crc32(family.name.encode()) % shards
 
 
-TOLERANCE_DTYPES = ("float16", "bfloat16", "float32", "float64")  # opweave::ToleranceSlot order
-
-
 def tolerances(fam: OpFamily, which: str) -> str:
+    """The family's atol or rtol per opweave::ToleranceSlot (generated/aten/tolerance_slots.h).
+    The model gives every floating dtype one (build_model rejects a catalogue that does not)."""
     values = []
     for dtype in TOLERANCE_DTYPES:
         tol = fam.tolerance(dtype)
-        values.append(repr(float(getattr(tol, which))) + "f" if tol else "1e-5f")
+        if tol is None:
+            raise ValueError(f"op '{fam.name}' has no tolerance for {dtype}")
+        values.append(repr(float(getattr(tol, which))) + "f")
     return ", ".join(values)
 
 
 def emit(cat: Catalogue, env, out: OutputSet) -> None:
-    env.globals["tolerances"] = tolerances
-    env.globals["catalogue_dtypes"] = ", ".join(ATEN_DTYPES[d] for d in CATALOGUE_DTYPES)
+    catalogue_dtypes = ", ".join(ATEN_DTYPES[d] for d in CATALOGUE_DTYPES)
     shards: list[list[tuple[OpFamily, DiopiFunction, list[WrapperPlan]]]] = [[] for _ in range(NUM_SHARDS)]
     for fam in cat.families:
         for fn in fam.functions:
@@ -357,5 +344,11 @@ def emit(cat: Catalogue, env, out: OutputSet) -> None:
     for i, entries in enumerate(shards):
         composite = [p for _fam, _fn, plans in entries for p in plans if p.composite_call]
         out.add(f"aten/wrappers_{i}.cpp", render(env, "aten/wrappers.cpp.j2", shard=i,
-                                                 entries=entries, composite=composite))
+                                                 entries=entries, composite=composite,
+                                                 tolerances=tolerances,
+                                                 catalogue_dtypes=catalogue_dtypes))
+    slots = sorted((d for d in DTYPES if d.tolerance_slot is not None),
+                   key=lambda d: d.tolerance_slot)
+    out.add("aten/tolerance_slots.h", render(env, "aten/tolerance_slots.h.j2", slots=slots,
+                                             catalogue=[d for d in DTYPES if d.in_catalogue]))
     out.add("aten/foreach.cpp", render(env, "aten/foreach.cpp.j2", overloads=cat.foreach))

@@ -18,8 +18,7 @@ from typing import Optional
 from torchgen.model import OptionalType, SchemaKind
 
 from .aten_index import default_index
-from .c_decl import c_decl
-from .cpp_neutral import default_expr
+from .api.cpp import default_expr, enum_to_aten
 from .emit_aten import shard_of
 from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction
 from .output_set import OutputSet
@@ -111,11 +110,8 @@ def _from_diopi(arg: DiopiArg, aten_type, structured: bool, prepare: list[str]) 
         return f"aten_ref::dtype({name})"
     if k == "dtype_opt":
         return f"aten_ref::optional_dtype({name})"
-    if k == "enum":
-        if arg.ctype == "diopiReduction_t":
-            return f"static_cast<int64_t>({name})"
-        if arg.ctype == "diopiRoundMode_t":
-            return f"aten_ref::round_mode({name})"
+    if k == "enum" and (converted := enum_to_aten(arg, name)):
+        return converted
     if k == "generator":
         prepare.append(f"aten_ref::SeededCpuGenerator {name}_g({name});")
         return f"{name}_g.get()"
@@ -302,7 +298,6 @@ def plan_function(fn: DiopiFunction, hidden: frozenset = frozenset()) -> tuple[O
 
 
 def emit(cat: Catalogue, env, out: OutputSet) -> None:
-    env.globals["c_decl"] = c_decl
     shards: list[list[RefPlan]] = [[] for _ in range(NUM_SHARDS)]
     protos: dict[str, DiopiFunction] = {}
     manual: list[tuple[str, str]] = []

@@ -3,7 +3,6 @@ runtime's function list."""
 
 from __future__ import annotations
 
-from .c_decl import c_decl
 from .dtypes import DTYPES
 from .model import Catalogue
 from .output_set import OutputSet
@@ -11,7 +10,6 @@ from .render import render
 
 
 def emit(cat: Catalogue, env, out: OutputSet) -> None:
-    env.globals["c_decl"] = c_decl
     out.add("diopi/diopirt.h", render(env, "diopi/diopirt.h.j2", dtypes=DTYPES,
                                       diopi_version="1.0.0"))
     out.add("diopi/functions.h", render(env, "diopi/functions.h.j2", families=cat.families,

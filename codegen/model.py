@@ -15,14 +15,41 @@ class Tolerance:
 
 
 @dataclass(frozen=True)
-class OutputRule:
-    """How a wrapper shapes an output it allocates or resizes: a named runtime rule."""
+class HelperCall:
+    """A catalogue call `name(arg, ...)` of a hand-written C++ helper, with ATen argument names.
+    Each subclass is one vocabulary of codegen/rules.py (the helper's job and C++ namespace)."""
 
-    rule: str                 # e.g. "broadcast"
-    args: tuple[str, ...]     # ATen argument names the rule reads
+    name: str                 # e.g. "broadcast"
+    args: tuple[str, ...]     # ATen argument names the helper reads
 
     def __str__(self) -> str:
-        return f"{self.rule}({', '.join(self.args)})"
+        return f"{self.name}({', '.join(self.args)})"
+
+
+@dataclass(frozen=True)
+class OutputRule(HelperCall):
+    """How a wrapper shapes an output it allocates or resizes (rules.OUTPUT_RULES)."""
+
+    @property
+    def rule(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class ArgHelperCall(HelperCall):
+    """The value of a DIOPI argument no ATen argument carries (`value: helper(args)`,
+    rules.ARG_HELPERS)."""
+
+
+@dataclass(frozen=True)
+class GuardHelperCall(HelperCall):
+    """When an ATen argument the DIOPI call ignores may be dropped (`ignore: {arg: helper(args)}`,
+    rules.GUARD_HELPERS): the wrapper runs on the CPU when it does not hold."""
+
+
+@dataclass(frozen=True)
+class ComputedHelperCall(HelperCall):
+    """Fills an output the DIOPI function does not compute (`computed:`, rules.COMPUTED_HELPERS)."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +76,7 @@ class ArgSource:
                              # "absent", "value" (a constant or a named argument helper)
     aten_name: str = ""      # for "arg"
     index: int = 0           # for "return"
-    value: object = None     # for "value": a literal, or an OutputRule naming an arg helper
+    value: object = None     # for "value": a literal, or an ArgHelperCall
 
 
 @dataclass(frozen=True)
@@ -61,8 +88,10 @@ class AtenBinding:
     derived: bool                        # True when found through torchgen's grouping
     sources: tuple[tuple[str, ArgSource], ...]      # DIOPI arg name -> source, DIOPI order
     outputs: tuple[tuple[str, OutputRule], ...]     # DIOPI out arg -> shaping rule
-    guards: tuple[tuple[str, object], ...]          # ATen args the DIOPI call ignores: required value
-    computed: tuple[tuple[str, OutputRule], ...] = ()  # out args filled by a runtime helper
+    # ATen args the DIOPI call ignores: the value it requires (a literal, "unused" or a
+    # GuardHelperCall)
+    guards: tuple[tuple[str, object], ...]
+    computed: tuple[tuple[str, ComputedHelperCall], ...] = ()  # out args filled by a helper
     base: Optional["AtenBinding"] = None            # derived siblings call the out= binding
     structured: bool = False     # part of a structured group: tensor lists are ITensorListRef
     output_mask: str = ""        # ATen bool[N] argument saying which returns to compute

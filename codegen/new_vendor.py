@@ -1,10 +1,10 @@
 """`python3 -m codegen new-vendor NAME` (`make new-vendor NAME=...`): scaffold vendors/NAME/.
 
 Creates a vendor that builds and runs at once: the device-runtime seam with host-memory
-defaults and synchronous streams (seam/NAME_seam.cpp), every DIOPI kernel stub copied from
-generated/vendor_stubs/ (kernels/<family>.cpp, all returning diopiNoImplement, so every op
-falls back to CPU), a CMakeLists.txt, an expectations file for the conformance suite and a
-README of next steps.
+defaults and synchronous streams (seam/NAME_seam.cpp), every DIOPI kernel stub of the catalogue
+(kernels/<family>.cpp, all returning diopiNoImplement, so every op falls back to CPU; rendered
+from the op model with the templates of generated/vendor_stubs/), a CMakeLists.txt, an
+expectations file for the conformance suite and a README of next steps.
 
 Re-running is safe: existing files are never overwritten. A catalogue function that no
 kernel file of the vendor defines yet is appended as a new stub to kernels/<family>.cpp (or
@@ -17,13 +17,14 @@ from __future__ import annotations
 import glob
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
+from typing import Optional
 
-import jinja2
-
-from .output_set import GENERATED_MARK
-from .render import REPO_ROOT, TEMPLATE_DIR
+from . import emit_vendor_stubs
+from .errors import SpecError, SpecErrors
+from .model import Catalogue
+from .output_set import write_file
+from .render import REPO_ROOT, clang_format_all, environment, render
 
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 DEFINITION = re.compile(r'extern\s+"C"\s+diopiError_t\s+(diopi\w+)\s*\(')
@@ -48,47 +49,29 @@ class Scaffold:
     stale: list[str] = field(default_factory=list)  # vendor functions not in the catalogue
 
 
-def _env() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
-                              undefined=jinja2.StrictUndefined, trim_blocks=True,
-                              lstrip_blocks=True, keep_trailing_newline=True)
-
-
-def stub_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
-    """(preamble, [(function, block)]) of a generated stub file; blocks are separated by a
-    blank line and a function block holds exactly one definition."""
-    parts = text.split("\n\n")
-    preamble, blocks = [], []
-    for part in parts:
-        names = DEFINITION.findall(part)
-        if len(names) == 1:
-            blocks.append((names[0], part.strip("\n") + "\n"))
-        elif not blocks:
-            preamble.append(part)
-        elif names:
-            raise VendorError(f"cannot split stub block defining {', '.join(names)}")
-    return "\n\n".join(preamble), blocks
+def family_stubs(cat: Catalogue) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """(family, preamble, [(DIOPI function, stub)]) per catalogue family, by family name: the
+    stub emitter's pieces, clang-formatted as generated/vendor_stubs/ is."""
+    env = environment()
+    pieces, layout = {}, []
+    for fam in sorted(cat.families, key=lambda f: f.name):
+        preamble, stubs = emit_vendor_stubs.family_stubs(env, fam)
+        pieces[f"{fam.name}/preamble.cpp"] = preamble
+        pieces.update((f"{fam.name}/{fn}.cpp", text) for fn, text in stubs)
+        layout.append((fam.name, [fn for fn, _ in stubs]))
+    formatted = clang_format_all(pieces)
+    return [(family, formatted[f"{family}/preamble.cpp"],
+             [(fn, formatted[f"{family}/{fn}.cpp"].strip("\n") + "\n") for fn in fns])
+            for family, fns in layout]
 
 
 def _scaffold_header(family: str, preamble: str) -> str:
-    """The stub file's preamble with the generated-file banner replaced by an ownership note."""
-    lines = preamble.split("\n")
-    if lines and lines[0].startswith("/*") and GENERATED_MARK in " ".join(lines[:3]):
-        end = next(i for i, l in enumerate(lines) if l.rstrip().endswith("*/"))
-        lines = lines[end + 1:]
+    """The stub file's preamble under an ownership note."""
     note = (f"// Scaffolded by `make new-vendor` from generated/vendor_stubs/{family}.cpp: this "
             "file is yours.\n// Fill a kernel body and return diopiSuccess; re-running "
             "`make new-vendor` never\n// overwrites it, it only appends stubs for new catalogue "
             "functions.")
-    return note + "\n//\n" + "\n".join(lines).strip("\n")
-
-
-def _write_new(path: str, text: str) -> None:
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
-    with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    return note + "\n//\n" + preamble.strip("\n")
 
 
 def _defined(kernels_dir: str) -> dict[str, str]:
@@ -104,31 +87,27 @@ def _defined(kernels_dir: str) -> dict[str, str]:
     return found
 
 
-def scaffold(name: str, vendors_dir: str | None = None, stubs_dir: str | None = None) -> Scaffold:
+def _default_catalogue() -> Catalogue:
+    from .pipeline import load_catalogue
+    return load_catalogue(os.path.join(REPO_ROOT, "specs", "ops.yaml"))
+
+
+def scaffold(name: str, vendors_dir: str | None = None,
+             catalogue: Optional[Catalogue] = None) -> Scaffold:
+    """Scaffold (or complete) vendors/`name`/ for `catalogue` (default: specs/ops.yaml)."""
     if not NAME.match(name) or name in RESERVED:
         raise VendorError(f"vendor name {name!r} must be lower_snake_case (a-z, 0-9, _), start "
                           "with a letter, be at most 32 characters and not be "
                           f"{', '.join(sorted(RESERVED))}")
     vendors_dir = vendors_dir or os.environ.get("OPWEAVE_VENDORS_DIR") or os.path.join(
         REPO_ROOT, "vendors")
-    stubs_dir = stubs_dir or os.path.join(REPO_ROOT, "generated", "vendor_stubs")
-    stub_files = sorted(glob.glob(os.path.join(stubs_dir, "*.cpp")))
-    if not stub_files:
-        raise VendorError(f"no kernel stubs in {stubs_dir}: run `make gen` first")
+    families = family_stubs(catalogue or _default_catalogue())
     vdir = os.path.join(vendors_dir, name)
     result = Scaffold(vdir)
-    env = _env()
-    context = {"name": name, "NAME": name.upper(), "families": [], "functions": [],
+    env = environment()
+    context = {"name": name, "NAME": name.upper(), "families": [f for f, _, _ in families],
+               "functions": [fn for _, _, blocks in families for fn, _ in blocks],
                "device_name": None if name in TORCH_DEVICE_TYPES else name}
-
-    families = []
-    for path in stub_files:
-        family = os.path.splitext(os.path.basename(path))[0]
-        with open(path, encoding="utf-8") as f:
-            preamble, blocks = stub_blocks(f.read())
-        families.append((family, preamble, blocks))
-        context["families"].append(family)
-        context["functions"] += [fn for fn, _ in blocks]
 
     # Fixed files: written once, never touched again.
     fixed = {
@@ -143,7 +122,7 @@ def scaffold(name: str, vendors_dir: str | None = None, stubs_dir: str | None = 
         if os.path.exists(path):
             result.kept.append(path)
             continue
-        _write_new(path, env.get_template(template).render(**context))
+        write_file(path, render(env, template, **context))
         result.created.append(path)
 
     kernels = os.path.join(vdir, "kernels")
@@ -159,14 +138,14 @@ def scaffold(name: str, vendors_dir: str | None = None, stubs_dir: str | None = 
         if not os.path.exists(path):
             text = _scaffold_header(family, preamble) + "\n\n" + "\n".join(
                 block for _, block in missing)
-            _write_new(path, text)
+            write_file(path, text)
             result.created.append(path)
             continue
         with open(path, encoding="utf-8") as f:
             existing = f.read()
         addition = ("\n// ---- stubs for functions added to the catalogue since this file was "
                     "scaffolded\n\n" + "\n".join(block for _, block in missing))
-        _write_new(path, existing.rstrip("\n") + "\n" + addition)
+        write_file(path, existing.rstrip("\n") + "\n" + addition)
         result.appended[path] = [fn for fn, _ in missing]
     result.stale = sorted(fn for fn in defined if fn not in catalogue)
     return result
@@ -178,6 +157,12 @@ def main(name: str) -> int:
         r = scaffold(name)
     except VendorError as e:
         print(f"new-vendor: {e}", file=sys.stderr)
+        return 1
+    except (SpecErrors, SpecError) as e:
+        for err in getattr(e, "errors", [e]):
+            print(err.format(), file=sys.stderr)
+        print("new-vendor: the catalogue has errors (see `make gen`); nothing was written",
+              file=sys.stderr)
         return 1
     rel = os.path.relpath(r.vendor_dir)
     print(f"new-vendor: {rel}: {len(r.created)} files created, "

@@ -66,19 +66,24 @@ def diff(outputs: OutputSet, root: str) -> Diff:
     return Diff(changed, added, removed)
 
 
+def write_file(path: str, text: str) -> None:
+    """Write `text` to `path` atomically (a temporary file beside it, then a rename): a reader
+    or an interrupted run never sees half a file."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
 def write(outputs: OutputSet, root: str) -> Diff:
     d = diff(outputs, root)
     for rel in d.changed + d.added:
-        path = os.path.join(root, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-                f.write(outputs.files[rel])
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        write_file(os.path.join(root, rel), outputs.files[rel])
     for rel in d.removed:
         os.unlink(os.path.join(root, rel))
     return d

@@ -9,6 +9,7 @@ import tempfile
 
 import jinja2
 
+from .api.cpp import c_decl
 from .output_set import GENERATED_MARK
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -21,7 +22,10 @@ class RenderError(Exception):
 
 
 def environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    """The one template environment: built once per run with every helper templates share
+    registered here; an emitter's own helpers go into its render() calls, so no emitter
+    changes what another's templates see."""
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -29,6 +33,8 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         autoescape=False,
     )
+    env.globals["c_decl"] = c_decl   # DIOPI parameter declarations (prototypes, stubs, thunks)
+    return env
 
 
 def banner(template: str, comment: str = "//") -> str:

@@ -1,7 +1,9 @@
-"""Closed vocabularies the catalogue may name: output-shaping rules and computed-output helpers.
+"""Closed vocabularies of hand-written C++ helpers the catalogue may call by name: output-shaping
+rules, argument helpers, guard helpers and computed-output helpers.
 
-Each is implemented once, by hand, in runtime/include/opweave/output_rules.h (C++) and
-described here so the generator can check names and arity before emitting code.
+Each helper is implemented once, by hand, in runtime/include/opweave/output_rules.h or
+arg_helpers.h (C++) and described here so the generator can check names and arity before
+emitting code; a parsed call is the vocabulary's own model record (codegen/model.py).
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .model import OutputRule
+from .model import ArgHelperCall, ComputedHelperCall, GuardHelperCall, HelperCall, OutputRule
 
 
 @dataclass(frozen=True)
@@ -18,7 +20,15 @@ class RuleSpec:
     doc: str
 
 
-OUTPUT_RULES = {
+class Vocabulary(dict):
+    """Helper name -> RuleSpec; `record` is the model type a call of one of them becomes."""
+
+    def __init__(self, record: type, entries: dict[str, RuleSpec]):
+        super().__init__(entries)
+        self.record = record
+
+
+OUTPUT_RULES = Vocabulary(OutputRule, {
     "like": RuleSpec((1,), "same shape and dtype as the argument"),
     "like_float": RuleSpec((1,), "same shape; floating dtypes kept, integral and bool become "
                                  "the default float dtype (exp, log, sqrt of an int tensor)"),
@@ -87,34 +97,34 @@ OUTPUT_RULES = {
                                "ceil_mode): pooled H and W"),
     "pool2d_indices": RuleSpec((6,), "pool2d_indices(...): pool2d's shape, int64"),
     "adaptive_pool2d": RuleSpec((2,), "adaptive_pool2d(input, output_size): [..., oH, oW]"),
-}
+})
 
-COMPUTED_HELPERS = {
+COMPUTED_HELPERS = Vocabulary(ComputedHelperCall, {
     "nll_loss_total_weight": RuleSpec((5,), "sum of target weights that nll_loss averages by"),
-}
+})
 
 # Helpers computing a DIOPI argument no ATen argument carries (`value: helper(args)`):
 # runtime/include/opweave/arg_helpers.h.
-ARG_HELPERS = {
+ARG_HELPERS = Vocabulary(ArgHelperCall, {
     "conv_bias_sizes": RuleSpec((2,), "conv_bias_sizes(weight, output_mask): &[out_channels] "
                                       "when the bias gradient is wanted, else NULL"),
-}
+})
 
 # Helpers deciding whether an ignored ATen argument may be dropped for this call (`ignore:
 # {arg: helper(args)}`): the wrapper runs the DIOPI function when the helper returns true and
 # falls back to the CPU otherwise; everywhere else the argument counts as unused.
 # runtime/include/opweave/arg_helpers.h (namespace opweave::guards).
-GUARD_HELPERS = {
+GUARD_HELPERS = Vocabulary(GuardHelperCall, {
     "nearest_scale_matches": RuleSpec((4,), "nearest_scale_matches(scale, input or input_size, "
                                             "output_size, dim): true when nearest-neighbour "
                                             "resampling of spatial dim `dim` picks the same source "
                                             "indices with `scale` as with input / output size"),
-}
+})
 
 
 def is_unused(value: object) -> bool:
     """An `ignore` value whose ATen argument DIOPI never sees: 'unused' or a guard helper."""
-    return value == "unused" or isinstance(value, OutputRule)
+    return value == "unused" or isinstance(value, GuardHelperCall)
 
 
 _CALL = re.compile(r"^\s*([A-Za-z_]\w*)\s*\(\s*([^()]*)\)\s*$")
@@ -124,7 +134,8 @@ class RuleError(Exception):
     pass
 
 
-def parse_call(text: object, vocabulary: dict[str, RuleSpec], what: str) -> OutputRule:
+def parse_call(text: object, vocabulary: Vocabulary, what: str) -> HelperCall:
+    """`name(arg, ...)` of `vocabulary`, as that vocabulary's record type."""
     if not isinstance(text, str):
         raise RuleError(f"{what} must be a string like 'broadcast(self, other)', got {text!r}")
     m = _CALL.match(text)
@@ -141,4 +152,4 @@ def parse_call(text: object, vocabulary: dict[str, RuleSpec], what: str) -> Outp
     if len(args) not in spec.arity:
         want = " or ".join(str(n) for n in spec.arity)
         raise RuleError(f"{what} '{name}' takes {want} arguments, got {len(args)}")
-    return OutputRule(name, args)
+    return vocabulary.record(name, args)

@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 
+#include "opweave/diopi_convert.h"
 #include "opweave/op_call.h"
 #include "opweave/referee.h"
 
@@ -131,17 +132,15 @@ CompareLog& log() {
   return instance;
 }
 
-int tolerance_slot(at::ScalarType t) {
-  switch (t) {
-    case at::kHalf:
-      return kTolFloat16;
-    case at::kBFloat16:
-      return kTolBFloat16;
-    case at::kFloat:
-      return kTolFloat32;
-    default:
-      return kTolFloat64;
-  }
+// The op's [atol, rtol] for a result of dtype `t` (slots generated from codegen/dtypes.py):
+// zero for integral and bool results, which compare exactly; false for a dtype outside the
+// catalogue, which has no tolerance and is reported rather than compared under a guessed one.
+bool tolerance_of(const OpInfo& info, at::ScalarType t, double& atol, double& rtol) {
+  const int slot = tolerance_slot(diopi_dtype(t));
+  if (slot == kNoTolerance) return false;
+  atol = slot == kCompareExactly ? 0.0 : info.atol[slot];
+  rtol = slot == kCompareExactly ? 0.0 : info.rtol[slot];
+  return true;
 }
 
 struct Diff {
@@ -182,6 +181,13 @@ bool values_differ(const OpInfo& info, const std::string& name, const at::Tensor
     return false;
   }
   if (got.numel() == 0) return false;
+  double atol = 0, rtol = 0;
+  if (!tolerance_of(info, got.scalar_type(), atol, rtol)) {
+    d.broken = true;
+    d.why += name + ": no tolerance for dtype " + std::string(c10::toString(got.scalar_type())) +
+             " (not a catalogue dtype); ";
+    return false;
+  }
   at::Tensor a = got.detach().to(at::kCPU).to(at::kDouble);
   at::Tensor b = want.detach().to(at::kDouble);
   at::Tensor diff = (a - b).abs();
@@ -191,8 +197,7 @@ bool values_differ(const OpInfo& info, const std::string& name, const at::Tensor
   const double max_rel = (diff / b.abs().clamp_min(1e-12)).max().item<double>();
   d.max_abs = std::max(d.max_abs, max_abs);
   d.max_rel = std::max(d.max_rel, max_rel);
-  const int slot = tolerance_slot(got.scalar_type());
-  const bool close = at::allclose(a, b, info.rtol[slot], info.atol[slot], /*equal_nan=*/true);
+  const bool close = at::allclose(a, b, rtol, atol, /*equal_nan=*/true);
   if (close && nan_match) return false;
   d.why += name + " differs; ";
   return true;
@@ -256,8 +261,9 @@ std::string referee(const OpInfo& info, const c10::OperatorHandle& handle,
                out[p.result].isTensor()) {
       exact = out[p.result].toTensor();
     }
-    const int slot = tolerance_slot(p.device.scalar_type());
-    p.judged = judge(p.device, p.cpu, exact, info.atol[slot], info.rtol[slot]);
+    double atol = 0, rtol = 0;  // values_differ found one for every disputed result
+    tolerance_of(info, p.device.scalar_type(), atol, rtol);
+    p.judged = judge(p.device, p.cpu, exact, atol, rtol);
   }
   return why;
 }

@@ -66,6 +66,27 @@ def test_planted_fault_is_caught_and_only_it(run_python, tmp_path):
     assert "FAIL aten::add" in proc.stderr
 
 
+INT_STEP = """
+    import torch, opweave
+    a = torch.full((4,), 1_000_000_000, dtype=torch.int64, device=opweave.DEVICE)
+    (a + a).cpu()
+"""
+
+
+@needs_build
+def test_integer_results_compare_exactly(run_python, tmp_path):
+    # The planted fault adds 1: within float64's tolerance of 2e9 (rtol 1e-7), but an integral
+    # dtype has no tolerance slot (generated/aten/tolerance_slots.h) and compares exactly.
+    report = tmp_path / "compare.jsonl"
+    proc = run_python(INT_STEP, OPWEAVE_BUILD_DIR=AUTOCOMPARE_BUILD,
+                      OPWEAVE_AUTOCOMPARE_FILE=str(report), OPWEAVE_SIM_FAULT="diopiAdd")
+    assert proc.returncode == 0, proc.stderr
+    records = [json.loads(l) for l in report.read_text().splitlines()]
+    bad = [r for r in records if r["verdict"] == "fail"]
+    assert bad and all(r["diopi"] == "diopiAdd" for r in bad), records
+    assert bad[0]["max_abs"] == 1
+
+
 @needs_build
 def test_fail_fast_raises_python_error(run_python, tmp_path):
     proc, _ = run_compare(run_python, tmp_path, OPWEAVE_SIM_FAULT="diopiMul",

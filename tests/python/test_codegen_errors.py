@@ -11,7 +11,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 GOOD = """\
 version: 1
 tolerances:
-  float32: [1.0e-5, 1.0e-5]
+  {float16: [1.0e-3, 1.0e-3], bfloat16: [1.0e-2, 1.0e-2], float32: [1.0e-5, 1.0e-5], float64: [1.0e-10, 1.0e-7]}
 ops:
   - name: add
     doc: Element-wise sum.
@@ -91,6 +91,10 @@ BAD_CASES = [
     ("aten_routed_twice", '"neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"',
      '"add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)"',
      "ops.yaml:18: diopiNeg: ATen overload 'add.out' is already routed to diopiAdd (line 10)"),
+    # every floating dtype needs a tolerance: no silent default (codegen/dtypes.py)
+    ("tolerance_missing", "bfloat16: [1.0e-2, 1.0e-2], ", "",
+     "ops.yaml:2: tolerances: no [atol, rtol] for bfloat16 (every floating dtype needs one: "
+     "float16, bfloat16, float32, float64)"),
     ("not_a_mapping", GOOD, "- just\n- a list\n", "ops.yaml:1: the catalogue must be a mapping"),
     # `foreach:` lists ATen _foreach_* overloads run by ATen's device-generic slow CPU kernels
     ("foreach_unknown_overload", "ops:\n", "foreach:\n  - _foreach_add_.Scalar\n"

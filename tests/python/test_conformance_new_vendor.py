@@ -1,5 +1,6 @@
 """`make new-vendor`: a complete, compilable vendor skeleton; re-running never loses work."""
 
+import dataclasses
 import glob
 import os
 import re
@@ -10,6 +11,7 @@ import sys
 import pytest
 
 from codegen import new_vendor
+from codegen.model import DiopiFunction, OpFamily
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STUBS = os.path.join(REPO, "generated", "vendor_stubs")
@@ -20,6 +22,12 @@ def catalogue_functions(stubs=STUBS):
     for path in glob.glob(os.path.join(stubs, "*.cpp")):
         names += new_vendor.DEFINITION.findall(open(path).read())
     return names
+
+
+@pytest.fixture(scope="module")
+def catalogue():
+    from codegen.pipeline import load_catalogue
+    return load_catalogue(os.path.join(REPO, "specs", "ops.yaml"))
 
 
 def definitions(vendor_dir):
@@ -64,11 +72,26 @@ def test_seam_and_kernel_stubs_compile_against_the_headers(tmp_path):
         assert proc.returncode == 0, proc.stderr
 
 
-def test_rerun_keeps_filled_kernels_and_adds_new_catalogue_functions(tmp_path):
-    stubs = tmp_path / "stubs"
-    shutil.copytree(STUBS, stubs)
+def test_scaffolded_stubs_are_the_generated_stubs(tmp_path, catalogue):
+    # Rendered from the model with the stub emitter's templates, not copied from generated/:
+    # past the ownership note, each kernel file is its generated stub file past the banner.
+    new_vendor.scaffold("acme", vendors_dir=str(tmp_path), catalogue=catalogue)
+    files = sorted(glob.glob(os.path.join(STUBS, "*.cpp")))
+    assert len(files) == len(catalogue.families)
+    for path in files:
+        generated = open(path).read().split("*/\n", 1)[1]
+        scaffolded = (tmp_path / "acme" / "kernels" / os.path.basename(path)).read_text()
+        assert scaffolded.split("\n//\n", 1)[1] == generated, path
+
+
+def _function(name, family, doc):
+    return DiopiFunction(name=name, family=family, doc=doc, args=(), bindings=(),
+                         runtime_use="the test", line=0)
+
+
+def test_rerun_keeps_filled_kernels_and_adds_new_catalogue_functions(tmp_path, catalogue):
     vendors = tmp_path / "vendors"
-    new_vendor.scaffold("acme", vendors_dir=str(vendors), stubs_dir=str(stubs))
+    new_vendor.scaffold("acme", vendors_dir=str(vendors), catalogue=catalogue)
     kernel = vendors / "acme" / "kernels" / "add.cpp"
     filled = kernel.read_text().replace("return diopiNoImplement;", "return diopiSuccess;  // mine", 1)
     kernel.write_text(filled)
@@ -79,24 +102,28 @@ def test_rerun_keeps_filled_kernels_and_adds_new_catalogue_functions(tmp_path):
     (vendors / "acme" / "kernels" / "matmul_all.cpp").write_text(mm.read_text())
     mm.unlink()
     # the catalogue grows: a new function in `add`, a new family, and loses `neg`
-    add_stub = stubs / "add.cpp"
-    add_stub.write_text(add_stub.read_text() + '\n// New.\nextern "C" diopiError_t diopiAddNew('
-                        'diopiContextHandle_t ctx) {\n  (void)ctx;\n  return diopiNoImplement;\n}\n')
-    (stubs / "frob.cpp").write_text('#include <diopi/functions.h>\n\n// Frob.\nextern "C" '
-                                    'diopiError_t diopiFrob(diopiContextHandle_t ctx) {\n  (void)ctx;\n'
-                                    '  return diopiNoImplement;\n}\n')
-    (stubs / "neg.cpp").unlink()
-    r = new_vendor.scaffold("acme", vendors_dir=str(vendors), stubs_dir=str(stubs))
+    families = []
+    for fam in catalogue.families:
+        if fam.name == "add":
+            fam = dataclasses.replace(fam, functions=fam.functions + (
+                _function("diopiAddNew", "add", "New."),))
+        if fam.name != "neg":
+            families.append(fam)
+    families.append(OpFamily("frob", "Frob.", ("float32",), (), True, "",
+                             (_function("diopiFrob", "frob", "Frob."),), 0))
+    grown = dataclasses.replace(catalogue, families=tuple(families))
+    r = new_vendor.scaffold("acme", vendors_dir=str(vendors), catalogue=grown)
     text = kernel.read_text()
     assert text.startswith(filled.rstrip("\n")) and "return diopiSuccess;  // mine" in text
     assert r.appended == {str(kernel): ["diopiAddNew"]}
     assert text.count("diopiAddNew(") == 1
+    assert 'extern "C" diopiError_t diopiAddNew(diopiContextHandle_t ctx) {' in text
     assert str(vendors / "acme" / "kernels" / "frob.cpp") in r.created
     assert not mm.exists()                       # diopiMm lives elsewhere: no duplicate stub
     assert definitions(vendors / "acme").count("diopiMm") == 1
     assert seam.read_text().endswith("// my driver\n")
     assert set(r.stale) == {"diopiNeg", "diopiNegInp"}
-    again = new_vendor.scaffold("acme", vendors_dir=str(vendors), stubs_dir=str(stubs))
+    again = new_vendor.scaffold("acme", vendors_dir=str(vendors), catalogue=grown)
     assert again.created == [] and again.appended == {}
 
 

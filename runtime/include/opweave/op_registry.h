@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "aten/tolerance_slots.h"
 #include "opweave/diopi_slots.h"
 
 namespace opweave {
@@ -18,11 +19,10 @@ struct OpInfo {
   const char* aten_name;   // "aten::add.out"
   const char* diopi_name;  // "diopiAdd"
   bool autocompare;        // false for random ops (spec: autocompare.enabled)
-  // Tolerances for autocompare, indexed by ToleranceSlot.
-  float atol[4];
-  float rtol[4];
+  // Tolerances for autocompare, indexed by ToleranceSlot (generated from codegen/dtypes.py).
+  float atol[kToleranceSlots];
+  float rtol[kToleranceSlots];
 };
-enum ToleranceSlot { kTolFloat16 = 0, kTolBFloat16 = 1, kTolFloat32 = 2, kTolFloat64 = 3 };
 
 enum OpFlag : uint8_t {
   kOpFallback = 1 << 0,  // run on CPU: kernel missing or op forced by the fallback list
