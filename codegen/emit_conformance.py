@@ -13,14 +13,12 @@ from __future__ import annotations
 
 from .conformance.cases import family_cases
 from .conformance.thunks import call_expr, signature
-from .conformance.yaml_flow import flow
 from .model import Catalogue
 from .output_set import OutputSet
 from .render import render
 
 
 def emit(cat: Catalogue, env, out: OutputSet) -> None:
-    env.filters["flow"] = flow
     summary = []
     for fam in cat.families:
         entries = []

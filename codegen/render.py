@@ -10,6 +10,7 @@ import tempfile
 import jinja2
 
 from .api.cpp import c_decl
+from .api.yaml_flow import flow
 from .output_set import GENERATED_MARK
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -34,6 +35,7 @@ def environment() -> jinja2.Environment:
         autoescape=False,
     )
     env.globals["c_decl"] = c_decl   # DIOPI parameter declarations (prototypes, stubs, thunks)
+    env.filters["flow"] = flow       # deterministic YAML flow values (conformance case files)
     return env
 
 

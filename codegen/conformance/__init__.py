@@ -8,7 +8,6 @@ One job per module:
   shape_classes.py   output rule -> shape class (the registry); shapes_*.py the classes
   backward.py        a backward's cases from its forward's
   cases.py           a family's plans and cases, with stable content-hashed ids
-  yaml_flow.py       the deterministic YAML flow writer of the case files
   thunks.py          the runner's C call thunks and each function's signature record
 The per-function facts (`conformance:` in specs/ops.yaml) are parsed in the load phase
 (codegen/conformance_spec.py); nothing here reads YAML.

@@ -4,10 +4,9 @@ optimizers (a parameter and its state) and runtime conversions."""
 
 from __future__ import annotations
 
+from ..dtypes import FLOAT_DTYPES
 from .case_builder import LARGE, CaseBuilder, broadcast_shape
 from .values import attr_combos, attr_values
-
-FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
 
 # (tag, shapes of the rule's tensors, layout)
 BROADCAST_2 = [

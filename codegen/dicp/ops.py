@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from ..dtypes import KERNEL_DTYPES
 from ..errors import did_you_mean
 from ..model import DiopiFunction
 from ..rules import is_unused
@@ -16,8 +17,8 @@ from .base import LoaderBase
 from .expr import arg_has_default
 from .model import VendorOp
 from .records import Attr, DiopiCall, Port, Reference, Rule
-from .vocab import (ATTR_TYPES, DIOPI_ENUM_ATTR, DIOPI_KIND_ATTR, IDENT, KERNEL_ATTR_C,
-                    KERNEL_DTYPES, NUMBER, OP_KEYS, OP_NAME, OPTIONAL_OK, RULES, VIEWS)
+from .vocab import (ATTR_TYPES, DIOPI_ENUM_ATTR, DIOPI_KIND_ATTR, IDENT, KERNEL_ATTR_C, NUMBER,
+                    OP_KEYS, OP_NAME, OPTIONAL_OK, RULES, VIEWS)
 
 
 class OpLoader(LoaderBase):

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import re
 
-from ..dtypes import CATALOGUE_DTYPES
-
 TOP_KEYS = {"version": False, "vendor": True, "doc": True, "executable": True,
             "data_format": True, "fusions": False, "vendor_ops": True, "conversions": True}
 OP_KEYS = {"name": True, "doc": False, "inputs": True, "outputs": False, "attrs": False,
@@ -72,8 +70,6 @@ KERNEL_ATTR_C = {
            "ints": ("diopiSize_t", "size"), "float": ("const double*", "float_opt"),
            "str": ("const char*", "str"), "dtype": ("const diopiDtype_t*", "dtype_opt")},
 }
-# A graph kernel (`kernel:`) lists its dtypes from the catalogue's vocabulary.
-KERNEL_DTYPES = CATALOGUE_DTYPES
 
 # Attribute type <- expression types it accepts ("none" only when the attribute is optional).
 ACCEPTS = {

@@ -10,7 +10,7 @@ import yaml
 
 from codegen import emit_conformance, rules
 from codegen.conformance.shape_classes import NO_SHAPE_CLASS, SHAPE_CLASSES
-from codegen.conformance.yaml_flow import flow
+from codegen.api.yaml_flow import flow
 from codegen.output_set import OutputSet
 from codegen.pipeline import load_catalogue
 from codegen.render import environment
