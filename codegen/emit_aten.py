@@ -228,7 +228,7 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
         return plan
 
     # Direct binding: guards, output shaping, argument conversion, DIOPI call.
-    for name, value in b.guards:
+    for name, value in b.ignored:
         if is_unused(value):
             plan.unused.append(name)
         if value != "unused":

@@ -199,7 +199,7 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding, hidden: frozenset) -> RefPl
             returns[src.index] = arg
         elif arg.direction != "in":
             raise NotMechanical(f"output '{arg_name}' is not an ATen output")
-    guards = dict(b.guards)
+    ignored = dict(b.ignored)
     plan = RefPlan(diopi=fn.name, op_name=b.op_name, header=f"ATen/ops/{base_name}_ops.h")
     values = []
     wrapped = {}   # DIOPI argument -> its C++ value, each converted once
@@ -217,9 +217,9 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding, hidden: frozenset) -> RefPl
             present = ", ".join(f"{returns[i].name} != nullptr" if i in returns else "false"
                                 for i in range(n))
             values.append(f"std::array<bool, {n}>{{{present}}}")
-        elif a.name in guards and not is_unused(guards[a.name]):
-            values.append(_literal(guards[a.name], a.type))
-        elif a.name in FROM_OUTPUT and a.name not in guards:
+        elif a.name in ignored and not is_unused(ignored[a.name]):
+            values.append(_literal(ignored[a.name], a.type))
+        elif a.name in FROM_OUTPUT and a.name not in ignored:
             values.append(_from_output(a.name, fn, wrapped, plan.prepare))
         else:
             values.append(_default(a))

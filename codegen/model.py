@@ -88,9 +88,9 @@ class AtenBinding:
     derived: bool                        # True when found through torchgen's grouping
     sources: tuple[tuple[str, ArgSource], ...]      # DIOPI arg name -> source, DIOPI order
     outputs: tuple[tuple[str, OutputRule], ...]     # DIOPI out arg -> shaping rule
-    # ATen args the DIOPI call ignores: the value it requires (a literal, "unused" or a
-    # GuardHelperCall)
-    guards: tuple[tuple[str, object], ...]
+    # The spec's `ignore:`: ATen args the DIOPI call does not take -> when the call may drop
+    # them (a required literal, "unused", or a GuardHelperCall); otherwise it runs on the CPU
+    ignored: tuple[tuple[str, object], ...]
     computed: tuple[tuple[str, ComputedHelperCall], ...] = ()  # out args filled by a helper
     base: Optional["AtenBinding"] = None            # derived siblings call the out= binding
     structured: bool = False     # part of a structured group: tensor lists are ITensorListRef

@@ -70,7 +70,7 @@ class CaseBuilder:
             return {}
         out = {}
         passed = set(p.diopi_to_aten.values())
-        fixed = dict(p.binding.guards)
+        fixed = dict(p.binding.ignored)
         computed = {k for k, _ in p.binding.computed}
         outs = {a.name for a in p.binding.schema.arguments.out}
         for name, a in p.aten_args.items():

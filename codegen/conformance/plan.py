@@ -138,16 +138,16 @@ def plan_function(fam: OpFamily, fn: DiopiFunction, source: str) -> FnPlan:
         ref["overload"] = substitute.aten
         ref["positional"] = list(substitute.positional)
         ref["args"].update(substitute_args)
-    guards = {k: v for k, v in b.guards}
-    guards.update({k: _thaw(v) for k, v in (substitute.fixed if substitute else ())})
-    for k, v in guards.items():
+    fixed = {k: v for k, v in b.ignored}
+    fixed.update({k: _thaw(v) for k, v in (substitute.fixed if substitute else ())})
+    for k, v in fixed.items():
         # an unused argument with a default (_index_put_impl_'s unsafe): the reference takes
         # the default rather than the forward call's value
         has_default, default = parse_default(p.aten_args[k].default)
         if is_unused(v) and has_default:
-            guards[k] = default
-    if guards:
-        ref["fixed"] = guards
+            fixed[k] = default
+    if fixed:
+        ref["fixed"] = fixed
     if any(a.kind == "generator" for a in fn.args):
         # random: the device generator's values are not the CPU's, so the runner compares
         # the outputs' distributions (moments; a permutation's sorted values) instead

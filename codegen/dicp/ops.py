@@ -361,7 +361,7 @@ class OpLoader(LoaderBase):
         by_diopi = {a.name: a for a in fn.args}
         sources = dict(b.sources)
         args, outs = [], []
-        guards = dict(b.guards)
+        ignored = dict(b.ignored)
         computed = dict(b.computed)
         aten_for = {s.aten_name: k for k, s in sources.items() if s.kind == "arg"}
         for a in b.schema.arguments.flat_all:
@@ -377,10 +377,10 @@ class OpLoader(LoaderBase):
                     args.append((a.name, "port", target))
                 else:
                     args.append((a.name, "attr", target))
-            elif a.name in guards:
-                unused = is_unused(guards[a.name])
+            elif a.name in ignored:
+                unused = is_unused(ignored[a.name])
                 args.append((a.name, "scratch" if unused else "fixed",
-                             None if unused else guards[a.name]))
+                             None if unused else ignored[a.name]))
             elif a.name in computed:
                 args.append((a.name, "scratch", None))
             elif a.name in attr_map:
