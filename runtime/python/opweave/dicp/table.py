@@ -20,13 +20,11 @@ from typing import Any, Optional
 import torch
 import torch.fx
 
+from .. import _paths
 from .infer import TensorSpec, infer_specs, spec_of
 
-_REPO = pathlib.Path(__file__).resolve().parents[4]
-
-
 def generated_dir() -> pathlib.Path:
-    return pathlib.Path(os.environ.get("OPWEAVE_DICP_TABLES") or _REPO / "generated" / "dicp")
+    return pathlib.Path(os.environ.get("OPWEAVE_DICP_TABLES") or _paths.generated_dir() / "dicp")
 
 
 # ---------------------------------------------------------------- records of the catalogue
