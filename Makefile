@@ -28,9 +28,11 @@ JOBS ?= $(shell nproc)
 export OPWEAVE_BUILD_DIR := $(abspath $(BUILD_DIR))
 export PYTHONPATH := $(abspath runtime/python):$(abspath .)$(if $(PYTHONPATH),:$(PYTHONPATH))
 
+# python3-pip, python3-venv: `pip install .` into a fresh environment (tests/python/test_install.py).
+# .ci/run installs this list; .ci/torch2.sh installs it in the torch 2.x root too.
 DEBIAN_PACKAGES = libtorch-dev python3-torch python3-jinja2 python3-yaml python3-pytest python3-pytest-timeout \
   python3-numpy cmake ninja-build g++ libgtest-dev clang-format ccache libopenblas-dev iproute2 \
-  valgrind
+  valgrind python3-pip python3-venv
 
 print-packages:
 	@echo $(DEBIAN_PACKAGES)

@@ -39,8 +39,9 @@ CHECK = textwrap.dedent("""
 
 
 def _pip_and_venv() -> None:
-    """Skips (with the Debian package to install) where pip or venv is missing: the torch 2.x
-    root until .ci/torch2.sh's package list (the Makefile's) brings python3-pip."""
+    """Skips (with the Debian package to install) where pip or venv is missing: a torch 2.x
+    root created before the Makefile's package list (which .ci/torch2.sh installs there)
+    named python3-pip."""
     for module, package in (("venv", "python3-venv"), ("pip", "python3-pip")):
         proc = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True)
         if proc.returncode != 0:
