@@ -28,9 +28,11 @@ JOBS ?= $(shell nproc)
 export OPWEAVE_BUILD_DIR := $(abspath $(BUILD_DIR))
 export PYTHONPATH := $(abspath runtime/python):$(abspath .)$(if $(PYTHONPATH),:$(PYTHONPATH))
 
+# python3-pip, python3-venv: `pip install .` into a fresh environment (tests/python/test_install.py).
+# .ci/run installs this list; .ci/torch2.sh installs it in the torch 2.x root too.
 DEBIAN_PACKAGES = libtorch-dev python3-torch python3-jinja2 python3-yaml python3-pytest python3-pytest-timeout \
   python3-numpy cmake ninja-build g++ libgtest-dev clang-format ccache libopenblas-dev iproute2 \
-  valgrind
+  valgrind python3-pip python3-venv
 
 print-packages:
 	@echo $(DEBIAN_PACKAGES)
@@ -41,7 +43,7 @@ help:
 	@echo "make setup      install the Debian packages OpWeave needs (root)"
 	@echo "make gen        regenerate generated/ from specs/ops.yaml"
 	@echo "make check-gen  fail if generated/ is stale"
-	@echo "make build      build runtime + vendors (AUTOCOMPARE=1 for the compare flavour)"
+	@echo "make build      build every native library into $$(BUILD_DIR)/lib (AUTOCOMPARE=1: the compare flavour)"
 	@echo "make test       codegen + python + C++ tests"
 	@echo "make demo       train the MLP demo on the sim device next to CPU"
 	@echo "make golden     reference data for the conformance cases (ATen on CPU)"
@@ -148,13 +150,3 @@ report: golden
 new-vendor:
 	@test -n "$(NAME)" || { echo "usage: make new-vendor NAME=<vendor name>" >&2; exit 2; }
 	$(PYTHON) -m codegen new-vendor $(NAME)
-
-# The conformance runner's native half (tests/conformance), built against $(BUILD_DIR); the
-# Python suites use it, so it is built before them.
-conformance-runner: build
-	@test -f $(BUILD_DIR)/conformance/build.ninja || cmake -S tests/conformance -B $(BUILD_DIR)/conformance \
-	  -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DOPWEAVE_BUILD_DIR=$(abspath $(BUILD_DIR)) >/dev/null
-	cmake --build $(BUILD_DIR)/conformance
-
-.PHONY: conformance-runner
-test-python: conformance-runner

@@ -24,7 +24,8 @@ Like CUDA, work is asynchronous: ops are queued on the current stream of a devic
 ``opweave.synchronize()`` waits for them. Copies to the CPU wait for the data unless
 ``non_blocking=True`` is passed, in which case call ``synchronize()`` before reading.
 
-The library is found in ``$OPWEAVE_BUILD_DIR/lib`` (default ``<repo>/build/lib``).
+The library is found in ``$OPWEAVE_BUILD_DIR/lib``, else in the copy ``pip install .`` put
+inside the package, else in ``<checkout>/build/lib`` (opweave._paths).
 """
 
 from __future__ import annotations
@@ -36,12 +37,11 @@ import pathlib
 
 import torch
 
-_REPO = pathlib.Path(__file__).resolve().parents[3]
+from . import _paths
 
 
 def _library_path() -> pathlib.Path:
-    build = pathlib.Path(os.environ.get("OPWEAVE_BUILD_DIR") or _REPO / "build")
-    return build / "lib" / "libopweave.so"
+    return _paths.library("opweave")
 
 
 def _load() -> None:

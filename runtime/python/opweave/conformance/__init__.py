@@ -9,6 +9,6 @@ or `python3 -m opweave.conformance {golden,run,replay,report,list} --help`.
 Pieces: cases (generated/conformance/*.yaml, from codegen/emit_conformance.py), reference
 (inputs + the bound ATen overload on CPU), tensorfile (safetensors-layout files, no pickle),
 golden (one file per case), runner (device tensors, the kernel called through the resolved
-slot table by tests/conformance/diopi_call.cpp, comparison), expectations
+slot table by runtime/conformance/diopi_call.cpp, comparison), expectations
 (vendors/<name>/expectations.yaml), report (JSON/CSV per vendor, support matrix).
 """

@@ -1,48 +1,20 @@
-"""The runner's native half (tests/conformance/diopi_call.cpp): built on demand, loaded once.
+"""The runner's native half (runtime/conformance/diopi_call.cpp), loaded once.
 
-It is a small CMake project of its own, built into $OPWEAVE_BUILD_DIR/conformance against
-the libopweave.so of that build directory; `cmake --build` is a no-op when it is current.
+It is the build's lib/libopweave_conformance.so (`make build`), located like libopweave.so
+(opweave._paths).
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-
 import torch
 
-from . import paths
+from .. import _paths
 
 _loaded = False
 
 
-def build_dir() -> str:
-    return os.path.join(paths.build_dir(), "conformance")
-
-
 def library_path() -> str:
-    return os.path.join(build_dir(), "libopweave_conformance.so")
-
-
-def ensure_built() -> None:
-    if os.environ.get("OPWEAVE_CONFORMANCE_NO_BUILD") == "1":
-        return
-    bdir = build_dir()
-    src = os.path.join(paths.repo(), "tests", "conformance")
-    steps = []
-    if not os.path.isfile(os.path.join(bdir, "build.ninja")):
-        import torch.utils
-        # torch's CMake package: found by default for Debian's torch, through this prefix for a
-        # pip-installed torch (the GPU machine's).
-        steps.append(["cmake", "-S", src, "-B", bdir, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
-                      f"-DCMAKE_PREFIX_PATH={torch.utils.cmake_prefix_path}",
-                      f"-DOPWEAVE_BUILD_DIR={paths.build_dir()}"])
-    steps.append(["cmake", "--build", bdir])
-    for cmd in steps:
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise RuntimeError(f"building the conformance runner failed: {' '.join(cmd)}\n"
-                               f"{proc.stdout[-4000:]}{proc.stderr[-4000:]}")
+    return str(_paths.library("opweave_conformance"))
 
 
 def load():
@@ -50,7 +22,10 @@ def load():
     global _loaded
     if not _loaded:
         import opweave  # noqa: F401  (loads libopweave and the vendor first)
-        ensure_built()
-        torch.ops.load_library(library_path())
+        path = _paths.library("opweave_conformance")
+        if not path.is_file():
+            raise RuntimeError(f"the conformance runner {path} is not built: make build (or set "
+                               "OPWEAVE_BUILD_DIR to a build folder that has it)")
+        torch.ops.load_library(str(path))
         _loaded = True
     return torch.ops.opweave_conformance

@@ -1,35 +1,34 @@
-"""Where the conformance suite reads and writes (all overridable by environment)."""
+"""Where the conformance suite reads and writes (all overridable by environment).
+
+Defaults come from opweave._paths: cases and vendor expectations from the checkout (or the
+installed package's copy), golden data and reports in the checkout (or the current folder).
+"""
 
 from __future__ import annotations
 
 import os
-import pathlib
 
-REPO = pathlib.Path(__file__).resolve().parents[4]
-
-
-def repo() -> str:
-    return str(REPO)
+from .. import _paths
 
 
 def cases_dir() -> str:
-    return os.environ.get("OPWEAVE_CONFORMANCE_CASES") or str(REPO / "generated" / "conformance")
+    return os.environ.get("OPWEAVE_CONFORMANCE_CASES") or str(_paths.generated_dir() / "conformance")
 
 
 def golden_dir() -> str:
-    return os.environ.get("OPWEAVE_GOLDEN_DIR") or str(REPO / "golden")
+    return os.environ.get("OPWEAVE_GOLDEN_DIR") or str(_paths.work_dir() / "golden")
 
 
 def reports_dir() -> str:
-    return os.environ.get("OPWEAVE_REPORTS_DIR") or str(REPO / "reports")
+    return os.environ.get("OPWEAVE_REPORTS_DIR") or str(_paths.work_dir() / "reports")
 
 
 def build_dir() -> str:
-    return os.environ.get("OPWEAVE_BUILD_DIR") or str(REPO / "build")
+    return str(_paths.build_dir())
 
 
 def vendors_dir() -> str:
-    return os.environ.get("OPWEAVE_VENDORS_DIR") or str(REPO / "vendors")
+    return os.environ.get("OPWEAVE_VENDORS_DIR") or str(_paths.vendors_dir())
 
 
 def golden_path(case) -> str:

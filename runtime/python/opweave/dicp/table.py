@@ -21,16 +21,14 @@ from typing import Any, Optional
 import torch
 import torch.fx
 
+from .. import _paths
 from .infer import TensorSpec, infer_specs, spec_of
 # The generated tables import the records from here (`from opweave.dicp.table import ...`).
 from .records import (Attr, Conversion, DiopiCall, MapSpec, Port, Reference, Rule,  # noqa: F401
                       Step)
 
-_REPO = pathlib.Path(__file__).resolve().parents[4]
-
-
 def generated_dir() -> pathlib.Path:
-    return pathlib.Path(os.environ.get("OPWEAVE_DICP_TABLES") or _REPO / "generated" / "dicp")
+    return pathlib.Path(os.environ.get("OPWEAVE_DICP_TABLES") or _paths.generated_dir() / "dicp")
 
 
 # ----------------------------------------------------------------------------- ATen lookups

@@ -19,9 +19,11 @@ import pathlib
 
 import torch
 
+from .. import _paths
 from . import RANK
 
-EXPECTED_DIR = pathlib.Path(__file__).resolve().parents[4] / "tests" / "opinfo" / "expected"
+# Test data of the checkout (tests/opinfo/expected), reviewed with the code.
+EXPECTED_DIR = _paths.work_dir() / "tests" / "opinfo" / "expected"
 
 
 def current_vendor() -> str:

@@ -1,10 +1,10 @@
 // opweave.dicp runtime helper: loads compiled graphs and runs them on the device.
 //
-// Compiled once per build (by opweave.dicp.native, cached next to libopweave.so) and loaded
-// with torch.ops.load_library. It owns everything that needs ATen, so the per-graph code
-// does not: it turns at::Tensor inputs into DIOPI handles, resolves the graph's kernels from
-// the runtime's DIOPI slot table, and implements the ow_dicp_rt callbacks (allocation, the
-// scratch arena, views). Ops:
+// Built by `make build` (lib/libopweave_dicp_helper.so, beside libopweave.so) and loaded by
+// opweave.dicp.native with torch.ops.load_library. It owns everything that needs ATen, so the
+// per-graph code does not: it turns at::Tensor inputs into DIOPI handles, resolves the graph's
+// kernels from the runtime's DIOPI slot table, and implements the ow_dicp_rt callbacks (allocation,
+// the scratch arena, views). Ops:
 //
 //   opweave_dicp::load(str path) -> int            dlopen a graph library, resolve kernels
 //   opweave_dicp::run(int graph, Tensor[] inputs, int[] sym) -> Tensor[]
