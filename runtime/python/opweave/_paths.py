@@ -24,7 +24,7 @@ import pathlib
 from typing import Optional
 
 PACKAGE = pathlib.Path(__file__).resolve().parent
-# What setup.py copies out of the build folder and the checkout when the package is installed.
+# What opweave_packaging.py (pip install .) copies out of the build folder and the checkout when the package is installed.
 BUNDLED = PACKAGE / "_built"
 BUILD_CONFIG = "opweave_build.json"
 

@@ -1,5 +1,8 @@
 """`pip install .`: the opweave and codegen packages (pyproject.toml) plus the built native side.
 
+pyproject.toml's [tool.setuptools.cmdclass] names the commands below (setuptools loads this
+module by path from runtime/python; it is not installed, and it imports nothing of opweave).
+
 Build first (`make build`); this step does not run CMake. The build folder is
 $OPWEAVE_BUILD_DIR, else ./build. Its outputs are copied into the package, under
 opweave/_built/, where opweave._paths looks for them when OPWEAVE_BUILD_DIR is not set:
@@ -17,10 +20,12 @@ import os
 import pathlib
 import shutil
 
-from setuptools import Distribution, setup
+from setuptools.command.build import build
 from setuptools.command.build_py import build_py
+from setuptools.command.egg_info import egg_info
+from wheel.bdist_wheel import bdist_wheel
 
-ROOT = pathlib.Path(__file__).resolve().parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]   # runtime/python/ -> the checkout
 BUILD = pathlib.Path(os.environ.get("OPWEAVE_BUILD_DIR") or ROOT / "build").resolve()
 DATA = ("generated/dicp", "generated/conformance")
 
@@ -50,13 +55,32 @@ class BuildPyWithNative(build_py):
             shutil.copy2(f, target)
 
 
-class NativeDistribution(Distribution):
+SCRATCH = str(BUILD / "setuptools")
+
+
+class BuildInBuildFolder(build):
+    """setuptools' scratch folder inside the build folder: its default, ./build, is CMake's."""
+
+    def initialize_options(self):
+        super().initialize_options()
+        self.build_base = SCRATCH
+
+
+class EggInfoInBuildFolder(egg_info):
+    """The egg-info next to the scratch folder, not inside runtime/python."""
+
+    def initialize_options(self):
+        super().initialize_options()
+        self.egg_base = SCRATCH
+
+    def finalize_options(self):
+        os.makedirs(SCRATCH, exist_ok=True)
+        super().finalize_options()
+
+
+class PlatformWheel(bdist_wheel):
     """The wheel carries shared libraries: tag it for this platform, not "any"."""
 
-    def has_ext_modules(self):
-        return True
-
-
-scratch = str(BUILD / "setuptools")
-setup(cmdclass={"build_py": BuildPyWithNative}, distclass=NativeDistribution,
-      options={"build": {"build_base": scratch}, "egg_info": {"egg_base": scratch}})
+    def finalize_options(self):
+        super().finalize_options()
+        self.root_is_pure = False
