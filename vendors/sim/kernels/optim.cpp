@@ -17,23 +17,14 @@
 #include "common/elementwise.h"
 #include "common/launch.h"
 #include "common/loop.h"
+#include "opweave/widen.h"
 
 using namespace simk;
 
 namespace {
 
-// DIOPI passes the hyper-parameters as C float. torch computes with the Python double the user
-// wrote (0.9, 1e-3): widen through the shortest decimal that reads back as the same float, so
-// the double coefficients below are the ones torch uses for such values.
-double widen(float v) {
-  if (!std::isfinite(v)) return v;
-  char text[32];
-  for (int digits = 1; digits <= 9; ++digits) {
-    std::snprintf(text, sizeof text, "%.*g", digits, static_cast<double>(v));
-    if (std::strtof(text, nullptr) == v) return std::strtod(text, nullptr);
-  }
-  return v;
-}
+// widen(): opweave/widen.h, the double torch computes with for a DIOPI float parameter.
+using opweave::widen;
 
 struct AdamCoeffs {
   bool decoupled;  // AdamW: param *= decay; Adam: grad += weight_decay * param
