@@ -41,4 +41,7 @@ AddmmArgs addmm_args(diopiTensorHandle_t out_h, diopiConstTensorHandle_t input_h
                       scalar_or_one(alpha_arg));
 }
 
+// Declared in common/blas.h: baddbmm (through add_product) and fused.cpp call it too.
+void addmm_compute(const AddmmArgs& r) { matmul(r.out, r.a, r.b, r.bias, true, r.alpha, r.beta); }
+
 }  // namespace simk

@@ -291,10 +291,6 @@ inline void add_product(const Kernel& kernel, diopiContextHandle_t ctx, const Ad
   launch(kernel, ctx, r.out, [r] { addmm_compute(r); });
 }
 
-inline void addmm_compute(const AddmmArgs& r) {
-  matmul(r.out, r.a, r.b, r.bias, true, r.alpha, r.beta);
-}
-
 }  // namespace simk
 
 #endif  // SIM_KERNELS_COMMON_MATMUL_H_
