@@ -1,6 +1,6 @@
 // Dropout on the device generator (diopiDropout) and its gradient (diopiDropoutBackward).
 //
-// The generator protocol is the simulated vendor's (vendors/sim/kernels/random.cpp, reserve()):
+// The generator protocol is the simulated vendor's (vendors/sim/kernels/common/random.h, reserve()):
 // read (seed, offset), consume the counters [offset, offset + numel) rounded up to a block of 4,
 // advance the offset past them. Counter c is lane c % 4 of Philox4x32-10 block c / 4 keyed by
 // the seed, so element i (row-major, whatever the layout) always draws counter offset + i: the
