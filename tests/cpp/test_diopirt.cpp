@@ -150,6 +150,41 @@ TEST(Diopirt, NullHandleIsAnErrorWithMessageNotAnException) {
   EXPECT_NE(std::string(diopiGetLastErrorString()).find("undefined"), std::string::npos);
 }
 
+// Every tensor accessor goes through one checked path: a NULL result pointer, a NULL handle and
+// an undefined tensor each give diopiErrorOccurred and a message naming the accessor.
+template <class T>
+void expect_checked(diopiError_t (*fn)(diopiConstTensorHandle_t, T*), const char* name,
+                    const char* out_name) {
+  SCOPED_TRACE(name);
+  at::Tensor t = at::empty({2}, kDev), undefined;
+  T value{};
+  ASSERT_EQ(fn(const_handle(t), &value), diopiSuccess);
+  const auto expect_error = [&](diopiError_t err, const std::string& what) {
+    EXPECT_EQ(err, diopiErrorOccurred);
+    EXPECT_EQ(std::string(diopiGetLastErrorString()), std::string(name) + ": " + what);
+  };
+  expect_error(fn(const_handle(t), nullptr), std::string(out_name) + " is NULL");
+  expect_error(fn(nullptr, &value), "tensor handle is NULL");
+  expect_error(fn(const_handle(undefined), &value), "tensor is undefined");
+}
+
+TEST(Diopirt, EveryTensorAccessorChecksItsArguments) {
+  expect_checked(diopiGetTensorDataConst, "diopiGetTensorDataConst", "data");
+  expect_checked(diopiGetTensorShape, "diopiGetTensorShape", "size");
+  expect_checked(diopiGetTensorStride, "diopiGetTensorStride", "stride");
+  expect_checked(diopiGetTensorDtype, "diopiGetTensorDtype", "dtype");
+  expect_checked(diopiGetTensorDevice, "diopiGetTensorDevice", "device");
+  expect_checked(diopiGetTensorNumel, "diopiGetTensorNumel", "numel");
+  expect_checked(diopiGetTensorElemSize, "diopiGetTensorElemSize", "itemsize");
+  expect_checked(diopiGetTensorStoragePtr, "diopiGetTensorStoragePtr", "ptr");
+  expect_checked(diopiGetTensorStorageOffset, "diopiGetTensorStorageOffset", "offset");
+  expect_checked(diopiGetTensorStorageNbytes, "diopiGetTensorStorageNbytes", "nbytes");
+  expect_checked(diopiGetTensorDeviceIndex, "diopiGetTensorDeviceIndex", "index");
+  void* data = nullptr;  // takes a non-const handle
+  EXPECT_EQ(diopiGetTensorData(nullptr, &data), diopiErrorOccurred);
+  EXPECT_EQ(std::string(diopiGetLastErrorString()), "diopiGetTensorData: tensor handle is NULL");
+}
+
 TEST(Diopirt, ExceptionInsideTheRuntimeBecomesAnErrorCode) {
   // Asking for more memory than the sim has makes the allocator throw a c10::Error inside
   // diopiRequireBuffer; the caller sees a code and the allocator's message.

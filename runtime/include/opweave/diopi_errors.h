@@ -21,6 +21,7 @@ const char* diopiGetLastErrorString(void);
 }  // extern "C"
 
 #include <exception>
+#include <type_traits>
 
 namespace opweave {
 
@@ -57,6 +58,25 @@ const char* exception_message(const std::exception& e) noexcept;
   catch (...) {                                                                                \
     return ::opweave::diopi_fail(diopiErrorOccurred, "unknown C++ exception");                 \
   }
+
+namespace opweave {
+
+// The same, as a function: `return opweave::diopi_guard([&] { ...; });` runs the body and turns an
+// exception into a code plus the last-error message. A body returning void succeeds with
+// diopiSuccess; one returning diopiError_t (an early diopi_fail, say) passes its code on.
+template <class Body>
+diopiError_t diopi_guard(Body&& body) noexcept {
+  OPWEAVE_DIOPI_TRY
+  if constexpr (std::is_void<decltype(body())>::value) {
+    body();
+    return diopiSuccess;
+  } else {
+    return body();
+  }
+  OPWEAVE_DIOPI_CATCH
+}
+
+}  // namespace opweave
 
 #endif  // __cplusplus
 

@@ -17,6 +17,7 @@
 #include <tuple>
 
 #include "aten_ref.h"
+#include "opweave/widen.h"
 
 namespace {
 
@@ -143,18 +144,8 @@ extern "C" diopiError_t diopiCastDtype(diopiContextHandle_t, diopiTensorHandle_t
 
 namespace {
 
-// DIOPI passes the hyper-parameters as C float; torch computes with the Python double the user
-// wrote (0.9, 1e-3). Widening through the shortest decimal that reads back as the same float
-// recovers that double for such values, so the update below is bit-identical to CPU torch's.
-double widen(float v) {
-  if (!std::isfinite(v)) return v;
-  char text[32];
-  for (int digits = 1; digits <= 9; ++digits) {
-    std::snprintf(text, sizeof text, "%.*g", digits, static_cast<double>(v));
-    if (std::strtof(text, nullptr) == v) return std::strtod(text, nullptr);
-  }
-  return v;
-}
+// widen(): opweave/widen.h, the double torch computes with for a DIOPI float parameter.
+using opweave::widen;
 
 // `decoupled`: AdamW (param *= 1 - lr * weight_decay); otherwise Adam's L2 term on the grad.
 void adam_update(diopiTensorHandle_t input, diopiTensorHandle_t grad_h,

@@ -2,7 +2,7 @@
 // (decoupled weight decay, torch.optim.AdamW). One pass over the parameter: each element of
 // input, exp_avg, exp_avg_sq (and max_exp_avg_sq with amsgrad) is read once and written once.
 //
-// The update is the simulated vendor's (vendors/sim/kernels/optim.cpp), operation for
+// The update is the simulated vendor's (vendors/sim/kernels/adam.cpp), operation for
 // operation: per-step coefficients in double on the host, widened from the C floats DIOPI passes
 // through their shortest decimal (the Python double torch uses), then the element-wise update
 // in acc_t (float for float32 and the 16-bit types, double for float64). The device arithmetic

@@ -1,10 +1,10 @@
 // Dropout on the device generator (diopiDropout) and its gradient (diopiDropoutBackward).
 //
-// The generator protocol is the simulated vendor's (vendors/sim/kernels/random.cpp, reserve()):
-// read (seed, offset), consume the counters [offset, offset + numel) rounded up to a block of 4,
-// advance the offset past them. Counter c is lane c % 4 of Philox4x32-10 block c / 4 keyed by
-// the seed, so element i (row-major, whatever the layout) always draws counter offset + i: the
-// result depends on (seed, offset) only, never on the launch geometry. Each thread computes one
+// The generator protocol is the simulated vendor's (vendors/sim/kernels/common/random.h,
+// reserve()): read (seed, offset), consume the counters [offset, offset + numel) rounded up to a
+// block of 4, advance the offset past them. Counter c is lane c % 4 of Philox4x32-10 block c / 4
+// keyed by the seed, so element i (row-major, whatever the layout) always draws counter offset + i:
+// the result depends on (seed, offset) only, never on the launch geometry. Each thread computes one
 // Philox block and serves the (up to) 4 elements whose counters it holds.
 #include <diopi/functions.h>
 

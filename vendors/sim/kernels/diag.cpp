@@ -1,5 +1,6 @@
-// diag: a vector placed on a diagonal of a zero matrix, or a matrix's diagonal as a vector.
-// Pure data movement (cast_copy between strided views), any dtype of the sim.
+// The `diag` family: A 1-D input becomes a square matrix with it on diagonal `diagonal` (0 main,
+// > 0 above, < 0 below) and zeros elsewhere; a 2-D input gives that diagonal as a vector. DIOPI:
+// diopiDiag.
 #include <diopi/prototypes.h>
 
 #include <algorithm>

@@ -1,7 +1,6 @@
-// linspace: steps values evenly spaced from start to end inclusive, computed as ATen 1.13's CPU
-// kernel does (float32 in float, integers with a double step; the first half counted from
-// start, the second half from end, so both ends are exact); 16-bit types are computed in double
-// and rounded once (ATen's vectorized lanes compute them in float).
+// The `linspace` family: Fills out with steps values evenly spaced from start to end inclusive
+// (as ATen computes them, the first half from start and the second from end). DIOPI:
+// diopiLinspace.
 #include <diopi/prototypes.h>
 
 #include <type_traits>

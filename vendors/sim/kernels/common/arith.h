@@ -83,6 +83,16 @@ inline A to_acc(V v) {
   return static_cast<A>(v);
 }
 
+// The value of a compute value (float, double or a rounded 16-bit value), for comparisons.
+inline float value_of(float v) { return v; }
+
+inline double value_of(double v) { return v; }
+
+template <class T>
+float value_of(Rounded<T> v) {
+  return v.v;
+}
+
 }  // namespace simk
 
 #endif  // SIM_KERNELS_COMMON_ARITH_H_

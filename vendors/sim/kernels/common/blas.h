@@ -1,4 +1,4 @@
-// Matrix products shared by blas.cpp's DIOPI kernels and the graph-level kernels (fused.cpp).
+// addmm's operands and compute (addmm.cpp), shared with the graph-level kernels (fused.cpp).
 #ifndef SIM_KERNELS_COMMON_BLAS_H_
 #define SIM_KERNELS_COMMON_BLAS_H_
 

@@ -71,6 +71,13 @@ void elementwise(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHand
   });
 }
 
+inline void fill_zero(const View& v) {
+  dispatch<kAllTypes>(v.dtype, [&](auto tag) {
+    using T = TypeOf<decltype(tag)>;
+    map_fill<T>(v, [] { return acc_t<T>(0); });
+  });
+}
+
 }  // namespace simk
 
 #endif  // SIM_KERNELS_COMMON_ELEMENTWISE_H_

@@ -109,6 +109,27 @@ bool is_nan(A v) {
   }
 }
 
+// The leading dims of `v` (all but the last `keep`) as their own view.
+inline View leading(const View& v, int keep) {
+  View l = v;
+  l.ndim = v.ndim - keep;
+  return l;
+}
+
+// v's trailing `keep` dims at the row-major position `k` of its leading dims.
+inline View trailing_at(const View& v, int keep, int64_t k) {
+  const View lead = leading(v, keep);
+  View t;
+  t.data = v.data + offset_of(lead, k) * v.itemsize();
+  t.dtype = v.dtype;
+  t.ndim = keep;
+  for (int d = 0; d < keep; ++d) {
+    t.sizes[d] = v.sizes[lead.ndim + d];
+    t.strides[d] = v.strides[lead.ndim + d];
+  }
+  return t;
+}
+
 }  // namespace simk
 
 #endif  // SIM_KERNELS_COMMON_SHAPE_OPS_H_

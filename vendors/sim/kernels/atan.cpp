@@ -1,0 +1,15 @@
+// The `atan` family: Element-wise arctangent. DIOPI: diopiAtan, diopiAtanInp.
+#include <diopi/prototypes.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "common/elementwise.h"
+#include "common/scalar.h"
+#include "common/shape_ops.h"
+#include "common/unary.h"
+
+using namespace simk;
+
+SIMK_UNARY(Atan, kFloating, std::atan(x))
