@@ -11,25 +11,12 @@
 #include <diopi/functions.h>
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 #include "common/cuk.h"
 #include "common/device.cuh"
+#include "opweave/widen.h"
 
 namespace {
-
-// DIOPI passes the hyper-parameters as C float; torch computes with the Python double the user
-// wrote (0.9, 1e-3). The shortest decimal that reads back as the same float is that double.
-double widen(float v) {
-  if (!std::isfinite(v)) return v;
-  char text[32];
-  for (int digits = 1; digits <= 9; ++digits) {
-    std::snprintf(text, sizeof text, "%.*g", digits, static_cast<double>(v));
-    if (std::strtof(text, nullptr) == v) return std::strtod(text, nullptr);
-  }
-  return v;
-}
 
 template <class A>
 struct AdamCoeffs {
@@ -48,8 +35,8 @@ struct AdamCoeffs {
 template <class A>
 AdamCoeffs<A> coeffs(float lr_f, float beta1_f, float beta2_f, float eps_f, float wd_f,
                      int64_t step, bool amsgrad, bool decoupled) {
-  const double lr = widen(lr_f), wd = widen(wd_f);
-  const double beta1 = widen(beta1_f), beta2 = widen(beta2_f);
+  const double lr = opweave::widen(lr_f), wd = opweave::widen(wd_f);
+  const double beta1 = opweave::widen(beta1_f), beta2 = opweave::widen(beta2_f);
   const double steps = static_cast<double>(step);
   AdamCoeffs<A> c{};
   c.decay = static_cast<A>(1.0 - lr * wd);
@@ -58,7 +45,7 @@ AdamCoeffs<A> coeffs(float lr_f, float beta1_f, float beta2_f, float eps_f, floa
   c.one_minus_beta1 = static_cast<A>(1.0 - beta1);
   c.beta2 = static_cast<A>(beta2);
   c.one_minus_beta2 = static_cast<A>(1.0 - beta2);
-  c.eps = static_cast<A>(widen(eps_f));
+  c.eps = static_cast<A>(opweave::widen(eps_f));
   c.neg_step_size = static_cast<A>(-(lr / (1.0 - std::pow(beta1, steps))));
   c.bias_correction2_sqrt = static_cast<A>(std::sqrt(1.0 - std::pow(beta2, steps)));
   c.decoupled = decoupled;
