@@ -64,6 +64,15 @@ def library(name: str) -> pathlib.Path:
     return lib_dir() / f"lib{name}.so"
 
 
+def built_library(name: str, what: str, error: type = RuntimeError) -> pathlib.Path:
+    """lib<name>.so of the build, which must exist: `error` saying how to build `what`."""
+    path = library(name)
+    if not path.is_file():
+        raise error(f"{what} {path} is not built: make build (or set OPWEAVE_BUILD_DIR to a "
+                    "build folder that has it)")
+    return path
+
+
 def build_config() -> pathlib.Path:
     return build_dir() / BUILD_CONFIG
 

@@ -22,10 +22,7 @@ def load():
     global _loaded
     if not _loaded:
         import opweave  # noqa: F401  (loads libopweave and the vendor first)
-        path = _paths.library("opweave_conformance")
-        if not path.is_file():
-            raise RuntimeError(f"the conformance runner {path} is not built: make build (or set "
-                               "OPWEAVE_BUILD_DIR to a build folder that has it)")
+        path = _paths.built_library("opweave_conformance", "the conformance runner")
         torch.ops.load_library(str(path))
         _loaded = True
     return torch.ops.opweave_conformance

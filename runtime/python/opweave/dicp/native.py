@@ -46,10 +46,8 @@ def load_helper():
         if _helper_loaded:
             return torch.ops.opweave_dicp
         import opweave  # noqa: F401  (loads libopweave.so, whose symbols the helper uses)
-        path = helper_path()
-        if not path.is_file():
-            raise NativeBuildError(f"opweave.dicp: {path} not found: build it (make build) or "
-                                   "set OPWEAVE_BUILD_DIR to a build folder that has it")
+        path = _paths.built_library("opweave_dicp_helper", "opweave.dicp: the graph-mode helper",
+                                    NativeBuildError)
         torch.ops.load_library(str(path))
         _helper_loaded = True
         return torch.ops.opweave_dicp
