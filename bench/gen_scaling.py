@@ -1,8 +1,9 @@
 """Generation time against catalogue size: specs/ops.yaml cloned x1, x4, x8, x16.
 
-Clones rename every family and DIOPI function (`add_x2`, `diopiAdd_x2`) and keep the ATen
-schemas, so each clone costs what a real entry costs to validate and emit; the one check a
-clone breaks (an ATen overload routed once) is switched off for this measurement only.
+Clones rename every family and DIOPI function (`add_x2`, `diopiX2Add`: the prefix keeps a
+backward's name its forward's plus `Backward`, and `forward:` references follow) and keep
+the ATen schemas, so each clone costs what a real entry costs to validate and emit; the one
+check a clone breaks (an ATen overload routed once) is switched off for this measurement only.
 Prints `name: value` lines; also checks that a no-op `make gen` rewrites nothing.
 """
 
@@ -39,7 +40,7 @@ def scaled_spec(text: str, factor: int) -> str:
     clones = [ops]
     for k in range(2, factor + 1):
         clone = re.sub(r"(- name: )(\w+)", rf"\g<1>\g<2>_x{k}", cloneable)
-        clone = re.sub(r"(diopi: )(diopi\w+)", rf"\g<1>\g<2>_x{k}", clone)
+        clone = re.sub(r"((?:diopi|forward): )diopi(\w+)", rf"\g<1>diopiX{k}\g<2>", clone)
         clones.append(clone)
     return head + "\nops:\n" + "".join(clones) + tail
 
