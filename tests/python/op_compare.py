@@ -27,3 +27,17 @@ def same(cpu, dev, atol):
         assert c.shape == d.shape and c.dtype == d.dtype, (c.shape, d.shape, c.dtype, d.dtype)
         assert torch.allclose(c.double(), d.double(), atol=atol, rtol=1e-6, equal_nan=True), (c, d)
 
+
+
+def standard_inputs(g):
+    """The inputs most cases share, drawn from `g` in a fixed order: X [5, 7]; XT, a
+    non-contiguous [5, 7]; bool masks [7] and [5, 7]; INT45, small ints [4, 5]; NANX, XT with a
+    NaN at [1, 2]."""
+    x = torch.randn(5, 7, generator=g)
+    xt = torch.randn(7, 5, generator=g).t()
+    bool7 = torch.rand(7, generator=g) > 0.5
+    bool57 = torch.rand(5, 7, generator=g) > 0.5
+    int45 = torch.randint(0, 3, (4, 5), generator=g)
+    nanx = xt.clone()
+    nanx[1, 2] = float("nan")
+    return x, xt, bool7, bool57, int45, nanx

@@ -8,17 +8,11 @@ import torch
 import torch.nn.functional as F
 
 import opweave
-from op_compare import D, gen, same, to
+from op_compare import D, gen, same, standard_inputs, to
 
 
 g = gen()
-X = torch.randn(5, 7, generator=g)
-XT = torch.randn(7, 5, generator=g).t()            # non-contiguous
-BOOL7 = torch.rand(7, generator=g) > 0.5
-BOOL57 = torch.rand(5, 7, generator=g) > 0.5
-INT45 = torch.randint(0, 3, (4, 5), generator=g)
-NANX = XT.clone()
-NANX[1, 2] = float("nan")
+X, XT, BOOL7, BOOL57, INT45, NANX = standard_inputs(g)
 POS = torch.rand(5, 7, generator=g) * 3 + 0.1
 
 
