@@ -19,7 +19,20 @@ import sys
 from ..render import REPO_ROOT
 
 NAME = "opweave.dicp.records"
-PATH = os.path.join(REPO_ROOT, "runtime", "python", "opweave", "dicp", "records.py")
+
+
+def _path() -> str:
+    """The checkout's file; for an installed codegen, the installed opweave's (found without
+    importing opweave)."""
+    path = os.path.join(REPO_ROOT, "runtime", "python", "opweave", "dicp", "records.py")
+    if not os.path.isfile(path):
+        spec = importlib.util.find_spec("opweave")
+        if spec is not None and spec.submodule_search_locations:
+            path = os.path.join(list(spec.submodule_search_locations)[0], "dicp", "records.py")
+    return path
+
+
+PATH = _path()
 
 
 def _load():

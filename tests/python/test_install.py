@@ -82,3 +82,8 @@ def test_pip_install_runs_outside_the_checkout(tmp_path):
     assert got["device"].endswith(":0") and got["sum"] == [2.0, 2.0]
     assert not any("add" in op for op in got["fallbacks"]), f"add ran on the CPU: {got}"
     assert got["graph"] == [[0.0, 6.0], [6.0, 0.0]] and got["c_compiles"] == 1
+
+    # The generator installs whole (every codegen subpackage): its command line starts.
+    proc = subprocess.run([str(venv / "bin" / "opweave-codegen"), "--help"], cwd=outside, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "gen" in proc.stdout, proc.stderr[-3000:]

@@ -21,6 +21,7 @@ def test_every_listed_package_exists_and_every_package_is_listed():
         assert (_package_dir(name) / "__init__.py").is_file(), name
     found = {".".join(p.parent.relative_to(ROOT / "runtime/python").parts)
              for p in (ROOT / "runtime/python").rglob("__init__.py")}
+    found |= {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "codegen").rglob("__init__.py")}
     assert found <= listed, f"packages missing from pyproject.toml: {sorted(found - listed)}"
 
 
