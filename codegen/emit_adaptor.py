@@ -3,7 +3,7 @@
 - generated/aten/adaptor_thunks.cpp (in libopweave): one thunk per DIOPI function, in slot
   order. The runtime puts a function's thunk in front of the vendor's kernel when the vendor
   restricts that function; the thunk hands each tensor argument to opweave::Adaptation
-  (runtime/src/adaptor.cpp), which converts on the device what the vendor does not accept.
+  (runtime/device/adaptor.cpp), which converts on the device what the vendor does not accept.
   Arguments whose dtypes are the family's are subject to the vendor's dtype rule; arguments
   with dtypes of their own in the catalogue (indices, masks) only to its contiguity rule.
 - generated/kernel_support/<library>.cpp (in the vendor's library): the table of

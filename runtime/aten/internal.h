@@ -41,7 +41,8 @@ void resize_device_storage(c10::StorageImpl* storage, size_t nbytes);
 void redispatch_on_cpu(const c10::OperatorHandle& op, const std::string& name,
                        torch::jit::Stack* stack);
 
-// python_api/runtime_ops.cpp: `s` as a JSON string literal (quotes, backslashes, control characters).
+// python_api/runtime_ops.cpp: `s` as a JSON string literal (quotes, backslashes, control
+// characters).
 std::string json_quoted(const std::string& s);
 
 // A kernel or transfer launched outside the generated wrappers (copies, fused Adam). While a

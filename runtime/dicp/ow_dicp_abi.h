@@ -18,9 +18,8 @@
 #ifndef OW_DICP_ABI_H_
 #define OW_DICP_ABI_H_
 
-#include <stdint.h>
-
 #include <diopi/diopirt.h>
+#include <stdint.h>
 
 #define OW_DICP_ABI_VERSION 1
 #define OW_DICP_NONE INT64_MIN /* an absent optional integer in view parameters */
