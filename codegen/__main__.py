@@ -5,13 +5,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 import time
 
 from . import output_set
 from .errors import SpecError, SpecErrors
 from .pipeline import generate, load_catalogue, load_dicp
-from .render import REPO_ROOT, RenderError
+from .render import RenderError
 
 DEFAULT_SPEC = os.path.join("specs", "ops.yaml")
 DEFAULT_OUT = "generated"

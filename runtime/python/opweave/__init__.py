@@ -31,7 +31,6 @@ inside the package, else in ``<checkout>/build/lib`` (opweave._paths).
 from __future__ import annotations
 
 import json
-import os
 import sys
 import pathlib
 
