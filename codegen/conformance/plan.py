@@ -41,6 +41,7 @@ class FnPlan:
     rules: dict = field(default_factory=dict)                 # DIOPI output -> OutputRule
     constants: dict = field(default_factory=dict)             # DIOPI arg -> catalogue `value`
     reference: dict = field(default_factory=dict)
+    uncovered: dict = field(default_factory=dict)            # optional arg -> why (optional_cover)
 
     def err(self, reason: str) -> ConformanceError:
         return ConformanceError(self.source, self.fn.line, self.fn.name,
@@ -78,8 +79,11 @@ def _runtime_plan(p: FnPlan) -> FnPlan:
     return p
 
 
-def plan_function(fam: OpFamily, fn: DiopiFunction, source: str) -> FnPlan:
-    b = fn.bindings[0] if fn.bindings else None
+def plan_function(fam: OpFamily, fn: DiopiFunction, source: str,
+                  binding: Optional[AtenBinding] = None) -> FnPlan:
+    """The plan against the function's first ATen overload, or against `binding` (another
+    of its overloads: the one that serves a call with an optional argument left out)."""
+    b = binding or (fn.bindings[0] if fn.bindings else None)
     p = FnPlan(fn, fam, b, source)
     for a in fn.args:
         if a.is_tensor and a.direction in ("in", "inout"):

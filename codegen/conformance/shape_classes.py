@@ -18,6 +18,7 @@ from . import shapes_nn as nn
 from . import shapes_pointwise as pointwise
 from . import shapes_reduce as reduce
 from .case_builder import CaseBuilder
+from .optional_cover import cover_optionals
 
 if TYPE_CHECKING:
     from .plan import FnPlan
@@ -102,4 +103,5 @@ def build_cases(p: FnPlan, dtype: str) -> list[dict]:
     except (ValueError, StopIteration, KeyError, IndexError) as e:
         raise p.err(f"the '{p.rule}' shape class does not fit the arguments "
                     f"({type(e).__name__}: {e})") from None
+    p.uncovered.update(cover_optionals(b))
     return b.cases

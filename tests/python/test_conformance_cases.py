@@ -205,3 +205,61 @@ def test_every_output_rule_has_a_shape_class_or_says_why_not():
     assert set(NO_SHAPE_CLASS) <= rules_, "a reason for a rule that does not exist"
     # beyond the rules: only the plan's own classes of runtime-only functions
     assert set(SHAPE_CLASSES) - rules_ == {"convert", "optimizer"}
+
+
+def _forms(entry, sig):
+    where = "inputs" if sig["kind"] == "tensor" else "attrs"
+    return [c[where][sig["name"]] for c in entry["cases"] if sig["name"] in c[where]]
+
+
+def test_every_optional_argument_is_left_out_and_given_or_says_why(generated):
+    """A vendor must meet both forms of an optional argument: aten_ref once passed every
+    diopiAny case (dim always given) and failed every call with a null dim (`t.any()`)."""
+    _cat, _out, docs = generated
+    for name, (_doc, entry) in functions(docs).items():
+        if "unsupported" in entry or not entry["cases"]:
+            continue
+        for sig in entry["signature"]:
+            if not sig.get("optional") or sig["kind"] in ("generator", "tensor_list"):
+                continue
+            if sig.get("dir") == "out":
+                continue
+            forms = _forms(entry, sig)
+            why = (entry.get("uncovered") or {}).get(sig["name"], "")
+            if forms and all(v is not None for v in forms):
+                assert why.startswith("never left out") or entry["reference"].get("runtime") \
+                    or "forward" in entry["cases"][0], (name, sig["name"])
+            if forms and all(v is None for v in forms) and sig["kind"] != "tensor":
+                assert why.startswith("never given"), (name, sig["name"])
+
+
+def test_a_left_out_argument_is_judged_by_the_overload_the_wrapper_calls(generated):
+    _cat, _out, docs = generated
+    fns = functions(docs)
+    _doc, any_ = fns["diopiAny"]
+    left_out = [c for c in any_["cases"] if c["attrs"]["dim"] is None]
+    assert left_out and all(c["reference"]["overload"] == "any.all_out" for c in left_out)
+    assert all("keepdim" not in c.get("aten", {}) for c in left_out)
+    # an optional ATen argument takes the null itself: clamp's tensor bounds, one at a time
+    _doc, clamp = fns["diopiClamp"]
+    no_min = [c for c in clamp["cases"] if c["inputs"]["min"] is None]
+    assert no_min and all(c["inputs"]["max"] is not None and "reference" not in c for c in no_min)
+    # torch 1.13's sort.values_stable asserts on a null `stable`: sort.values takes that call
+    _doc, sort = fns["diopiSort"]
+    assert {c["reference"]["overload"] for c in sort["cases"] if c["attrs"]["pStable"] is None} \
+        == {"sort.values"}
+    # an optional value never given by the shape class is given once (nan_to_num's posinf)
+    _doc, n2n = fns["diopiNanToNum"]
+    assert any(c["attrs"]["posinf"] is not None for c in n2n["cases"])
+
+
+def test_every_test_value_of_a_mode_argument_is_used(generated):
+    _cat, _out, docs = generated
+    fns = functions(docs)
+    for name, arg, values in [("diopiDiv", "rounding_mode", {None, "trunc", "floor"}),
+                              ("diopiGelu", "approximate", {"none", "tanh"}),
+                              ("diopiMSELoss", "reduction", {0, 1, 2})]:
+        _doc, entry = fns[name]
+        for dtype in {c["dtype"] for c in entry["cases"]}:
+            seen = {c["attrs"][arg] for c in entry["cases"] if c["dtype"] == dtype}
+            assert values <= seen, (name, dtype, seen)

@@ -94,7 +94,8 @@ def _aten_extra(value):
 def run(fn, case_spec: dict, inputs: dict[str, torch.Tensor | None],
         forward_aten: dict | None = None) -> tuple[dict[str, torch.Tensor], dict]:
     """(DIOPI output name -> expected tensor, ATen argument name -> value after the call)."""
-    ref = fn.reference
+    # a case leaving an optional argument out may name the overload that takes such a call
+    ref = case_spec.get("reference") or fn.reference
     if ref.get("runtime") in ("adam", "adamw"):
         return _optimizer(ref["runtime"], case_spec["attrs"], inputs), {}
     if ref.get("runtime") == "convert":
