@@ -240,6 +240,11 @@ at::Tensor fetch_to_host_async(const at::Tensor& src) {
   at::Tensor host = at::empty_strided(src.sizes(), src.strides(), src.options().device(c10::kCPU));
   memcpy_async(host.data_ptr(), src.data_ptr(), nbytes_of(src), owMemcpyDeviceToHost,
                stream_of(src), src.device().index());
+  // The bytes are the view's physical memory; its lazy conjugate / negation bits travel with
+  // them (a conj() view handed to a CPU fallback, e.g. cov's mm(x, x.t().conj()), was read
+  // unconjugated: a silently wrong result).
+  if (src.is_conj()) host._set_conj(true);
+  if (src.is_neg()) host._set_neg(true);
   return host;
 }
 

@@ -42,3 +42,16 @@ def test_device_to_device_and_ops_on_views(dev0, z):
     assert torch.equal(d.conj().clone().cpu(), z.conj())
     assert torch.equal((d.conj() * 2).cpu(), z.conj() * 2)
     assert torch.equal(d.conj().imag.clone().cpu(), z.conj().imag)
+
+
+def test_a_cpu_fallback_reads_views_with_their_bits(dev0, z):
+    """The fallback fetches a view's raw bytes to the host: the bits must come along (cov's
+    mm(x, x.t().conj()) once ran on unconjugated values, a silently wrong result)."""
+    m = torch.complex(torch.randn(3, 4), torch.randn(3, 4))
+    d = m.to(dev0)
+    assert torch.allclose(torch.mm(d, d.t().conj()).cpu(), torch.mm(m, m.t().conj()))
+    assert torch.allclose(torch.cov(d).cpu(), torch.cov(m), atol=1e-6)
+    real = torch.randn(8)
+    neg = torch._neg_view(real.to(dev0))
+    assert neg.is_neg()
+    assert torch.allclose(torch.fft.rfft(neg).cpu(), torch.fft.rfft(-real))
