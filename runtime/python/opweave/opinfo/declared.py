@@ -1,0 +1,39 @@
+"""What OpInfo itself declares about the PyTorch test a mode stands in for.
+
+An OpInfo entry lists the tests of PyTorch's own suite it is skipped in or expected to fail
+(`skips` / `decorators`: DecorateInfo(unittest.expectedFailure, 'TestCommon',
+'test_noncontiguous_samples')). Where PyTorch declares the CPU itself wrong or the comparison
+meaningless for a test (as_strided's non-contiguous samples view memory outside the tensor,
+"inherent to how as_strided works"; as_strided_scatter's gradient with overlapping strides),
+the CPU result is no reference for the device either: the op is skipped with PyTorch's reason.
+Only an expected failure named for exactly that test and active on every device counts: a
+skip's reasons are mostly time ("takes an unreasonably long time") or blanket, and a CUDA-only
+or a tolerance entry says nothing about the CPU.
+"""
+
+from __future__ import annotations
+
+import unittest
+from typing import Optional
+
+# The PyTorch tests each mode stands in for.
+EMULATES = {
+    "forward": (("TestCommon", "test_compare_cpu"),),
+    "noncontig": (("TestCommon", "test_noncontiguous_samples"),),
+    "grad": (("TestGradients", "test_fn_grad"),),
+}
+
+
+def declared_failure(op, mode: str, dtype, device_type: str) -> Optional[str]:
+    """Why the op is skipped when its entry expects the test `mode` stands in for to fail on
+    every device for `dtype`; else None."""
+    for info in getattr(op, "decorators", ()) or ():
+        for cls_name, test_name in EMULATES[mode]:
+            if (getattr(info, "cls_name", None), getattr(info, "test_name", None)) != \
+                    (cls_name, test_name) or getattr(info, "device_type", None) is not None:
+                continue
+            if not info.is_active(cls_name, test_name, device_type, dtype):
+                continue
+            if any(d is unittest.expectedFailure for d in getattr(info, "decorators", ())):
+                return f"OpInfo expects {cls_name}.{test_name} to fail for this op"
+    return None

@@ -1,0 +1,37 @@
+"""The OpInfo runner skips an op where PyTorch's own entry expects the test a mode stands in
+for to fail on every device, and only there (opweave/opinfo/declared.py)."""
+
+import unittest
+from types import SimpleNamespace
+
+import torch
+
+from opweave.opinfo import database
+from opweave.opinfo.declared import declared_failure
+
+database._expecttest_stand_in()
+from torch.testing._internal.opinfo.core import DecorateInfo  # noqa: E402
+
+
+def op(*infos):
+    return SimpleNamespace(decorators=infos)
+
+
+XFAIL_NONCONTIG = DecorateInfo(unittest.expectedFailure, "TestCommon", "test_noncontiguous_samples")
+
+
+def test_an_expected_failure_of_the_emulated_test_skips_the_op():
+    why = declared_failure(op(XFAIL_NONCONTIG), "noncontig", torch.float32, "privateuseone")
+    assert why and "test_noncontiguous_samples" in why
+    assert declared_failure(op(XFAIL_NONCONTIG), "forward", torch.float32, "privateuseone") is None
+
+
+def test_skips_device_specific_entries_and_other_dtypes_do_not_count():
+    skip = DecorateInfo(unittest.skip("takes long"), "TestCommon", "test_noncontiguous_samples")
+    cuda = DecorateInfo(unittest.expectedFailure, "TestCommon", "test_noncontiguous_samples",
+                        device_type="cuda")
+    blanket = DecorateInfo(unittest.expectedFailure)
+    fp64 = DecorateInfo(unittest.expectedFailure, "TestCommon", "test_noncontiguous_samples",
+                        dtypes=(torch.float64,))
+    for info in (skip, cuda, blanket, fp64):
+        assert declared_failure(op(info), "noncontig", torch.float32, "privateuseone") is None
