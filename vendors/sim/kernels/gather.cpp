@@ -17,6 +17,17 @@ using namespace simk;
 
 namespace {
 
+// torch treats a 0-dim input, index or output as one element along a dim of size 1 (a 0-dim
+// input gathered with a [1] index is legal).
+View at_least_1d(View v) {
+  if (v.ndim == 0) {
+    v.ndim = 1;
+    v.sizes[0] = 1;
+    v.strides[0] = 1;
+  }
+  return v;
+}
+
 void check_gather_shapes(const View& input, const View& index, int d) {
   SIMK_CHECK(index.ndim == input.ndim, "index %s and input %s must have the same number of dims",
              index.shape_str().c_str(), input.shape_str().c_str());
@@ -33,9 +44,9 @@ diopiError_t diopiGather(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
                          diopiConstTensorHandle_t index_h) {
   SIMK_KERNEL(diopiGather);
   return guarded(kernel.name, [&] {
-    const View out = output_view(out_h, "out");
-    const View input = input_view(input_h, "input");
-    const View index = input_view(index_h, "index");
+    const View out = at_least_1d(output_view(out_h, "out"));
+    const View input = at_least_1d(input_view(input_h, "input"));
+    const View index = at_least_1d(input_view(index_h, "index"));
     check_dtype(index, dtype_bit(diopi_dtype_int64), "index");
     check_dtype(out, kAllTypes, "out");
     SIMK_CHECK(out.dtype == input.dtype, "out has dtype %s but input %s", dtype_name(out.dtype),
@@ -60,10 +71,10 @@ diopiError_t diopiGatherBackward(diopiContextHandle_t ctx, diopiTensorHandle_t g
                                  diopiConstTensorHandle_t index_h) {
   SIMK_KERNEL(diopiGatherBackward);
   return guarded(kernel.name, [&] {
-    const View gi = output_view(grad_input_h, "grad_input");
-    const View go = input_view(grad_output_h, "grad_output");
-    const View input = input_view(input_h, "input");
-    const View index = input_view(index_h, "index");
+    const View gi = at_least_1d(output_view(grad_input_h, "grad_input"));
+    const View go = at_least_1d(input_view(grad_output_h, "grad_output"));
+    const View input = at_least_1d(input_view(input_h, "input"));
+    const View index = at_least_1d(input_view(index_h, "index"));
     check_dtype(index, dtype_bit(diopi_dtype_int64), "index");
     check_dtype(gi, kAllTypes, "grad_input");
     const int d = wrap_dim(dim, input.ndim);
