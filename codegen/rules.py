@@ -76,7 +76,8 @@ OUTPUT_RULES = Vocabulary(OutputRule, {
     "shape": RuleSpec((2,), "shape(like, sizes or tensor): the given sizes (or the tensor's), like's dtype"),
     "cat": RuleSpec((2,), "cat(tensors, dim): concatenation along dim, promoted dtype"),
     "stack": RuleSpec((2,), "stack(tensors, dim): a new dim of length len(tensors)"),
-    "arange": RuleSpec((3,), "arange(start, end, step): [ceil((end - start) / step)]"),
+    "arange": RuleSpec((4,), "arange(start, end, step, out): [ceil((end - start) / step)], in "
+                             "int64 arithmetic when out is int64 (as ATen sizes it)"),
     "reduce_dim": RuleSpec((3,), "reduce_dim(input, dim, keepdim): reduction over one dim"),
     "argreduce": RuleSpec((3,), "argreduce(input, dim, keepdim): int64 indices over one dim "
                                 "(all dims when dim is None)"),

@@ -1447,7 +1447,7 @@ at::Tensor& arange_start_out_impl(int op, const at::Scalar& start, const at::Sca
         op, "a dtype outside the catalogue's (complex, ...)", start, end, step, out);
   }
   opweave::OpGuard guard(op, out);
-  opweave::resize_out(op, out, opweave::rules::arange(start, end, step));
+  opweave::resize_out(op, out, opweave::rules::arange(start, end, step, out));
   const diopiScalar_t start_d = opweave::to_diopi_scalar(start);
   const diopiScalar_t end_d = opweave::to_diopi_scalar(end);
   const diopiScalar_t step_d = opweave::to_diopi_scalar(step);

@@ -306,8 +306,13 @@ OutMeta stack(at::TensorList tensors, int64_t dim) {
   return OutMeta{sizes, dtype};
 }
 
-OutMeta arange(const at::Scalar& start, const at::Scalar& end, const at::Scalar& step) {
-  const bool floating = start.isFloatingPoint() || end.isFloatingPoint() || step.isFloatingPoint();
+OutMeta arange(const at::Scalar& start, const at::Scalar& end, const at::Scalar& step,
+               const at::Tensor& out) {
+  // ATen sizes an int64 range from the bounds truncated to int64 (arange(0.0, -8.000001, -4.0)
+  // has 2 elements in int64, 3 in float), every other dtype in double arithmetic.
+  const bool floating =
+      out.scalar_type() != at::kLong &&
+      (start.isFloatingPoint() || end.isFloatingPoint() || step.isFloatingPoint());
   int64_t n = 0;
   if (floating) {
     const double s = step.to<double>();
@@ -323,7 +328,10 @@ OutMeta arange(const at::Scalar& start, const at::Scalar& end, const at::Scalar&
                 "upper bound and larger bound inconsistent with step sign");
     n = s > 0 ? (span + s - 1) / s : (span + s + 1) / s;
   }
-  return make({n}, floating ? at::kFloat : at::kLong);
+  // A factory writes in whatever dtype its out= has: ATen checks no result type there
+  // (arange(0.0, -8.000001, -4.0, dtype=int64) is legal). kLong casts to every numeric out,
+  // as linspace's rule does; kFloat refused an integer out.
+  return make({n}, at::kLong);
 }
 
 // ---- reductions along one dim ----

@@ -79,7 +79,8 @@ OutMeta shape(const at::Tensor& dtype_of, const at::Tensor& shape_of);
 OutMeta cat(const at::ITensorListRef& tensors, int64_t dim);
 OutMeta cat(at::TensorList tensors, int64_t dim);
 OutMeta stack(at::TensorList tensors, int64_t dim);
-OutMeta arange(const at::Scalar& start, const at::Scalar& end, const at::Scalar& step);
+OutMeta arange(const at::Scalar& start, const at::Scalar& end, const at::Scalar& step,
+               const at::Tensor& out);
 
 // ---- reductions along one dim ----
 OutMeta reduce_dim(const at::Tensor& a, int64_t dim, bool keepdim);
