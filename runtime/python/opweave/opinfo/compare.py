@@ -36,9 +36,14 @@ def flatten(value, path="out"):
     return [(path, value)]
 
 
-def to_device(value, device):
+def to_device(value, device, made_for=None):
     """A copy of a nested sample argument with every tensor moved to `device` (leaves keep
-    requires_grad, so gradients can be taken with respect to them)."""
+    requires_grad, so gradients can be taken with respect to them). `made_for`, the same
+    argument as the sample function made it for another device, keeps on the CPU the
+    tensors it made on the CPU there too."""
+    if isinstance(made_for, torch.Tensor) and made_for.device.type == "cpu" and \
+            isinstance(value, torch.Tensor):
+        return value
     if isinstance(value, torch.Tensor):
         if value.layout == torch.strided and not value.is_contiguous():
             # Keep the sample's strides: a non-contiguous sample must reach the device as one.
@@ -48,12 +53,14 @@ def to_device(value, device):
         else:
             moved = value.detach().to(device)
         return moved.requires_grad_(value.requires_grad)
-    if isinstance(value, tuple):
-        return tuple(to_device(v, device) for v in value)
-    if isinstance(value, list):
-        return [to_device(v, device) for v in value]
+    if isinstance(value, (tuple, list)):
+        same = isinstance(made_for, (tuple, list)) and len(made_for) == len(value)
+        items = [to_device(v, device, made_for[i] if same else None) for i, v in enumerate(value)]
+        return tuple(items) if isinstance(value, tuple) else items
     if isinstance(value, dict):
-        return {k: to_device(v, device) for k, v in value.items()}
+        same = isinstance(made_for, dict)
+        return {k: to_device(v, device, made_for.get(k) if same else None)
+                for k, v in value.items()}
     if _is_cpu(value):      # a device argument (`x.to("cpu")`, `device=`): the samples name the
         return device       # CPU they were made for
     return value

@@ -61,7 +61,7 @@ def random_output(op) -> bool:
     return "empty" in op.name or bool(code and "wrapper_set_seed" in code.co_names)
 
 
-def _run_sample(op, sample, device, grad: bool) -> set:
+def _run_sample(op, sample, device, grad: bool, made_for=None) -> set:
     """Compare one sample; return the ATen ops that fell back to the CPU. Raises Mismatch
     (a wrong answer), _Declined, or whatever the device run raised."""
     import opweave
@@ -72,8 +72,10 @@ def _run_sample(op, sample, device, grad: bool) -> set:
         random = random_output(op) or not same(expected, _call(op, sample))
     except Exception as e:  # noqa: BLE001  (the sample is invalid on the CPU too)
         raise _Declined(str(e)) from None
-    dev_sample = type(sample)(to_device(sample.input, device), args=to_device(sample.args, device),
-                              kwargs=to_device(sample.kwargs, device),
+    made_for = made_for or type(sample)(None, args=None, kwargs=None)
+    dev_sample = type(sample)(to_device(sample.input, device, made_for.input),
+                              args=to_device(sample.args, device, made_for.args),
+                              kwargs=to_device(sample.kwargs, device, made_for.kwargs),
                               output_process_fn_grad=sample.output_process_fn_grad)
     opweave.fallback_stats(reset=True)
     actual = _call(op, dev_sample)
@@ -208,6 +210,23 @@ def _grads_refereed(op, sample, weights, got, want, device) -> bool:
     return True
 
 
+def _made_for_device(op, dtype, grad: bool, mode: str, count: int):
+    """The samples as made for a device other than the CPU (the meta device: no data), or
+    None. A sample function puts on the CPU what must stay there whatever the device
+    (tensor_split's tensor of indices, made with torch.tensor()); comparing placements tells
+    the runner which tensors the device run gets."""
+    try:
+        torch.manual_seed(0)
+        made = []
+        for sample in op.sample_inputs("meta", dtype, requires_grad=grad):
+            made.append(sample.noncontiguous() if mode == "noncontig" else sample)
+            if len(made) == count:
+                break
+    except Exception:  # noqa: BLE001  (a sample function that computes: move every tensor)
+        return None
+    return made if len(made) == count else None
+
+
 def run_op(op, dtype, mode: str, device) -> dict:
     if dtype not in op.supported_dtypes("cpu"):
         return {"outcome": "skip", "detail": f"{dtype} not supported on the CPU"}
@@ -226,10 +245,11 @@ def run_op(op, dtype, mode: str, device) -> dict:
                 break
     except Exception as e:  # noqa: BLE001
         return {"outcome": "skip", "detail": f"no samples: {_first_line(e)}"}
+    placed = _made_for_device(op, dtype, grad, mode, len(samples))
     outcome, detail, fallback, ran = "pass", "", set(), 0
     for i, sample in enumerate(samples):
         try:
-            fallback |= _run_sample(op, sample, device, grad)
+            fallback |= _run_sample(op, sample, device, grad, placed[i] if placed else None)
             ran += 1
             continue
         except _Declined:
