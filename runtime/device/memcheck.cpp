@@ -322,7 +322,7 @@ int64_t sequence() noexcept { return g_seq.load(std::memory_order_relaxed); }
 __attribute__((noinline)) void note_alloc(void* ptr, size_t requested, size_t block,
                                           c10::DeviceIndex device) noexcept {
   try {
-    Trace t = capture(1);  // drops this frame: the stack starts at the allocator
+    Trace t = capture(1, __builtin_return_address(0));  // the stack starts at the allocator
     const int64_t stream = current_stream(device).id();
     State& s = state();
     std::lock_guard<std::mutex> lock(s.mu);
@@ -342,7 +342,7 @@ void note_free(void* ptr) noexcept {
 
 __attribute__((noinline)) void note_raw_free(void* ptr) noexcept {
   try {
-    Trace t = capture(1);
+    Trace t = capture(1, __builtin_return_address(0));
     State& s = state();
     std::lock_guard<std::mutex> lock(s.mu);
     auto it = s.live.find(ptr);
@@ -364,7 +364,7 @@ __attribute__((noinline)) void bad_raw_free(void* ptr, const char* api) {
               "): not memory from caching_allocator_alloc, or freed already (double free); "
               "turn the memory checker on (OPWEAVE_MEMCHECK=1 or opweave.memcheck.enable()) for "
               "which, and where it was allocated and freed");
-  Trace t = capture(1);
+  Trace t = capture(1, __builtin_return_address(0));
   State& s = state();
   std::ostringstream os;
   {

@@ -319,11 +319,17 @@ size_t Trace::hash() const {
   return h;
 }
 
-__attribute__((noinline)) Trace capture(int skip) {
+__attribute__((noinline)) Trace capture(int skip, const void* from) {
   Trace t;
   void* pcs[kMaxCppFrames + 8];
   const int n = backtrace(pcs, kMaxCppFrames + 8);
-  const int first = std::min(n, skip + 1);  // + capture itself
+  int first = std::min(n, skip + 1);  // + capture itself
+  for (int i = 0; from != nullptr && i < n; ++i) {
+    if (pcs[i] == from) {
+      first = i;
+      break;
+    }
+  }
   t.cpp.assign(pcs + first, pcs + std::min(n, first + kMaxCppFrames));
   capture_python(t.py);
   return t;

@@ -31,7 +31,10 @@ struct Trace {
 // (the checker's and the allocator's frames). Takes the GIL when the thread has Python frames
 // and does not hold it (torch releases it around every op), so call it with no lock held that
 // a thread holding the GIL could wait for.
-Trace capture(int skip);
+// `from`: the return address of the frame that should come first (__builtin_return_address(0)
+// of the caller): the stack starts there whatever the compiler inlined or kept (an -O1
+// sanitizer build keeps frames an -O3 build folds); without it, `skip` frames are dropped.
+Trace capture(int skip, const void* from = nullptr);
 
 struct CodeInfo {
   std::string file;
