@@ -33,6 +33,13 @@ POLYNOMIALS = ["chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_po
                "laguerre_polynomial_l", "legendre_polynomial_p"]
 BINARY = ["xlog1py", "zeta"] + POLYNOMIALS
 
+# ATen's own float64 error where it exceeds the default tolerance (mpmath agrees with the sim
+# to 1e-15 at these points): its Airy Ai below x = -2.09 is an asymptotic form off by up to ~2e-6
+# (Ai(-2.139091) = 0.1374994514, ATen 0.1375016953), its J0 / J1 / Y0 / Y1 rational forms by up
+# to ~3e-7 (Y1(5.718882) = -0.0946003621, ATen -0.0946006025).
+ATOL = {"airy_ai": 1e-5, "bessel_j0": 1e-6, "bessel_j1": 1e-6, "bessel_y0": 1e-6,
+        "bessel_y1": 1e-6}
+
 EDGES = [NAN, -INF, -1e4, -800.0, -50.0, -26.8, -5.0, -2.5, -1.0, -0.3, -1e-30, -1e-310, -0.0,
          0.0, 1e-310, 1e-30, 1e-9, 0.3, 0.5, 1.0, 2.0, 5.0, 25.0, 26.8, 38.0, 50.0, 200.0, 700.0,
          800.0, 1e4, 1e10, INF]
@@ -88,14 +95,14 @@ def _run(f, args, dtype):
 @pytest.mark.parametrize("name", UNARY)
 def test_unary_edges_float64(name):
     out, ref = _run(getattr(S, name), [_unary_inputs(name)], torch.float64)
-    _close(out, ref, atol=1e-7, rtol=1e-6)
+    _close(out, ref, atol=ATOL.get(name, 1e-7), rtol=1e-6)
 
 
 @pytest.mark.parametrize("name", UNARY)
 def test_unary_edges_float32(name):
     x = _unary_inputs(name).float()   # the float32 values, judged by the float64 function
     out, ref = _run(getattr(S, name), [x], torch.float32)
-    _close(out, ref.float().double(), atol=1e-6, rtol=2e-6)
+    _close(out, ref.float().double(), atol=ATOL.get(name, 1e-6), rtol=2e-6)
 
 
 @pytest.mark.parametrize("name", BINARY)
@@ -115,7 +122,8 @@ def test_polynomial_degree_is_truncated_and_negative_or_nan_gives_zero(name):
     x = torch.tensor([0.3, 0.3, 0.3, 0.3, NAN, NAN], dtype=torch.float64)
     n = torch.tensor([2.9, -0.5, -1.0, NAN, 0.0, 1e30], dtype=torch.float64)
     out = f(x.to(D), n.to(D)).cpu()
-    assert out[0].item() == f(x[:1], torch.tensor([2.0], dtype=torch.float64)).item()
+    assert math.isclose(out[0].item(), f(x[:1], torch.tensor([2.0], dtype=torch.float64)).item(),
+                        rel_tol=1e-12)
     assert out[1:].tolist() == [1.0, 0.0, 0.0, 1.0, 0.0]
 
 
