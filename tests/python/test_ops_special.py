@@ -176,3 +176,11 @@ def test_xlog1py_and_entr_in_bfloat16():
         assert opweave.fallback_stats() == {}
         ref = f(*[a.double() for a in args]).to(torch.bfloat16)
         assert torch.allclose(out.double(), ref.double(), rtol=1e-2, equal_nan=True), (out, ref)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_i0_shares_the_bessel_helpers_beyond_libstdcxx_range(dtype):
+    # std::cyl_bessel_i throws from |x| ~ 1e10 on; torch.i0 (the `i0` family) used to fail there.
+    x = torch.tensor([1e10, INF, -INF, 800.0, 700.0, -5.0, 0.0, NAN], dtype=dtype)
+    out, ref = _run(torch.i0, [x], dtype)
+    _close(out, ref.to(dtype).double(), atol=0, rtol=2e-6)
