@@ -59,7 +59,8 @@ def _unary_inputs(name):
 def _binary_inputs(name):
     if name == "zeta":
         xs = [NAN, -INF, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.5, 17.0, 30.0, 100.0, 1e6, INF]
-        ns = [NAN, -INF, -3.0, -2.5, -1.0, -0.5, -0.0, 0.0, 1e-3, 0.5, 1.0, 2.0, 9.0, 1e3, 1e10, INF]
+        ns = [NAN, -INF, -3.0, -2.5, -1.0, -0.5, -0.0, 0.0, 1e-3, 0.5, 1.0, 2.0, 9.0, 1e3, 1e10,
+              INF]
     elif name == "xlog1py":
         xs = [NAN, -INF, -1.0, -0.0, 0.0, 1e-5, 0.5, 5.0, INF]
         ns = [NAN, -INF, -2.0, -1.0, -0.5, -0.0, 0.0, 1e-5, 1.0, INF]
