@@ -7,7 +7,8 @@
 // inf - inf turns into NaN from n = 3 on just as on the CPU. A recurrence stops as soon as its
 // value is NaN (it can only stay NaN), which bounds the work once |x| > 1 overflows; for
 // Chebyshev polynomials on [-1, 1], where the values stay bounded and the recurrence would run
-// n steps, the trigonometric closed forms take over for large n.
+// n steps, the trigonometric closed forms take over for large n. Legendre on [-1, 1] and Laguerre
+// for x >= 0 stay bounded too and run all n steps, as ATen's CPU loops do (n = 1e8: ~2 s each).
 #ifndef SIM_KERNELS_COMMON_ORTHOGONAL_POLY_H_
 #define SIM_KERNELS_COMMON_ORTHOGONAL_POLY_H_
 
