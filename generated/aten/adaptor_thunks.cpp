@@ -3097,6 +3097,377 @@ diopiError_t adapt_diopiXlogy(diopiContextHandle_t ctx, diopiTensorHandle_t out,
   return a.finish(a.kernel<decltype(&::diopiXlogy)>()(ctx, out, input, other));
 }
 
+// ---- diopiSpecialAiryAi (family special_airy_ai)
+diopiError_t adapt_diopiSpecialAiryAi(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                      diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialAiryAi);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialAiryAi)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialBesselJ0 (family special_bessel_j0)
+diopiError_t adapt_diopiSpecialBesselJ0(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialBesselJ0);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialBesselJ0)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialBesselJ1 (family special_bessel_j1)
+diopiError_t adapt_diopiSpecialBesselJ1(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialBesselJ1);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialBesselJ1)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialBesselY0 (family special_bessel_y0)
+diopiError_t adapt_diopiSpecialBesselY0(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialBesselY0);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialBesselY0)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialBesselY1 (family special_bessel_y1)
+diopiError_t adapt_diopiSpecialBesselY1(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialBesselY1);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialBesselY1)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialModifiedBesselI0 (family special_modified_bessel_i0)
+diopiError_t adapt_diopiSpecialModifiedBesselI0(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                                diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialModifiedBesselI0);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialModifiedBesselI0)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialModifiedBesselI1 (family special_modified_bessel_i1)
+diopiError_t adapt_diopiSpecialModifiedBesselI1(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                                diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialModifiedBesselI1);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialModifiedBesselI1)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialModifiedBesselK0 (family special_modified_bessel_k0)
+diopiError_t adapt_diopiSpecialModifiedBesselK0(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                                diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialModifiedBesselK0);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialModifiedBesselK0)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialModifiedBesselK1 (family special_modified_bessel_k1)
+diopiError_t adapt_diopiSpecialModifiedBesselK1(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                                diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialModifiedBesselK1);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialModifiedBesselK1)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialScaledModifiedBesselK0 (family special_scaled_modified_bessel_k0)
+diopiError_t adapt_diopiSpecialScaledModifiedBesselK0(diopiContextHandle_t ctx,
+                                                      diopiTensorHandle_t out,
+                                                      diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialScaledModifiedBesselK0);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialScaledModifiedBesselK0)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialScaledModifiedBesselK1 (family special_scaled_modified_bessel_k1)
+diopiError_t adapt_diopiSpecialScaledModifiedBesselK1(diopiContextHandle_t ctx,
+                                                      diopiTensorHandle_t out,
+                                                      diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialScaledModifiedBesselK1);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialScaledModifiedBesselK1)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialSphericalBesselJ0 (family special_spherical_bessel_j0)
+diopiError_t adapt_diopiSpecialSphericalBesselJ0(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                                 diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialSphericalBesselJ0);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialSphericalBesselJ0)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialI0e (family special_i0e)
+diopiError_t adapt_diopiSpecialI0e(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                   diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialI0e);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialI0e)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialI1 (family special_i1)
+diopiError_t adapt_diopiSpecialI1(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialI1);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialI1)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialI1e (family special_i1e)
+diopiError_t adapt_diopiSpecialI1e(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                   diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialI1e);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialI1e)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialEntr (family special_entr)
+diopiError_t adapt_diopiSpecialEntr(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                    diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialEntr);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialEntr)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialErfcx (family special_erfcx)
+diopiError_t adapt_diopiSpecialErfcx(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                     diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialErfcx);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialErfcx)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialLogNdtr (family special_log_ndtr)
+diopiError_t adapt_diopiSpecialLogNdtr(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                       diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialLogNdtr);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialLogNdtr)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialNdtri (family special_ndtri)
+diopiError_t adapt_diopiSpecialNdtri(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                     diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialNdtri);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialNdtri)>()(ctx, out, input));
+}
+
+// ---- diopiSpecialXlog1py (family special_xlog1py)
+diopiError_t adapt_diopiSpecialXlog1py(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                       diopiConstTensorHandle_t input,
+                                       diopiConstTensorHandle_t other) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialXlog1py);
+  a.out(out, true);
+  a.in(input, true);
+  a.in(other, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialXlog1py)>()(ctx, out, input, other));
+}
+
+// ---- diopiSpecialZeta (family special_zeta)
+diopiError_t adapt_diopiSpecialZeta(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                    diopiConstTensorHandle_t input,
+                                    diopiConstTensorHandle_t other) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialZeta);
+  a.out(out, true);
+  a.in(input, true);
+  a.in(other, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialZeta)>()(ctx, out, input, other));
+}
+
+// ---- diopiSpecialChebyshevPolynomialT (family special_chebyshev_polynomial_t)
+diopiError_t adapt_diopiSpecialChebyshevPolynomialT(diopiContextHandle_t ctx,
+                                                    diopiTensorHandle_t out,
+                                                    diopiConstTensorHandle_t x,
+                                                    diopiConstTensorHandle_t n) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialChebyshevPolynomialT);
+  a.out(out, true);
+  a.in(x, true);
+  a.in(n, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialChebyshevPolynomialT)>()(ctx, out, x, n));
+}
+
+// ---- diopiSpecialChebyshevPolynomialU (family special_chebyshev_polynomial_u)
+diopiError_t adapt_diopiSpecialChebyshevPolynomialU(diopiContextHandle_t ctx,
+                                                    diopiTensorHandle_t out,
+                                                    diopiConstTensorHandle_t x,
+                                                    diopiConstTensorHandle_t n) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialChebyshevPolynomialU);
+  a.out(out, true);
+  a.in(x, true);
+  a.in(n, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialChebyshevPolynomialU)>()(ctx, out, x, n));
+}
+
+// ---- diopiSpecialChebyshevPolynomialV (family special_chebyshev_polynomial_v)
+diopiError_t adapt_diopiSpecialChebyshevPolynomialV(diopiContextHandle_t ctx,
+                                                    diopiTensorHandle_t out,
+                                                    diopiConstTensorHandle_t x,
+                                                    diopiConstTensorHandle_t n) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialChebyshevPolynomialV);
+  a.out(out, true);
+  a.in(x, true);
+  a.in(n, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialChebyshevPolynomialV)>()(ctx, out, x, n));
+}
+
+// ---- diopiSpecialChebyshevPolynomialW (family special_chebyshev_polynomial_w)
+diopiError_t adapt_diopiSpecialChebyshevPolynomialW(diopiContextHandle_t ctx,
+                                                    diopiTensorHandle_t out,
+                                                    diopiConstTensorHandle_t x,
+                                                    diopiConstTensorHandle_t n) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialChebyshevPolynomialW);
+  a.out(out, true);
+  a.in(x, true);
+  a.in(n, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialChebyshevPolynomialW)>()(ctx, out, x, n));
+}
+
+// ---- diopiSpecialShiftedChebyshevPolynomialT (family special_shifted_chebyshev_polynomial_t)
+diopiError_t adapt_diopiSpecialShiftedChebyshevPolynomialT(diopiContextHandle_t ctx,
+                                                           diopiTensorHandle_t out,
+                                                           diopiConstTensorHandle_t x,
+                                                           diopiConstTensorHandle_t n) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialShiftedChebyshevPolynomialT);
+  a.out(out, true);
+  a.in(x, true);
+  a.in(n, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialShiftedChebyshevPolynomialT)>()(ctx, out, x, n));
+}
+
+// ---- diopiSpecialShiftedChebyshevPolynomialU (family special_shifted_chebyshev_polynomial_u)
+diopiError_t adapt_diopiSpecialShiftedChebyshevPolynomialU(diopiContextHandle_t ctx,
+                                                           diopiTensorHandle_t out,
+                                                           diopiConstTensorHandle_t x,
+                                                           diopiConstTensorHandle_t n) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialShiftedChebyshevPolynomialU);
+  a.out(out, true);
+  a.in(x, true);
+  a.in(n, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialShiftedChebyshevPolynomialU)>()(ctx, out, x, n));
+}
+
+// ---- diopiSpecialShiftedChebyshevPolynomialV (family special_shifted_chebyshev_polynomial_v)
+diopiError_t adapt_diopiSpecialShiftedChebyshevPolynomialV(diopiContextHandle_t ctx,
+                                                           diopiTensorHandle_t out,
+                                                           diopiConstTensorHandle_t x,
+                                                           diopiConstTensorHandle_t n) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialShiftedChebyshevPolynomialV);
+  a.out(out, true);
+  a.in(x, true);
+  a.in(n, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialShiftedChebyshevPolynomialV)>()(ctx, out, x, n));
+}
+
+// ---- diopiSpecialShiftedChebyshevPolynomialW (family special_shifted_chebyshev_polynomial_w)
+diopiError_t adapt_diopiSpecialShiftedChebyshevPolynomialW(diopiContextHandle_t ctx,
+                                                           diopiTensorHandle_t out,
+                                                           diopiConstTensorHandle_t x,
+                                                           diopiConstTensorHandle_t n) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialShiftedChebyshevPolynomialW);
+  a.out(out, true);
+  a.in(x, true);
+  a.in(n, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialShiftedChebyshevPolynomialW)>()(ctx, out, x, n));
+}
+
+// ---- diopiSpecialHermitePolynomialH (family special_hermite_polynomial_h)
+diopiError_t adapt_diopiSpecialHermitePolynomialH(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                                  diopiConstTensorHandle_t x,
+                                                  diopiConstTensorHandle_t n) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialHermitePolynomialH);
+  a.out(out, true);
+  a.in(x, true);
+  a.in(n, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialHermitePolynomialH)>()(ctx, out, x, n));
+}
+
+// ---- diopiSpecialHermitePolynomialHe (family special_hermite_polynomial_he)
+diopiError_t adapt_diopiSpecialHermitePolynomialHe(diopiContextHandle_t ctx,
+                                                   diopiTensorHandle_t out,
+                                                   diopiConstTensorHandle_t x,
+                                                   diopiConstTensorHandle_t n) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialHermitePolynomialHe);
+  a.out(out, true);
+  a.in(x, true);
+  a.in(n, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialHermitePolynomialHe)>()(ctx, out, x, n));
+}
+
+// ---- diopiSpecialLaguerrePolynomialL (family special_laguerre_polynomial_l)
+diopiError_t adapt_diopiSpecialLaguerrePolynomialL(diopiContextHandle_t ctx,
+                                                   diopiTensorHandle_t out,
+                                                   diopiConstTensorHandle_t x,
+                                                   diopiConstTensorHandle_t n) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialLaguerrePolynomialL);
+  a.out(out, true);
+  a.in(x, true);
+  a.in(n, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialLaguerrePolynomialL)>()(ctx, out, x, n));
+}
+
+// ---- diopiSpecialLegendrePolynomialP (family special_legendre_polynomial_p)
+diopiError_t adapt_diopiSpecialLegendrePolynomialP(diopiContextHandle_t ctx,
+                                                   diopiTensorHandle_t out,
+                                                   diopiConstTensorHandle_t x,
+                                                   diopiConstTensorHandle_t n) {
+  opweave::Adaptation a(opweave::slot::diopiSpecialLegendrePolynomialP);
+  a.out(out, true);
+  a.in(x, true);
+  a.in(n, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiSpecialLegendrePolynomialP)>()(ctx, out, x, n));
+}
+
 // ---- diopiHypot (family hypot)
 diopiError_t adapt_diopiHypot(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
@@ -3713,6 +4084,39 @@ const AdaptorThunk kAdaptorThunks[kDiopiSlotArraySize] = {
     {reinterpret_cast<void*>(&adapt_diopiLogaddexp), 0x1600ULL},
     {reinterpret_cast<void*>(&adapt_diopiLogaddexp2), 0x1600ULL},
     {reinterpret_cast<void*>(&adapt_diopiXlogy), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialAiryAi), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialBesselJ0), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialBesselJ1), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialBesselY0), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialBesselY1), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialModifiedBesselI0), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialModifiedBesselI1), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialModifiedBesselK0), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialModifiedBesselK1), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialScaledModifiedBesselK0), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialScaledModifiedBesselK1), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialSphericalBesselJ0), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialI0e), 0x1600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialI1), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialI1e), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialEntr), 0x1600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialErfcx), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialLogNdtr), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialNdtri), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialXlog1py), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialZeta), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialChebyshevPolynomialT), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialChebyshevPolynomialU), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialChebyshevPolynomialV), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialChebyshevPolynomialW), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialShiftedChebyshevPolynomialT), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialShiftedChebyshevPolynomialU), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialShiftedChebyshevPolynomialV), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialShiftedChebyshevPolynomialW), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialHermitePolynomialH), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialHermitePolynomialHe), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialLaguerrePolynomialL), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSpecialLegendrePolynomialP), 0x600ULL},
     {reinterpret_cast<void*>(&adapt_diopiHypot), 0x1600ULL},
     {reinterpret_cast<void*>(&adapt_diopiFmax), 0x1750ULL},
     {reinterpret_cast<void*>(&adapt_diopiFmin), 0x1750ULL},

@@ -2269,6 +2269,510 @@ at::Tensor wrap_logaddexp2(const at::Tensor& self, const at::Tensor& other) {
   return logaddexp2_impl(kOp_logaddexp2, self, other);
 }
 
+// ---- aten::special_bessel_y1.out -> diopiSpecialBesselY1
+const opweave::OpInfo kInfo_special_bessel_y1_out{"aten::special_bessel_y1.out",
+                                                  "diopiSpecialBesselY1",
+                                                  true,
+                                                  {0.001f, 0.01f, 1e-05f, 1e-06f},
+                                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_bessel_y1_out = opweave::register_op(&kInfo_special_bessel_y1_out);
+
+at::Tensor& special_bessel_y1_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_bessel_y1_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialBesselY1)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_bessel_y1_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_bessel_y1_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_bessel_y1_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_bessel_y1_out>(
+        kOp_special_bessel_y1_out, &special_bessel_y1_out_impl, self, out);
+  }
+#endif
+  return special_bessel_y1_out_impl(kOp_special_bessel_y1_out, self, out);
+}
+
+// ---- aten::special_bessel_y1 -> diopiSpecialBesselY1 (derived from special_bessel_y1_out)
+const opweave::OpInfo kInfo_special_bessel_y1{"aten::special_bessel_y1",
+                                              "diopiSpecialBesselY1",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-06f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_bessel_y1 = opweave::register_op(&kInfo_special_bessel_y1);
+
+at::Tensor special_bessel_y1_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_bessel_y1>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  special_bessel_y1_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_special_bessel_y1(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_bessel_y1) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_bessel_y1>(kOp_special_bessel_y1,
+                                                                   &special_bessel_y1_impl, self);
+  }
+#endif
+  return special_bessel_y1_impl(kOp_special_bessel_y1, self);
+}
+
+// ---- aten::special_log_ndtr.out -> diopiSpecialLogNdtr
+const opweave::OpInfo kInfo_special_log_ndtr_out{"aten::special_log_ndtr.out",
+                                                 "diopiSpecialLogNdtr",
+                                                 true,
+                                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_log_ndtr_out = opweave::register_op(&kInfo_special_log_ndtr_out);
+
+at::Tensor& special_log_ndtr_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_log_ndtr_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialLogNdtr)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_log_ndtr_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_log_ndtr_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_log_ndtr_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_log_ndtr_out>(
+        kOp_special_log_ndtr_out, &special_log_ndtr_out_impl, self, out);
+  }
+#endif
+  return special_log_ndtr_out_impl(kOp_special_log_ndtr_out, self, out);
+}
+
+// ---- aten::special_log_ndtr -> diopiSpecialLogNdtr (derived from special_log_ndtr_out)
+const opweave::OpInfo kInfo_special_log_ndtr{"aten::special_log_ndtr",
+                                             "diopiSpecialLogNdtr",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_log_ndtr = opweave::register_op(&kInfo_special_log_ndtr);
+
+at::Tensor special_log_ndtr_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_log_ndtr>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  special_log_ndtr_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_special_log_ndtr(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_log_ndtr) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_log_ndtr>(kOp_special_log_ndtr,
+                                                                  &special_log_ndtr_impl, self);
+  }
+#endif
+  return special_log_ndtr_impl(kOp_special_log_ndtr, self);
+}
+
+// ---- aten::special_ndtri.out -> diopiSpecialNdtri
+const opweave::OpInfo kInfo_special_ndtri_out{"aten::special_ndtri.out",
+                                              "diopiSpecialNdtri",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_ndtri_out = opweave::register_op(&kInfo_special_ndtri_out);
+
+at::Tensor& special_ndtri_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_ndtri_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialNdtri)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_ndtri_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_ndtri_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_ndtri_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_ndtri_out>(
+        kOp_special_ndtri_out, &special_ndtri_out_impl, self, out);
+  }
+#endif
+  return special_ndtri_out_impl(kOp_special_ndtri_out, self, out);
+}
+
+// ---- aten::special_ndtri -> diopiSpecialNdtri (derived from special_ndtri_out)
+const opweave::OpInfo kInfo_special_ndtri{"aten::special_ndtri",
+                                          "diopiSpecialNdtri",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_ndtri = opweave::register_op(&kInfo_special_ndtri);
+
+at::Tensor special_ndtri_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_ndtri>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  special_ndtri_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_special_ndtri(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_ndtri) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_ndtri>(kOp_special_ndtri,
+                                                               &special_ndtri_impl, self);
+  }
+#endif
+  return special_ndtri_impl(kOp_special_ndtri, self);
+}
+
+// ---- aten::special_zeta.out -> diopiSpecialZeta
+const opweave::OpInfo kInfo_special_zeta_out{"aten::special_zeta.out",
+                                             "diopiSpecialZeta",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_zeta_out = opweave::register_op(&kInfo_special_zeta_out);
+
+at::Tensor& special_zeta_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                                  at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::special_zeta_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::division(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialZeta)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_zeta_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_zeta_out(const at::Tensor& self, const at::Tensor& other,
+                                  at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_zeta_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_zeta_out>(
+        kOp_special_zeta_out, &special_zeta_out_impl, self, other, out);
+  }
+#endif
+  return special_zeta_out_impl(kOp_special_zeta_out, self, other, out);
+}
+
+// ---- aten::special_zeta -> diopiSpecialZeta (derived from special_zeta_out)
+const opweave::OpInfo kInfo_special_zeta{"aten::special_zeta",
+                                         "diopiSpecialZeta",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_zeta = opweave::register_op(&kInfo_special_zeta);
+
+at::Tensor special_zeta_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::special_zeta>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::division(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  special_zeta_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_special_zeta(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_zeta) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_zeta>(kOp_special_zeta, &special_zeta_impl,
+                                                              self, other);
+  }
+#endif
+  return special_zeta_impl(kOp_special_zeta, self, other);
+}
+
+// ---- aten::special_chebyshev_polynomial_v.out -> diopiSpecialChebyshevPolynomialV
+const opweave::OpInfo kInfo_special_chebyshev_polynomial_v_out{
+    "aten::special_chebyshev_polynomial_v.out",
+    "diopiSpecialChebyshevPolynomialV",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_chebyshev_polynomial_v_out =
+    opweave::register_op(&kInfo_special_chebyshev_polynomial_v_out);
+
+at::Tensor& special_chebyshev_polynomial_v_out_impl(int op, const at::Tensor& x,
+                                                    const at::Tensor& n, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, x) &&
+                     opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_chebyshev_polynomial_v_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n, out);
+  }
+  opweave::OpGuard guard(op, x, n, out);
+  opweave::resize_out(op, out, opweave::rules::division(x, n));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialChebyshevPolynomialV)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(x)),
+      opweave::const_handle(guard.on_device(n)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_chebyshev_polynomial_v_out>(op, status, x, n,
+                                                                                out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_chebyshev_polynomial_v_out(const at::Tensor& x, const at::Tensor& n,
+                                                    at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_chebyshev_polynomial_v_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_chebyshev_polynomial_v_out>(
+        kOp_special_chebyshev_polynomial_v_out, &special_chebyshev_polynomial_v_out_impl, x, n,
+        out);
+  }
+#endif
+  return special_chebyshev_polynomial_v_out_impl(kOp_special_chebyshev_polynomial_v_out, x, n, out);
+}
+
+// ---- aten::special_chebyshev_polynomial_v -> diopiSpecialChebyshevPolynomialV (derived from
+// special_chebyshev_polynomial_v_out)
+const opweave::OpInfo kInfo_special_chebyshev_polynomial_v{"aten::special_chebyshev_polynomial_v",
+                                                           "diopiSpecialChebyshevPolynomialV",
+                                                           true,
+                                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_chebyshev_polynomial_v =
+    opweave::register_op(&kInfo_special_chebyshev_polynomial_v);
+
+at::Tensor special_chebyshev_polynomial_v_impl(int op, const at::Tensor& x, const at::Tensor& n) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, x) && opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_chebyshev_polynomial_v>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::division(x, n), opweave::OpGuard::find_device(x, n));
+  special_chebyshev_polynomial_v_out_impl(op, x, n, out);
+  return out;
+}
+
+at::Tensor wrap_special_chebyshev_polynomial_v(const at::Tensor& x, const at::Tensor& n) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_chebyshev_polynomial_v) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_chebyshev_polynomial_v>(
+        kOp_special_chebyshev_polynomial_v, &special_chebyshev_polynomial_v_impl, x, n);
+  }
+#endif
+  return special_chebyshev_polynomial_v_impl(kOp_special_chebyshev_polynomial_v, x, n);
+}
+
+// ---- aten::special_shifted_chebyshev_polynomial_u.out -> diopiSpecialShiftedChebyshevPolynomialU
+const opweave::OpInfo kInfo_special_shifted_chebyshev_polynomial_u_out{
+    "aten::special_shifted_chebyshev_polynomial_u.out",
+    "diopiSpecialShiftedChebyshevPolynomialU",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_shifted_chebyshev_polynomial_u_out =
+    opweave::register_op(&kInfo_special_shifted_chebyshev_polynomial_u_out);
+
+at::Tensor& special_shifted_chebyshev_polynomial_u_out_impl(int op, const at::Tensor& x,
+                                                            const at::Tensor& n, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, x) &&
+                     opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_shifted_chebyshev_polynomial_u_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n, out);
+  }
+  opweave::OpGuard guard(op, x, n, out);
+  opweave::resize_out(op, out, opweave::rules::division(x, n));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialShiftedChebyshevPolynomialU)>(
+      op)(guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(x)),
+          opweave::const_handle(guard.on_device(n)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_shifted_chebyshev_polynomial_u_out>(op, status,
+                                                                                        x, n, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_shifted_chebyshev_polynomial_u_out(const at::Tensor& x,
+                                                            const at::Tensor& n, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_shifted_chebyshev_polynomial_u_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_shifted_chebyshev_polynomial_u_out>(
+        kOp_special_shifted_chebyshev_polynomial_u_out,
+        &special_shifted_chebyshev_polynomial_u_out_impl, x, n, out);
+  }
+#endif
+  return special_shifted_chebyshev_polynomial_u_out_impl(
+      kOp_special_shifted_chebyshev_polynomial_u_out, x, n, out);
+}
+
+// ---- aten::special_shifted_chebyshev_polynomial_u -> diopiSpecialShiftedChebyshevPolynomialU
+// (derived from special_shifted_chebyshev_polynomial_u_out)
+const opweave::OpInfo kInfo_special_shifted_chebyshev_polynomial_u{
+    "aten::special_shifted_chebyshev_polynomial_u",
+    "diopiSpecialShiftedChebyshevPolynomialU",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_shifted_chebyshev_polynomial_u =
+    opweave::register_op(&kInfo_special_shifted_chebyshev_polynomial_u);
+
+at::Tensor special_shifted_chebyshev_polynomial_u_impl(int op, const at::Tensor& x,
+                                                       const at::Tensor& n) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, x) && opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_shifted_chebyshev_polynomial_u>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::division(x, n), opweave::OpGuard::find_device(x, n));
+  special_shifted_chebyshev_polynomial_u_out_impl(op, x, n, out);
+  return out;
+}
+
+at::Tensor wrap_special_shifted_chebyshev_polynomial_u(const at::Tensor& x, const at::Tensor& n) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_shifted_chebyshev_polynomial_u) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_shifted_chebyshev_polynomial_u>(
+        kOp_special_shifted_chebyshev_polynomial_u, &special_shifted_chebyshev_polynomial_u_impl, x,
+        n);
+  }
+#endif
+  return special_shifted_chebyshev_polynomial_u_impl(kOp_special_shifted_chebyshev_polynomial_u, x,
+                                                     n);
+}
+
+// ---- aten::special_hermite_polynomial_h.out -> diopiSpecialHermitePolynomialH
+const opweave::OpInfo kInfo_special_hermite_polynomial_h_out{
+    "aten::special_hermite_polynomial_h.out",
+    "diopiSpecialHermitePolynomialH",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_hermite_polynomial_h_out =
+    opweave::register_op(&kInfo_special_hermite_polynomial_h_out);
+
+at::Tensor& special_hermite_polynomial_h_out_impl(int op, const at::Tensor& x, const at::Tensor& n,
+                                                  at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, x) &&
+                     opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_hermite_polynomial_h_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n, out);
+  }
+  opweave::OpGuard guard(op, x, n, out);
+  opweave::resize_out(op, out, opweave::rules::division(x, n));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialHermitePolynomialH)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(x)),
+      opweave::const_handle(guard.on_device(n)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_hermite_polynomial_h_out>(op, status, x, n,
+                                                                              out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_hermite_polynomial_h_out(const at::Tensor& x, const at::Tensor& n,
+                                                  at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_hermite_polynomial_h_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_hermite_polynomial_h_out>(
+        kOp_special_hermite_polynomial_h_out, &special_hermite_polynomial_h_out_impl, x, n, out);
+  }
+#endif
+  return special_hermite_polynomial_h_out_impl(kOp_special_hermite_polynomial_h_out, x, n, out);
+}
+
+// ---- aten::special_hermite_polynomial_h -> diopiSpecialHermitePolynomialH (derived from
+// special_hermite_polynomial_h_out)
+const opweave::OpInfo kInfo_special_hermite_polynomial_h{"aten::special_hermite_polynomial_h",
+                                                         "diopiSpecialHermitePolynomialH",
+                                                         true,
+                                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_hermite_polynomial_h =
+    opweave::register_op(&kInfo_special_hermite_polynomial_h);
+
+at::Tensor special_hermite_polynomial_h_impl(int op, const at::Tensor& x, const at::Tensor& n) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, x) && opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_hermite_polynomial_h>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::division(x, n), opweave::OpGuard::find_device(x, n));
+  special_hermite_polynomial_h_out_impl(op, x, n, out);
+  return out;
+}
+
+at::Tensor wrap_special_hermite_polynomial_h(const at::Tensor& x, const at::Tensor& n) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_hermite_polynomial_h) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_hermite_polynomial_h>(
+        kOp_special_hermite_polynomial_h, &special_hermite_polynomial_h_impl, x, n);
+  }
+#endif
+  return special_hermite_polynomial_h_impl(kOp_special_hermite_polynomial_h, x, n);
+}
+
 // ---- aten::fmax.out -> diopiFmax
 const opweave::OpInfo kInfo_fmax_out{"aten::fmax.out",
                                      "diopiFmax",
@@ -2829,6 +3333,22 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("copysign_.Scalar", TORCH_FN(wrap_copysign__Scalar));
   m.impl("logaddexp2.out", TORCH_FN(wrap_logaddexp2_out));
   m.impl("logaddexp2", TORCH_FN(wrap_logaddexp2));
+  m.impl("special_bessel_y1.out", TORCH_FN(wrap_special_bessel_y1_out));
+  m.impl("special_bessel_y1", TORCH_FN(wrap_special_bessel_y1));
+  m.impl("special_log_ndtr.out", TORCH_FN(wrap_special_log_ndtr_out));
+  m.impl("special_log_ndtr", TORCH_FN(wrap_special_log_ndtr));
+  m.impl("special_ndtri.out", TORCH_FN(wrap_special_ndtri_out));
+  m.impl("special_ndtri", TORCH_FN(wrap_special_ndtri));
+  m.impl("special_zeta.out", TORCH_FN(wrap_special_zeta_out));
+  m.impl("special_zeta", TORCH_FN(wrap_special_zeta));
+  m.impl("special_chebyshev_polynomial_v.out", TORCH_FN(wrap_special_chebyshev_polynomial_v_out));
+  m.impl("special_chebyshev_polynomial_v", TORCH_FN(wrap_special_chebyshev_polynomial_v));
+  m.impl("special_shifted_chebyshev_polynomial_u.out",
+         TORCH_FN(wrap_special_shifted_chebyshev_polynomial_u_out));
+  m.impl("special_shifted_chebyshev_polynomial_u",
+         TORCH_FN(wrap_special_shifted_chebyshev_polynomial_u));
+  m.impl("special_hermite_polynomial_h.out", TORCH_FN(wrap_special_hermite_polynomial_h_out));
+  m.impl("special_hermite_polynomial_h", TORCH_FN(wrap_special_hermite_polynomial_h));
   m.impl("fmax.out", TORCH_FN(wrap_fmax_out));
   m.impl("fmax", TORCH_FN(wrap_fmax));
   m.impl("nextafter.out", TORCH_FN(wrap_nextafter_out));

@@ -2564,6 +2564,220 @@ at::Tensor& wrap_fmod__Scalar(at::Tensor& self, const at::Scalar& other) {
   return fmod__Scalar_impl(kOp_fmod__Scalar, self, other);
 }
 
+// ---- aten::special_modified_bessel_i1.out -> diopiSpecialModifiedBesselI1
+const opweave::OpInfo kInfo_special_modified_bessel_i1_out{"aten::special_modified_bessel_i1.out",
+                                                           "diopiSpecialModifiedBesselI1",
+                                                           true,
+                                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_modified_bessel_i1_out =
+    opweave::register_op(&kInfo_special_modified_bessel_i1_out);
+
+at::Tensor& special_modified_bessel_i1_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_modified_bessel_i1_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialModifiedBesselI1)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_modified_bessel_i1_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_modified_bessel_i1_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_modified_bessel_i1_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_modified_bessel_i1_out>(
+        kOp_special_modified_bessel_i1_out, &special_modified_bessel_i1_out_impl, self, out);
+  }
+#endif
+  return special_modified_bessel_i1_out_impl(kOp_special_modified_bessel_i1_out, self, out);
+}
+
+// ---- aten::special_modified_bessel_i1 -> diopiSpecialModifiedBesselI1 (derived from
+// special_modified_bessel_i1_out)
+const opweave::OpInfo kInfo_special_modified_bessel_i1{"aten::special_modified_bessel_i1",
+                                                       "diopiSpecialModifiedBesselI1",
+                                                       true,
+                                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_modified_bessel_i1 = opweave::register_op(&kInfo_special_modified_bessel_i1);
+
+at::Tensor special_modified_bessel_i1_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_modified_bessel_i1>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  special_modified_bessel_i1_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_special_modified_bessel_i1(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_modified_bessel_i1) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_modified_bessel_i1>(
+        kOp_special_modified_bessel_i1, &special_modified_bessel_i1_impl, self);
+  }
+#endif
+  return special_modified_bessel_i1_impl(kOp_special_modified_bessel_i1, self);
+}
+
+// ---- aten::special_scaled_modified_bessel_k0.out -> diopiSpecialScaledModifiedBesselK0
+const opweave::OpInfo kInfo_special_scaled_modified_bessel_k0_out{
+    "aten::special_scaled_modified_bessel_k0.out",
+    "diopiSpecialScaledModifiedBesselK0",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_scaled_modified_bessel_k0_out =
+    opweave::register_op(&kInfo_special_scaled_modified_bessel_k0_out);
+
+at::Tensor& special_scaled_modified_bessel_k0_out_impl(int op, const at::Tensor& x,
+                                                       at::Tensor& out) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, out) && opweave::dtype_in(kCatalogueDtypes, x)))) {
+    return opweave::fallback_call<at::_ops::special_scaled_modified_bessel_k0_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, out);
+  }
+  opweave::OpGuard guard(op, x, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(x));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialScaledModifiedBesselK0)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(x)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_scaled_modified_bessel_k0_out>(op, status, x,
+                                                                                   out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_scaled_modified_bessel_k0_out(const at::Tensor& x, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_scaled_modified_bessel_k0_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_scaled_modified_bessel_k0_out>(
+        kOp_special_scaled_modified_bessel_k0_out, &special_scaled_modified_bessel_k0_out_impl, x,
+        out);
+  }
+#endif
+  return special_scaled_modified_bessel_k0_out_impl(kOp_special_scaled_modified_bessel_k0_out, x,
+                                                    out);
+}
+
+// ---- aten::special_scaled_modified_bessel_k0 -> diopiSpecialScaledModifiedBesselK0 (derived from
+// special_scaled_modified_bessel_k0_out)
+const opweave::OpInfo kInfo_special_scaled_modified_bessel_k0{
+    "aten::special_scaled_modified_bessel_k0",
+    "diopiSpecialScaledModifiedBesselK0",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_scaled_modified_bessel_k0 =
+    opweave::register_op(&kInfo_special_scaled_modified_bessel_k0);
+
+at::Tensor special_scaled_modified_bessel_k0_impl(int op, const at::Tensor& x) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, x)))) {
+    return opweave::fallback_call<at::_ops::special_scaled_modified_bessel_k0>(
+        op, "a dtype outside the catalogue's (complex, ...)", x);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(x), opweave::OpGuard::find_device(x));
+  special_scaled_modified_bessel_k0_out_impl(op, x, out);
+  return out;
+}
+
+at::Tensor wrap_special_scaled_modified_bessel_k0(const at::Tensor& x) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_scaled_modified_bessel_k0) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_scaled_modified_bessel_k0>(
+        kOp_special_scaled_modified_bessel_k0, &special_scaled_modified_bessel_k0_impl, x);
+  }
+#endif
+  return special_scaled_modified_bessel_k0_impl(kOp_special_scaled_modified_bessel_k0, x);
+}
+
+// ---- aten::special_xlog1py.out -> diopiSpecialXlog1py
+const opweave::OpInfo kInfo_special_xlog1py_out{"aten::special_xlog1py.out",
+                                                "diopiSpecialXlog1py",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_xlog1py_out = opweave::register_op(&kInfo_special_xlog1py_out);
+
+at::Tensor& special_xlog1py_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                                     at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::special_xlog1py_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::division(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialXlog1py)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_xlog1py_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_xlog1py_out(const at::Tensor& self, const at::Tensor& other,
+                                     at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_xlog1py_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_xlog1py_out>(
+        kOp_special_xlog1py_out, &special_xlog1py_out_impl, self, other, out);
+  }
+#endif
+  return special_xlog1py_out_impl(kOp_special_xlog1py_out, self, other, out);
+}
+
+// ---- aten::special_xlog1py -> diopiSpecialXlog1py (derived from special_xlog1py_out)
+const opweave::OpInfo kInfo_special_xlog1py{"aten::special_xlog1py",
+                                            "diopiSpecialXlog1py",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_xlog1py = opweave::register_op(&kInfo_special_xlog1py);
+
+at::Tensor special_xlog1py_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::special_xlog1py>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::division(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  special_xlog1py_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_special_xlog1py(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_xlog1py) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_xlog1py>(
+        kOp_special_xlog1py, &special_xlog1py_impl, self, other);
+  }
+#endif
+  return special_xlog1py_impl(kOp_special_xlog1py, self, other);
+}
+
 // ---- aten::fmin.out -> diopiFmin
 const opweave::OpInfo kInfo_fmin_out{"aten::fmin.out",
                                      "diopiFmin",
@@ -2706,6 +2920,13 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("fmod.Scalar_out", TORCH_FN(wrap_fmod_Scalar_out));
   m.impl("fmod.Scalar", TORCH_FN(wrap_fmod_Scalar));
   m.impl("fmod_.Scalar", TORCH_FN(wrap_fmod__Scalar));
+  m.impl("special_modified_bessel_i1.out", TORCH_FN(wrap_special_modified_bessel_i1_out));
+  m.impl("special_modified_bessel_i1", TORCH_FN(wrap_special_modified_bessel_i1));
+  m.impl("special_scaled_modified_bessel_k0.out",
+         TORCH_FN(wrap_special_scaled_modified_bessel_k0_out));
+  m.impl("special_scaled_modified_bessel_k0", TORCH_FN(wrap_special_scaled_modified_bessel_k0));
+  m.impl("special_xlog1py.out", TORCH_FN(wrap_special_xlog1py_out));
+  m.impl("special_xlog1py", TORCH_FN(wrap_special_xlog1py));
   m.impl("fmin.out", TORCH_FN(wrap_fmin_out));
   m.impl("fmin", TORCH_FN(wrap_fmin));
 }

@@ -2642,6 +2642,372 @@ at::Tensor wrap_remainder_Scalar_Tensor(const at::Scalar& self, const at::Tensor
   return remainder_Scalar_Tensor_impl(kOp_remainder_Scalar_Tensor, self, other);
 }
 
+// ---- aten::special_bessel_j1.out -> diopiSpecialBesselJ1
+const opweave::OpInfo kInfo_special_bessel_j1_out{"aten::special_bessel_j1.out",
+                                                  "diopiSpecialBesselJ1",
+                                                  true,
+                                                  {0.001f, 0.01f, 1e-05f, 1e-06f},
+                                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_bessel_j1_out = opweave::register_op(&kInfo_special_bessel_j1_out);
+
+at::Tensor& special_bessel_j1_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_bessel_j1_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialBesselJ1)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_bessel_j1_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_bessel_j1_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_bessel_j1_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_bessel_j1_out>(
+        kOp_special_bessel_j1_out, &special_bessel_j1_out_impl, self, out);
+  }
+#endif
+  return special_bessel_j1_out_impl(kOp_special_bessel_j1_out, self, out);
+}
+
+// ---- aten::special_bessel_j1 -> diopiSpecialBesselJ1 (derived from special_bessel_j1_out)
+const opweave::OpInfo kInfo_special_bessel_j1{"aten::special_bessel_j1",
+                                              "diopiSpecialBesselJ1",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-06f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_bessel_j1 = opweave::register_op(&kInfo_special_bessel_j1);
+
+at::Tensor special_bessel_j1_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_bessel_j1>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  special_bessel_j1_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_special_bessel_j1(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_bessel_j1) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_bessel_j1>(kOp_special_bessel_j1,
+                                                                   &special_bessel_j1_impl, self);
+  }
+#endif
+  return special_bessel_j1_impl(kOp_special_bessel_j1, self);
+}
+
+// ---- aten::special_i1.out -> diopiSpecialI1
+const opweave::OpInfo kInfo_special_i1_out{"aten::special_i1.out",
+                                           "diopiSpecialI1",
+                                           true,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_i1_out = opweave::register_op(&kInfo_special_i1_out);
+
+at::Tensor& special_i1_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_i1_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialI1)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_i1_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_i1_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_i1_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_i1_out>(kOp_special_i1_out,
+                                                                &special_i1_out_impl, self, out);
+  }
+#endif
+  return special_i1_out_impl(kOp_special_i1_out, self, out);
+}
+
+// ---- aten::special_i1 -> diopiSpecialI1 (derived from special_i1_out)
+const opweave::OpInfo kInfo_special_i1{"aten::special_i1",
+                                       "diopiSpecialI1",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_i1 = opweave::register_op(&kInfo_special_i1);
+
+at::Tensor special_i1_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_i1>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  special_i1_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_special_i1(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_i1) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_i1>(kOp_special_i1, &special_i1_impl, self);
+  }
+#endif
+  return special_i1_impl(kOp_special_i1, self);
+}
+
+// ---- aten::special_chebyshev_polynomial_u.out -> diopiSpecialChebyshevPolynomialU
+const opweave::OpInfo kInfo_special_chebyshev_polynomial_u_out{
+    "aten::special_chebyshev_polynomial_u.out",
+    "diopiSpecialChebyshevPolynomialU",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_chebyshev_polynomial_u_out =
+    opweave::register_op(&kInfo_special_chebyshev_polynomial_u_out);
+
+at::Tensor& special_chebyshev_polynomial_u_out_impl(int op, const at::Tensor& x,
+                                                    const at::Tensor& n, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, x) &&
+                     opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_chebyshev_polynomial_u_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n, out);
+  }
+  opweave::OpGuard guard(op, x, n, out);
+  opweave::resize_out(op, out, opweave::rules::division(x, n));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialChebyshevPolynomialU)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(x)),
+      opweave::const_handle(guard.on_device(n)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_chebyshev_polynomial_u_out>(op, status, x, n,
+                                                                                out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_chebyshev_polynomial_u_out(const at::Tensor& x, const at::Tensor& n,
+                                                    at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_chebyshev_polynomial_u_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_chebyshev_polynomial_u_out>(
+        kOp_special_chebyshev_polynomial_u_out, &special_chebyshev_polynomial_u_out_impl, x, n,
+        out);
+  }
+#endif
+  return special_chebyshev_polynomial_u_out_impl(kOp_special_chebyshev_polynomial_u_out, x, n, out);
+}
+
+// ---- aten::special_chebyshev_polynomial_u -> diopiSpecialChebyshevPolynomialU (derived from
+// special_chebyshev_polynomial_u_out)
+const opweave::OpInfo kInfo_special_chebyshev_polynomial_u{"aten::special_chebyshev_polynomial_u",
+                                                           "diopiSpecialChebyshevPolynomialU",
+                                                           true,
+                                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_chebyshev_polynomial_u =
+    opweave::register_op(&kInfo_special_chebyshev_polynomial_u);
+
+at::Tensor special_chebyshev_polynomial_u_impl(int op, const at::Tensor& x, const at::Tensor& n) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, x) && opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_chebyshev_polynomial_u>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::division(x, n), opweave::OpGuard::find_device(x, n));
+  special_chebyshev_polynomial_u_out_impl(op, x, n, out);
+  return out;
+}
+
+at::Tensor wrap_special_chebyshev_polynomial_u(const at::Tensor& x, const at::Tensor& n) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_chebyshev_polynomial_u) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_chebyshev_polynomial_u>(
+        kOp_special_chebyshev_polynomial_u, &special_chebyshev_polynomial_u_impl, x, n);
+  }
+#endif
+  return special_chebyshev_polynomial_u_impl(kOp_special_chebyshev_polynomial_u, x, n);
+}
+
+// ---- aten::special_shifted_chebyshev_polynomial_v.out -> diopiSpecialShiftedChebyshevPolynomialV
+const opweave::OpInfo kInfo_special_shifted_chebyshev_polynomial_v_out{
+    "aten::special_shifted_chebyshev_polynomial_v.out",
+    "diopiSpecialShiftedChebyshevPolynomialV",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_shifted_chebyshev_polynomial_v_out =
+    opweave::register_op(&kInfo_special_shifted_chebyshev_polynomial_v_out);
+
+at::Tensor& special_shifted_chebyshev_polynomial_v_out_impl(int op, const at::Tensor& x,
+                                                            const at::Tensor& n, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, x) &&
+                     opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_shifted_chebyshev_polynomial_v_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n, out);
+  }
+  opweave::OpGuard guard(op, x, n, out);
+  opweave::resize_out(op, out, opweave::rules::division(x, n));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialShiftedChebyshevPolynomialV)>(
+      op)(guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(x)),
+          opweave::const_handle(guard.on_device(n)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_shifted_chebyshev_polynomial_v_out>(op, status,
+                                                                                        x, n, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_shifted_chebyshev_polynomial_v_out(const at::Tensor& x,
+                                                            const at::Tensor& n, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_shifted_chebyshev_polynomial_v_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_shifted_chebyshev_polynomial_v_out>(
+        kOp_special_shifted_chebyshev_polynomial_v_out,
+        &special_shifted_chebyshev_polynomial_v_out_impl, x, n, out);
+  }
+#endif
+  return special_shifted_chebyshev_polynomial_v_out_impl(
+      kOp_special_shifted_chebyshev_polynomial_v_out, x, n, out);
+}
+
+// ---- aten::special_shifted_chebyshev_polynomial_v -> diopiSpecialShiftedChebyshevPolynomialV
+// (derived from special_shifted_chebyshev_polynomial_v_out)
+const opweave::OpInfo kInfo_special_shifted_chebyshev_polynomial_v{
+    "aten::special_shifted_chebyshev_polynomial_v",
+    "diopiSpecialShiftedChebyshevPolynomialV",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_shifted_chebyshev_polynomial_v =
+    opweave::register_op(&kInfo_special_shifted_chebyshev_polynomial_v);
+
+at::Tensor special_shifted_chebyshev_polynomial_v_impl(int op, const at::Tensor& x,
+                                                       const at::Tensor& n) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, x) && opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_shifted_chebyshev_polynomial_v>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::division(x, n), opweave::OpGuard::find_device(x, n));
+  special_shifted_chebyshev_polynomial_v_out_impl(op, x, n, out);
+  return out;
+}
+
+at::Tensor wrap_special_shifted_chebyshev_polynomial_v(const at::Tensor& x, const at::Tensor& n) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_shifted_chebyshev_polynomial_v) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_shifted_chebyshev_polynomial_v>(
+        kOp_special_shifted_chebyshev_polynomial_v, &special_shifted_chebyshev_polynomial_v_impl, x,
+        n);
+  }
+#endif
+  return special_shifted_chebyshev_polynomial_v_impl(kOp_special_shifted_chebyshev_polynomial_v, x,
+                                                     n);
+}
+
+// ---- aten::special_laguerre_polynomial_l.out -> diopiSpecialLaguerrePolynomialL
+const opweave::OpInfo kInfo_special_laguerre_polynomial_l_out{
+    "aten::special_laguerre_polynomial_l.out",
+    "diopiSpecialLaguerrePolynomialL",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_laguerre_polynomial_l_out =
+    opweave::register_op(&kInfo_special_laguerre_polynomial_l_out);
+
+at::Tensor& special_laguerre_polynomial_l_out_impl(int op, const at::Tensor& x, const at::Tensor& n,
+                                                   at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, x) &&
+                     opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_laguerre_polynomial_l_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n, out);
+  }
+  opweave::OpGuard guard(op, x, n, out);
+  opweave::resize_out(op, out, opweave::rules::division(x, n));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialLaguerrePolynomialL)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(x)),
+      opweave::const_handle(guard.on_device(n)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_laguerre_polynomial_l_out>(op, status, x, n,
+                                                                               out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_laguerre_polynomial_l_out(const at::Tensor& x, const at::Tensor& n,
+                                                   at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_laguerre_polynomial_l_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_laguerre_polynomial_l_out>(
+        kOp_special_laguerre_polynomial_l_out, &special_laguerre_polynomial_l_out_impl, x, n, out);
+  }
+#endif
+  return special_laguerre_polynomial_l_out_impl(kOp_special_laguerre_polynomial_l_out, x, n, out);
+}
+
+// ---- aten::special_laguerre_polynomial_l -> diopiSpecialLaguerrePolynomialL (derived from
+// special_laguerre_polynomial_l_out)
+const opweave::OpInfo kInfo_special_laguerre_polynomial_l{"aten::special_laguerre_polynomial_l",
+                                                          "diopiSpecialLaguerrePolynomialL",
+                                                          true,
+                                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_laguerre_polynomial_l =
+    opweave::register_op(&kInfo_special_laguerre_polynomial_l);
+
+at::Tensor special_laguerre_polynomial_l_impl(int op, const at::Tensor& x, const at::Tensor& n) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, x) && opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_laguerre_polynomial_l>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::division(x, n), opweave::OpGuard::find_device(x, n));
+  special_laguerre_polynomial_l_out_impl(op, x, n, out);
+  return out;
+}
+
+at::Tensor wrap_special_laguerre_polynomial_l(const at::Tensor& x, const at::Tensor& n) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_laguerre_polynomial_l) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_laguerre_polynomial_l>(
+        kOp_special_laguerre_polynomial_l, &special_laguerre_polynomial_l_impl, x, n);
+  }
+#endif
+  return special_laguerre_polynomial_l_impl(kOp_special_laguerre_polynomial_l, x, n);
+}
+
 // ---- aten::hypot.out -> diopiHypot
 const opweave::OpInfo kInfo_hypot_out{"aten::hypot.out",
                                       "diopiHypot",
@@ -3140,6 +3506,18 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("remainder.Scalar", TORCH_FN(wrap_remainder_Scalar));
   m.impl("remainder_.Scalar", TORCH_FN(wrap_remainder__Scalar));
   m.impl("remainder.Scalar_Tensor", TORCH_FN(wrap_remainder_Scalar_Tensor));
+  m.impl("special_bessel_j1.out", TORCH_FN(wrap_special_bessel_j1_out));
+  m.impl("special_bessel_j1", TORCH_FN(wrap_special_bessel_j1));
+  m.impl("special_i1.out", TORCH_FN(wrap_special_i1_out));
+  m.impl("special_i1", TORCH_FN(wrap_special_i1));
+  m.impl("special_chebyshev_polynomial_u.out", TORCH_FN(wrap_special_chebyshev_polynomial_u_out));
+  m.impl("special_chebyshev_polynomial_u", TORCH_FN(wrap_special_chebyshev_polynomial_u));
+  m.impl("special_shifted_chebyshev_polynomial_v.out",
+         TORCH_FN(wrap_special_shifted_chebyshev_polynomial_v_out));
+  m.impl("special_shifted_chebyshev_polynomial_v",
+         TORCH_FN(wrap_special_shifted_chebyshev_polynomial_v));
+  m.impl("special_laguerre_polynomial_l.out", TORCH_FN(wrap_special_laguerre_polynomial_l_out));
+  m.impl("special_laguerre_polynomial_l", TORCH_FN(wrap_special_laguerre_polynomial_l));
   m.impl("hypot.out", TORCH_FN(wrap_hypot_out));
   m.impl("hypot", TORCH_FN(wrap_hypot));
   m.impl("hypot_", TORCH_FN(wrap_hypot_));

@@ -1954,6 +1954,74 @@ at::Tensor wrap_isposinf(const at::Tensor& self) {
   return isposinf_impl(kOp_isposinf, self);
 }
 
+// ---- aten::special_modified_bessel_k1.out -> diopiSpecialModifiedBesselK1
+const opweave::OpInfo kInfo_special_modified_bessel_k1_out{"aten::special_modified_bessel_k1.out",
+                                                           "diopiSpecialModifiedBesselK1",
+                                                           true,
+                                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_modified_bessel_k1_out =
+    opweave::register_op(&kInfo_special_modified_bessel_k1_out);
+
+at::Tensor& special_modified_bessel_k1_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_modified_bessel_k1_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialModifiedBesselK1)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_modified_bessel_k1_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_modified_bessel_k1_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_modified_bessel_k1_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_modified_bessel_k1_out>(
+        kOp_special_modified_bessel_k1_out, &special_modified_bessel_k1_out_impl, self, out);
+  }
+#endif
+  return special_modified_bessel_k1_out_impl(kOp_special_modified_bessel_k1_out, self, out);
+}
+
+// ---- aten::special_modified_bessel_k1 -> diopiSpecialModifiedBesselK1 (derived from
+// special_modified_bessel_k1_out)
+const opweave::OpInfo kInfo_special_modified_bessel_k1{"aten::special_modified_bessel_k1",
+                                                       "diopiSpecialModifiedBesselK1",
+                                                       true,
+                                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_modified_bessel_k1 = opweave::register_op(&kInfo_special_modified_bessel_k1);
+
+at::Tensor special_modified_bessel_k1_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_modified_bessel_k1>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  special_modified_bessel_k1_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_special_modified_bessel_k1(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_modified_bessel_k1) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_modified_bessel_k1>(
+        kOp_special_modified_bessel_k1, &special_modified_bessel_k1_impl, self);
+  }
+#endif
+  return special_modified_bessel_k1_impl(kOp_special_modified_bessel_k1, self);
+}
+
 // ---- aten::cumprod.out -> diopiCumprod
 const opweave::OpInfo kInfo_cumprod_out{"aten::cumprod.out",
                                         "diopiCumprod",
@@ -2501,6 +2569,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("exp2_", TORCH_FN(wrap_exp2_));
   m.impl("isposinf.out", TORCH_FN(wrap_isposinf_out));
   m.impl("isposinf", TORCH_FN(wrap_isposinf));
+  m.impl("special_modified_bessel_k1.out", TORCH_FN(wrap_special_modified_bessel_k1_out));
+  m.impl("special_modified_bessel_k1", TORCH_FN(wrap_special_modified_bessel_k1));
   m.impl("cumprod.out", TORCH_FN(wrap_cumprod_out));
   m.impl("cumprod", TORCH_FN(wrap_cumprod));
   m.impl("cumprod_", TORCH_FN(wrap_cumprod_));

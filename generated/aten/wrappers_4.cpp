@@ -1993,6 +1993,307 @@ at::Tensor wrap_hardshrink(const at::Tensor& self, const at::Scalar& lambd) {
   return hardshrink_impl(kOp_hardshrink, self, lambd);
 }
 
+// ---- aten::special_bessel_j0.out -> diopiSpecialBesselJ0
+const opweave::OpInfo kInfo_special_bessel_j0_out{"aten::special_bessel_j0.out",
+                                                  "diopiSpecialBesselJ0",
+                                                  true,
+                                                  {0.001f, 0.01f, 1e-05f, 1e-06f},
+                                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_bessel_j0_out = opweave::register_op(&kInfo_special_bessel_j0_out);
+
+at::Tensor& special_bessel_j0_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_bessel_j0_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialBesselJ0)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_bessel_j0_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_bessel_j0_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_bessel_j0_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_bessel_j0_out>(
+        kOp_special_bessel_j0_out, &special_bessel_j0_out_impl, self, out);
+  }
+#endif
+  return special_bessel_j0_out_impl(kOp_special_bessel_j0_out, self, out);
+}
+
+// ---- aten::special_bessel_j0 -> diopiSpecialBesselJ0 (derived from special_bessel_j0_out)
+const opweave::OpInfo kInfo_special_bessel_j0{"aten::special_bessel_j0",
+                                              "diopiSpecialBesselJ0",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-06f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_bessel_j0 = opweave::register_op(&kInfo_special_bessel_j0);
+
+at::Tensor special_bessel_j0_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_bessel_j0>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  special_bessel_j0_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_special_bessel_j0(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_bessel_j0) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_bessel_j0>(kOp_special_bessel_j0,
+                                                                   &special_bessel_j0_impl, self);
+  }
+#endif
+  return special_bessel_j0_impl(kOp_special_bessel_j0, self);
+}
+
+// ---- aten::special_chebyshev_polynomial_t.out -> diopiSpecialChebyshevPolynomialT
+const opweave::OpInfo kInfo_special_chebyshev_polynomial_t_out{
+    "aten::special_chebyshev_polynomial_t.out",
+    "diopiSpecialChebyshevPolynomialT",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_chebyshev_polynomial_t_out =
+    opweave::register_op(&kInfo_special_chebyshev_polynomial_t_out);
+
+at::Tensor& special_chebyshev_polynomial_t_out_impl(int op, const at::Tensor& x,
+                                                    const at::Tensor& n, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, x) &&
+                     opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_chebyshev_polynomial_t_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n, out);
+  }
+  opweave::OpGuard guard(op, x, n, out);
+  opweave::resize_out(op, out, opweave::rules::division(x, n));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialChebyshevPolynomialT)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(x)),
+      opweave::const_handle(guard.on_device(n)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_chebyshev_polynomial_t_out>(op, status, x, n,
+                                                                                out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_chebyshev_polynomial_t_out(const at::Tensor& x, const at::Tensor& n,
+                                                    at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_chebyshev_polynomial_t_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_chebyshev_polynomial_t_out>(
+        kOp_special_chebyshev_polynomial_t_out, &special_chebyshev_polynomial_t_out_impl, x, n,
+        out);
+  }
+#endif
+  return special_chebyshev_polynomial_t_out_impl(kOp_special_chebyshev_polynomial_t_out, x, n, out);
+}
+
+// ---- aten::special_chebyshev_polynomial_t -> diopiSpecialChebyshevPolynomialT (derived from
+// special_chebyshev_polynomial_t_out)
+const opweave::OpInfo kInfo_special_chebyshev_polynomial_t{"aten::special_chebyshev_polynomial_t",
+                                                           "diopiSpecialChebyshevPolynomialT",
+                                                           true,
+                                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_chebyshev_polynomial_t =
+    opweave::register_op(&kInfo_special_chebyshev_polynomial_t);
+
+at::Tensor special_chebyshev_polynomial_t_impl(int op, const at::Tensor& x, const at::Tensor& n) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, x) && opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_chebyshev_polynomial_t>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::division(x, n), opweave::OpGuard::find_device(x, n));
+  special_chebyshev_polynomial_t_out_impl(op, x, n, out);
+  return out;
+}
+
+at::Tensor wrap_special_chebyshev_polynomial_t(const at::Tensor& x, const at::Tensor& n) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_chebyshev_polynomial_t) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_chebyshev_polynomial_t>(
+        kOp_special_chebyshev_polynomial_t, &special_chebyshev_polynomial_t_impl, x, n);
+  }
+#endif
+  return special_chebyshev_polynomial_t_impl(kOp_special_chebyshev_polynomial_t, x, n);
+}
+
+// ---- aten::special_shifted_chebyshev_polynomial_w.out -> diopiSpecialShiftedChebyshevPolynomialW
+const opweave::OpInfo kInfo_special_shifted_chebyshev_polynomial_w_out{
+    "aten::special_shifted_chebyshev_polynomial_w.out",
+    "diopiSpecialShiftedChebyshevPolynomialW",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_shifted_chebyshev_polynomial_w_out =
+    opweave::register_op(&kInfo_special_shifted_chebyshev_polynomial_w_out);
+
+at::Tensor& special_shifted_chebyshev_polynomial_w_out_impl(int op, const at::Tensor& x,
+                                                            const at::Tensor& n, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, x) &&
+                     opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_shifted_chebyshev_polynomial_w_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n, out);
+  }
+  opweave::OpGuard guard(op, x, n, out);
+  opweave::resize_out(op, out, opweave::rules::division(x, n));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialShiftedChebyshevPolynomialW)>(
+      op)(guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(x)),
+          opweave::const_handle(guard.on_device(n)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_shifted_chebyshev_polynomial_w_out>(op, status,
+                                                                                        x, n, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_shifted_chebyshev_polynomial_w_out(const at::Tensor& x,
+                                                            const at::Tensor& n, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_shifted_chebyshev_polynomial_w_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_shifted_chebyshev_polynomial_w_out>(
+        kOp_special_shifted_chebyshev_polynomial_w_out,
+        &special_shifted_chebyshev_polynomial_w_out_impl, x, n, out);
+  }
+#endif
+  return special_shifted_chebyshev_polynomial_w_out_impl(
+      kOp_special_shifted_chebyshev_polynomial_w_out, x, n, out);
+}
+
+// ---- aten::special_shifted_chebyshev_polynomial_w -> diopiSpecialShiftedChebyshevPolynomialW
+// (derived from special_shifted_chebyshev_polynomial_w_out)
+const opweave::OpInfo kInfo_special_shifted_chebyshev_polynomial_w{
+    "aten::special_shifted_chebyshev_polynomial_w",
+    "diopiSpecialShiftedChebyshevPolynomialW",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_shifted_chebyshev_polynomial_w =
+    opweave::register_op(&kInfo_special_shifted_chebyshev_polynomial_w);
+
+at::Tensor special_shifted_chebyshev_polynomial_w_impl(int op, const at::Tensor& x,
+                                                       const at::Tensor& n) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, x) && opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_shifted_chebyshev_polynomial_w>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::division(x, n), opweave::OpGuard::find_device(x, n));
+  special_shifted_chebyshev_polynomial_w_out_impl(op, x, n, out);
+  return out;
+}
+
+at::Tensor wrap_special_shifted_chebyshev_polynomial_w(const at::Tensor& x, const at::Tensor& n) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_shifted_chebyshev_polynomial_w) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_shifted_chebyshev_polynomial_w>(
+        kOp_special_shifted_chebyshev_polynomial_w, &special_shifted_chebyshev_polynomial_w_impl, x,
+        n);
+  }
+#endif
+  return special_shifted_chebyshev_polynomial_w_impl(kOp_special_shifted_chebyshev_polynomial_w, x,
+                                                     n);
+}
+
+// ---- aten::special_legendre_polynomial_p.out -> diopiSpecialLegendrePolynomialP
+const opweave::OpInfo kInfo_special_legendre_polynomial_p_out{
+    "aten::special_legendre_polynomial_p.out",
+    "diopiSpecialLegendrePolynomialP",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_legendre_polynomial_p_out =
+    opweave::register_op(&kInfo_special_legendre_polynomial_p_out);
+
+at::Tensor& special_legendre_polynomial_p_out_impl(int op, const at::Tensor& x, const at::Tensor& n,
+                                                   at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, x) &&
+                     opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_legendre_polynomial_p_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n, out);
+  }
+  opweave::OpGuard guard(op, x, n, out);
+  opweave::resize_out(op, out, opweave::rules::division(x, n));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialLegendrePolynomialP)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(x)),
+      opweave::const_handle(guard.on_device(n)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_legendre_polynomial_p_out>(op, status, x, n,
+                                                                               out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_legendre_polynomial_p_out(const at::Tensor& x, const at::Tensor& n,
+                                                   at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_legendre_polynomial_p_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_legendre_polynomial_p_out>(
+        kOp_special_legendre_polynomial_p_out, &special_legendre_polynomial_p_out_impl, x, n, out);
+  }
+#endif
+  return special_legendre_polynomial_p_out_impl(kOp_special_legendre_polynomial_p_out, x, n, out);
+}
+
+// ---- aten::special_legendre_polynomial_p -> diopiSpecialLegendrePolynomialP (derived from
+// special_legendre_polynomial_p_out)
+const opweave::OpInfo kInfo_special_legendre_polynomial_p{"aten::special_legendre_polynomial_p",
+                                                          "diopiSpecialLegendrePolynomialP",
+                                                          true,
+                                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_legendre_polynomial_p =
+    opweave::register_op(&kInfo_special_legendre_polynomial_p);
+
+at::Tensor special_legendre_polynomial_p_impl(int op, const at::Tensor& x, const at::Tensor& n) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, x) && opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_legendre_polynomial_p>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::division(x, n), opweave::OpGuard::find_device(x, n));
+  special_legendre_polynomial_p_out_impl(op, x, n, out);
+  return out;
+}
+
+at::Tensor wrap_special_legendre_polynomial_p(const at::Tensor& x, const at::Tensor& n) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_legendre_polynomial_p) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_legendre_polynomial_p>(
+        kOp_special_legendre_polynomial_p, &special_legendre_polynomial_p_impl, x, n);
+  }
+#endif
+  return special_legendre_polynomial_p_impl(kOp_special_legendre_polynomial_p, x, n);
+}
+
 // ---- aten::logical_xor.out -> diopiLogicalXor
 const opweave::OpInfo kInfo_logical_xor_out{"aten::logical_xor.out",
                                             "diopiLogicalXor",
@@ -2235,6 +2536,16 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("round_.decimals", TORCH_FN(wrap_round__decimals));
   m.impl("hardshrink.out", TORCH_FN(wrap_hardshrink_out));
   m.impl("hardshrink", TORCH_FN(wrap_hardshrink));
+  m.impl("special_bessel_j0.out", TORCH_FN(wrap_special_bessel_j0_out));
+  m.impl("special_bessel_j0", TORCH_FN(wrap_special_bessel_j0));
+  m.impl("special_chebyshev_polynomial_t.out", TORCH_FN(wrap_special_chebyshev_polynomial_t_out));
+  m.impl("special_chebyshev_polynomial_t", TORCH_FN(wrap_special_chebyshev_polynomial_t));
+  m.impl("special_shifted_chebyshev_polynomial_w.out",
+         TORCH_FN(wrap_special_shifted_chebyshev_polynomial_w_out));
+  m.impl("special_shifted_chebyshev_polynomial_w",
+         TORCH_FN(wrap_special_shifted_chebyshev_polynomial_w));
+  m.impl("special_legendre_polynomial_p.out", TORCH_FN(wrap_special_legendre_polynomial_p_out));
+  m.impl("special_legendre_polynomial_p", TORCH_FN(wrap_special_legendre_polynomial_p));
   m.impl("logical_xor.out", TORCH_FN(wrap_logical_xor_out));
   m.impl("logical_xor", TORCH_FN(wrap_logical_xor));
   m.impl("logical_xor_", TORCH_FN(wrap_logical_xor_));

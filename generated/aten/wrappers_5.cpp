@@ -2058,6 +2058,74 @@ at::Tensor& wrap_xlogy__Tensor(at::Tensor& self, const at::Tensor& other) {
   return xlogy__Tensor_impl(kOp_xlogy__Tensor, self, other);
 }
 
+// ---- aten::special_modified_bessel_k0.out -> diopiSpecialModifiedBesselK0
+const opweave::OpInfo kInfo_special_modified_bessel_k0_out{"aten::special_modified_bessel_k0.out",
+                                                           "diopiSpecialModifiedBesselK0",
+                                                           true,
+                                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_modified_bessel_k0_out =
+    opweave::register_op(&kInfo_special_modified_bessel_k0_out);
+
+at::Tensor& special_modified_bessel_k0_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_modified_bessel_k0_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialModifiedBesselK0)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_modified_bessel_k0_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_modified_bessel_k0_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_modified_bessel_k0_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_modified_bessel_k0_out>(
+        kOp_special_modified_bessel_k0_out, &special_modified_bessel_k0_out_impl, self, out);
+  }
+#endif
+  return special_modified_bessel_k0_out_impl(kOp_special_modified_bessel_k0_out, self, out);
+}
+
+// ---- aten::special_modified_bessel_k0 -> diopiSpecialModifiedBesselK0 (derived from
+// special_modified_bessel_k0_out)
+const opweave::OpInfo kInfo_special_modified_bessel_k0{"aten::special_modified_bessel_k0",
+                                                       "diopiSpecialModifiedBesselK0",
+                                                       true,
+                                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_modified_bessel_k0 = opweave::register_op(&kInfo_special_modified_bessel_k0);
+
+at::Tensor special_modified_bessel_k0_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_modified_bessel_k0>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  special_modified_bessel_k0_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_special_modified_bessel_k0(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_modified_bessel_k0) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_modified_bessel_k0>(
+        kOp_special_modified_bessel_k0, &special_modified_bessel_k0_impl, self);
+  }
+#endif
+  return special_modified_bessel_k0_impl(kOp_special_modified_bessel_k0, self);
+}
+
 // ---- aten::heaviside.out -> diopiHeaviside
 const opweave::OpInfo kInfo_heaviside_out{"aten::heaviside.out",
                                           "diopiHeaviside",
@@ -2260,6 +2328,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("xlogy.OutTensor", TORCH_FN(wrap_xlogy_OutTensor));
   m.impl("xlogy.Tensor", TORCH_FN(wrap_xlogy_Tensor));
   m.impl("xlogy_.Tensor", TORCH_FN(wrap_xlogy__Tensor));
+  m.impl("special_modified_bessel_k0.out", TORCH_FN(wrap_special_modified_bessel_k0_out));
+  m.impl("special_modified_bessel_k0", TORCH_FN(wrap_special_modified_bessel_k0));
   m.impl("heaviside.out", TORCH_FN(wrap_heaviside_out));
   m.impl("heaviside", TORCH_FN(wrap_heaviside));
   m.impl("heaviside_", TORCH_FN(wrap_heaviside_));

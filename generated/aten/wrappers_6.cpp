@@ -2190,6 +2190,564 @@ at::Tensor wrap_softshrink(const at::Tensor& self, const at::Scalar& lambd) {
   return softshrink_impl(kOp_softshrink, self, lambd);
 }
 
+// ---- aten::special_airy_ai.out -> diopiSpecialAiryAi
+const opweave::OpInfo kInfo_special_airy_ai_out{"aten::special_airy_ai.out",
+                                                "diopiSpecialAiryAi",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-05f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_airy_ai_out = opweave::register_op(&kInfo_special_airy_ai_out);
+
+at::Tensor& special_airy_ai_out_impl(int op, const at::Tensor& x, at::Tensor& out) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, out) && opweave::dtype_in(kCatalogueDtypes, x)))) {
+    return opweave::fallback_call<at::_ops::special_airy_ai_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, out);
+  }
+  opweave::OpGuard guard(op, x, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(x));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialAiryAi)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(x)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_airy_ai_out>(op, status, x, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_airy_ai_out(const at::Tensor& x, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_airy_ai_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_airy_ai_out>(
+        kOp_special_airy_ai_out, &special_airy_ai_out_impl, x, out);
+  }
+#endif
+  return special_airy_ai_out_impl(kOp_special_airy_ai_out, x, out);
+}
+
+// ---- aten::special_airy_ai -> diopiSpecialAiryAi (derived from special_airy_ai_out)
+const opweave::OpInfo kInfo_special_airy_ai{"aten::special_airy_ai",
+                                            "diopiSpecialAiryAi",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-05f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_airy_ai = opweave::register_op(&kInfo_special_airy_ai);
+
+at::Tensor special_airy_ai_impl(int op, const at::Tensor& x) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, x)))) {
+    return opweave::fallback_call<at::_ops::special_airy_ai>(
+        op, "a dtype outside the catalogue's (complex, ...)", x);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(x), opweave::OpGuard::find_device(x));
+  special_airy_ai_out_impl(op, x, out);
+  return out;
+}
+
+at::Tensor wrap_special_airy_ai(const at::Tensor& x) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_airy_ai) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_airy_ai>(kOp_special_airy_ai,
+                                                                 &special_airy_ai_impl, x);
+  }
+#endif
+  return special_airy_ai_impl(kOp_special_airy_ai, x);
+}
+
+// ---- aten::special_bessel_y0.out -> diopiSpecialBesselY0
+const opweave::OpInfo kInfo_special_bessel_y0_out{"aten::special_bessel_y0.out",
+                                                  "diopiSpecialBesselY0",
+                                                  true,
+                                                  {0.001f, 0.01f, 1e-05f, 1e-06f},
+                                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_bessel_y0_out = opweave::register_op(&kInfo_special_bessel_y0_out);
+
+at::Tensor& special_bessel_y0_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_bessel_y0_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialBesselY0)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_bessel_y0_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_bessel_y0_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_bessel_y0_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_bessel_y0_out>(
+        kOp_special_bessel_y0_out, &special_bessel_y0_out_impl, self, out);
+  }
+#endif
+  return special_bessel_y0_out_impl(kOp_special_bessel_y0_out, self, out);
+}
+
+// ---- aten::special_bessel_y0 -> diopiSpecialBesselY0 (derived from special_bessel_y0_out)
+const opweave::OpInfo kInfo_special_bessel_y0{"aten::special_bessel_y0",
+                                              "diopiSpecialBesselY0",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-06f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_bessel_y0 = opweave::register_op(&kInfo_special_bessel_y0);
+
+at::Tensor special_bessel_y0_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_bessel_y0>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  special_bessel_y0_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_special_bessel_y0(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_bessel_y0) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_bessel_y0>(kOp_special_bessel_y0,
+                                                                   &special_bessel_y0_impl, self);
+  }
+#endif
+  return special_bessel_y0_impl(kOp_special_bessel_y0, self);
+}
+
+// ---- aten::special_spherical_bessel_j0.out -> diopiSpecialSphericalBesselJ0
+const opweave::OpInfo kInfo_special_spherical_bessel_j0_out{"aten::special_spherical_bessel_j0.out",
+                                                            "diopiSpecialSphericalBesselJ0",
+                                                            true,
+                                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_spherical_bessel_j0_out =
+    opweave::register_op(&kInfo_special_spherical_bessel_j0_out);
+
+at::Tensor& special_spherical_bessel_j0_out_impl(int op, const at::Tensor& x, at::Tensor& out) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, out) && opweave::dtype_in(kCatalogueDtypes, x)))) {
+    return opweave::fallback_call<at::_ops::special_spherical_bessel_j0_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, out);
+  }
+  opweave::OpGuard guard(op, x, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(x));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialSphericalBesselJ0)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(x)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_spherical_bessel_j0_out>(op, status, x, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_spherical_bessel_j0_out(const at::Tensor& x, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_spherical_bessel_j0_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_spherical_bessel_j0_out>(
+        kOp_special_spherical_bessel_j0_out, &special_spherical_bessel_j0_out_impl, x, out);
+  }
+#endif
+  return special_spherical_bessel_j0_out_impl(kOp_special_spherical_bessel_j0_out, x, out);
+}
+
+// ---- aten::special_spherical_bessel_j0 -> diopiSpecialSphericalBesselJ0 (derived from
+// special_spherical_bessel_j0_out)
+const opweave::OpInfo kInfo_special_spherical_bessel_j0{"aten::special_spherical_bessel_j0",
+                                                        "diopiSpecialSphericalBesselJ0",
+                                                        true,
+                                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_spherical_bessel_j0 =
+    opweave::register_op(&kInfo_special_spherical_bessel_j0);
+
+at::Tensor special_spherical_bessel_j0_impl(int op, const at::Tensor& x) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, x)))) {
+    return opweave::fallback_call<at::_ops::special_spherical_bessel_j0>(
+        op, "a dtype outside the catalogue's (complex, ...)", x);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(x), opweave::OpGuard::find_device(x));
+  special_spherical_bessel_j0_out_impl(op, x, out);
+  return out;
+}
+
+at::Tensor wrap_special_spherical_bessel_j0(const at::Tensor& x) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_spherical_bessel_j0) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_spherical_bessel_j0>(
+        kOp_special_spherical_bessel_j0, &special_spherical_bessel_j0_impl, x);
+  }
+#endif
+  return special_spherical_bessel_j0_impl(kOp_special_spherical_bessel_j0, x);
+}
+
+// ---- aten::special_i1e.out -> diopiSpecialI1e
+const opweave::OpInfo kInfo_special_i1e_out{"aten::special_i1e.out",
+                                            "diopiSpecialI1e",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_i1e_out = opweave::register_op(&kInfo_special_i1e_out);
+
+at::Tensor& special_i1e_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_i1e_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialI1e)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_i1e_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_i1e_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_i1e_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_i1e_out>(kOp_special_i1e_out,
+                                                                 &special_i1e_out_impl, self, out);
+  }
+#endif
+  return special_i1e_out_impl(kOp_special_i1e_out, self, out);
+}
+
+// ---- aten::special_i1e -> diopiSpecialI1e (derived from special_i1e_out)
+const opweave::OpInfo kInfo_special_i1e{"aten::special_i1e",
+                                        "diopiSpecialI1e",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_i1e = opweave::register_op(&kInfo_special_i1e);
+
+at::Tensor special_i1e_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_i1e>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  special_i1e_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_special_i1e(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_i1e) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_i1e>(kOp_special_i1e, &special_i1e_impl,
+                                                             self);
+  }
+#endif
+  return special_i1e_impl(kOp_special_i1e, self);
+}
+
+// ---- aten::special_entr.out -> diopiSpecialEntr
+const opweave::OpInfo kInfo_special_entr_out{"aten::special_entr.out",
+                                             "diopiSpecialEntr",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_entr_out = opweave::register_op(&kInfo_special_entr_out);
+
+at::Tensor& special_entr_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_entr_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialEntr)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_entr_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_entr_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_entr_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_entr_out>(
+        kOp_special_entr_out, &special_entr_out_impl, self, out);
+  }
+#endif
+  return special_entr_out_impl(kOp_special_entr_out, self, out);
+}
+
+// ---- aten::special_entr -> diopiSpecialEntr (derived from special_entr_out)
+const opweave::OpInfo kInfo_special_entr{"aten::special_entr",
+                                         "diopiSpecialEntr",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_entr = opweave::register_op(&kInfo_special_entr);
+
+at::Tensor special_entr_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_entr>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  special_entr_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_special_entr(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_entr) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_entr>(kOp_special_entr, &special_entr_impl,
+                                                              self);
+  }
+#endif
+  return special_entr_impl(kOp_special_entr, self);
+}
+
+// ---- aten::special_erfcx.out -> diopiSpecialErfcx
+const opweave::OpInfo kInfo_special_erfcx_out{"aten::special_erfcx.out",
+                                              "diopiSpecialErfcx",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_erfcx_out = opweave::register_op(&kInfo_special_erfcx_out);
+
+at::Tensor& special_erfcx_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_erfcx_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialErfcx)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_erfcx_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_erfcx_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_erfcx_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_erfcx_out>(
+        kOp_special_erfcx_out, &special_erfcx_out_impl, self, out);
+  }
+#endif
+  return special_erfcx_out_impl(kOp_special_erfcx_out, self, out);
+}
+
+// ---- aten::special_erfcx -> diopiSpecialErfcx (derived from special_erfcx_out)
+const opweave::OpInfo kInfo_special_erfcx{"aten::special_erfcx",
+                                          "diopiSpecialErfcx",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_erfcx = opweave::register_op(&kInfo_special_erfcx);
+
+at::Tensor special_erfcx_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_erfcx>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  special_erfcx_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_special_erfcx(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_erfcx) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_erfcx>(kOp_special_erfcx,
+                                                               &special_erfcx_impl, self);
+  }
+#endif
+  return special_erfcx_impl(kOp_special_erfcx, self);
+}
+
+// ---- aten::special_chebyshev_polynomial_w.out -> diopiSpecialChebyshevPolynomialW
+const opweave::OpInfo kInfo_special_chebyshev_polynomial_w_out{
+    "aten::special_chebyshev_polynomial_w.out",
+    "diopiSpecialChebyshevPolynomialW",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_chebyshev_polynomial_w_out =
+    opweave::register_op(&kInfo_special_chebyshev_polynomial_w_out);
+
+at::Tensor& special_chebyshev_polynomial_w_out_impl(int op, const at::Tensor& x,
+                                                    const at::Tensor& n, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, x) &&
+                     opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_chebyshev_polynomial_w_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n, out);
+  }
+  opweave::OpGuard guard(op, x, n, out);
+  opweave::resize_out(op, out, opweave::rules::division(x, n));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialChebyshevPolynomialW)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(x)),
+      opweave::const_handle(guard.on_device(n)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_chebyshev_polynomial_w_out>(op, status, x, n,
+                                                                                out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_chebyshev_polynomial_w_out(const at::Tensor& x, const at::Tensor& n,
+                                                    at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_chebyshev_polynomial_w_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_chebyshev_polynomial_w_out>(
+        kOp_special_chebyshev_polynomial_w_out, &special_chebyshev_polynomial_w_out_impl, x, n,
+        out);
+  }
+#endif
+  return special_chebyshev_polynomial_w_out_impl(kOp_special_chebyshev_polynomial_w_out, x, n, out);
+}
+
+// ---- aten::special_chebyshev_polynomial_w -> diopiSpecialChebyshevPolynomialW (derived from
+// special_chebyshev_polynomial_w_out)
+const opweave::OpInfo kInfo_special_chebyshev_polynomial_w{"aten::special_chebyshev_polynomial_w",
+                                                           "diopiSpecialChebyshevPolynomialW",
+                                                           true,
+                                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_chebyshev_polynomial_w =
+    opweave::register_op(&kInfo_special_chebyshev_polynomial_w);
+
+at::Tensor special_chebyshev_polynomial_w_impl(int op, const at::Tensor& x, const at::Tensor& n) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, x) && opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_chebyshev_polynomial_w>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::division(x, n), opweave::OpGuard::find_device(x, n));
+  special_chebyshev_polynomial_w_out_impl(op, x, n, out);
+  return out;
+}
+
+at::Tensor wrap_special_chebyshev_polynomial_w(const at::Tensor& x, const at::Tensor& n) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_chebyshev_polynomial_w) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_chebyshev_polynomial_w>(
+        kOp_special_chebyshev_polynomial_w, &special_chebyshev_polynomial_w_impl, x, n);
+  }
+#endif
+  return special_chebyshev_polynomial_w_impl(kOp_special_chebyshev_polynomial_w, x, n);
+}
+
+// ---- aten::special_shifted_chebyshev_polynomial_t.out -> diopiSpecialShiftedChebyshevPolynomialT
+const opweave::OpInfo kInfo_special_shifted_chebyshev_polynomial_t_out{
+    "aten::special_shifted_chebyshev_polynomial_t.out",
+    "diopiSpecialShiftedChebyshevPolynomialT",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_shifted_chebyshev_polynomial_t_out =
+    opweave::register_op(&kInfo_special_shifted_chebyshev_polynomial_t_out);
+
+at::Tensor& special_shifted_chebyshev_polynomial_t_out_impl(int op, const at::Tensor& x,
+                                                            const at::Tensor& n, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, x) &&
+                     opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_shifted_chebyshev_polynomial_t_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n, out);
+  }
+  opweave::OpGuard guard(op, x, n, out);
+  opweave::resize_out(op, out, opweave::rules::division(x, n));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialShiftedChebyshevPolynomialT)>(
+      op)(guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(x)),
+          opweave::const_handle(guard.on_device(n)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_shifted_chebyshev_polynomial_t_out>(op, status,
+                                                                                        x, n, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_shifted_chebyshev_polynomial_t_out(const at::Tensor& x,
+                                                            const at::Tensor& n, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_shifted_chebyshev_polynomial_t_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_shifted_chebyshev_polynomial_t_out>(
+        kOp_special_shifted_chebyshev_polynomial_t_out,
+        &special_shifted_chebyshev_polynomial_t_out_impl, x, n, out);
+  }
+#endif
+  return special_shifted_chebyshev_polynomial_t_out_impl(
+      kOp_special_shifted_chebyshev_polynomial_t_out, x, n, out);
+}
+
+// ---- aten::special_shifted_chebyshev_polynomial_t -> diopiSpecialShiftedChebyshevPolynomialT
+// (derived from special_shifted_chebyshev_polynomial_t_out)
+const opweave::OpInfo kInfo_special_shifted_chebyshev_polynomial_t{
+    "aten::special_shifted_chebyshev_polynomial_t",
+    "diopiSpecialShiftedChebyshevPolynomialT",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_shifted_chebyshev_polynomial_t =
+    opweave::register_op(&kInfo_special_shifted_chebyshev_polynomial_t);
+
+at::Tensor special_shifted_chebyshev_polynomial_t_impl(int op, const at::Tensor& x,
+                                                       const at::Tensor& n) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, x) && opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_shifted_chebyshev_polynomial_t>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::division(x, n), opweave::OpGuard::find_device(x, n));
+  special_shifted_chebyshev_polynomial_t_out_impl(op, x, n, out);
+  return out;
+}
+
+at::Tensor wrap_special_shifted_chebyshev_polynomial_t(const at::Tensor& x, const at::Tensor& n) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_shifted_chebyshev_polynomial_t) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_shifted_chebyshev_polynomial_t>(
+        kOp_special_shifted_chebyshev_polynomial_t, &special_shifted_chebyshev_polynomial_t_impl, x,
+        n);
+  }
+#endif
+  return special_shifted_chebyshev_polynomial_t_impl(kOp_special_shifted_chebyshev_polynomial_t, x,
+                                                     n);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -2253,4 +2811,22 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("nan_to_num_", TORCH_FN(wrap_nan_to_num_));
   m.impl("softshrink.out", TORCH_FN(wrap_softshrink_out));
   m.impl("softshrink", TORCH_FN(wrap_softshrink));
+  m.impl("special_airy_ai.out", TORCH_FN(wrap_special_airy_ai_out));
+  m.impl("special_airy_ai", TORCH_FN(wrap_special_airy_ai));
+  m.impl("special_bessel_y0.out", TORCH_FN(wrap_special_bessel_y0_out));
+  m.impl("special_bessel_y0", TORCH_FN(wrap_special_bessel_y0));
+  m.impl("special_spherical_bessel_j0.out", TORCH_FN(wrap_special_spherical_bessel_j0_out));
+  m.impl("special_spherical_bessel_j0", TORCH_FN(wrap_special_spherical_bessel_j0));
+  m.impl("special_i1e.out", TORCH_FN(wrap_special_i1e_out));
+  m.impl("special_i1e", TORCH_FN(wrap_special_i1e));
+  m.impl("special_entr.out", TORCH_FN(wrap_special_entr_out));
+  m.impl("special_entr", TORCH_FN(wrap_special_entr));
+  m.impl("special_erfcx.out", TORCH_FN(wrap_special_erfcx_out));
+  m.impl("special_erfcx", TORCH_FN(wrap_special_erfcx));
+  m.impl("special_chebyshev_polynomial_w.out", TORCH_FN(wrap_special_chebyshev_polynomial_w_out));
+  m.impl("special_chebyshev_polynomial_w", TORCH_FN(wrap_special_chebyshev_polynomial_w));
+  m.impl("special_shifted_chebyshev_polynomial_t.out",
+         TORCH_FN(wrap_special_shifted_chebyshev_polynomial_t_out));
+  m.impl("special_shifted_chebyshev_polynomial_t",
+         TORCH_FN(wrap_special_shifted_chebyshev_polynomial_t));
 }

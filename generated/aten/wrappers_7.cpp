@@ -1933,6 +1933,291 @@ at::Tensor& wrap_atanh_(at::Tensor& self) {
   return atanh__impl(kOp_atanh_, self);
 }
 
+// ---- aten::special_modified_bessel_i0.out -> diopiSpecialModifiedBesselI0
+const opweave::OpInfo kInfo_special_modified_bessel_i0_out{"aten::special_modified_bessel_i0.out",
+                                                           "diopiSpecialModifiedBesselI0",
+                                                           true,
+                                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_modified_bessel_i0_out =
+    opweave::register_op(&kInfo_special_modified_bessel_i0_out);
+
+at::Tensor& special_modified_bessel_i0_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_modified_bessel_i0_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialModifiedBesselI0)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_modified_bessel_i0_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_modified_bessel_i0_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_modified_bessel_i0_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_modified_bessel_i0_out>(
+        kOp_special_modified_bessel_i0_out, &special_modified_bessel_i0_out_impl, self, out);
+  }
+#endif
+  return special_modified_bessel_i0_out_impl(kOp_special_modified_bessel_i0_out, self, out);
+}
+
+// ---- aten::special_modified_bessel_i0 -> diopiSpecialModifiedBesselI0 (derived from
+// special_modified_bessel_i0_out)
+const opweave::OpInfo kInfo_special_modified_bessel_i0{"aten::special_modified_bessel_i0",
+                                                       "diopiSpecialModifiedBesselI0",
+                                                       true,
+                                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_modified_bessel_i0 = opweave::register_op(&kInfo_special_modified_bessel_i0);
+
+at::Tensor special_modified_bessel_i0_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_modified_bessel_i0>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  special_modified_bessel_i0_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_special_modified_bessel_i0(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_modified_bessel_i0) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_modified_bessel_i0>(
+        kOp_special_modified_bessel_i0, &special_modified_bessel_i0_impl, self);
+  }
+#endif
+  return special_modified_bessel_i0_impl(kOp_special_modified_bessel_i0, self);
+}
+
+// ---- aten::special_scaled_modified_bessel_k1.out -> diopiSpecialScaledModifiedBesselK1
+const opweave::OpInfo kInfo_special_scaled_modified_bessel_k1_out{
+    "aten::special_scaled_modified_bessel_k1.out",
+    "diopiSpecialScaledModifiedBesselK1",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_scaled_modified_bessel_k1_out =
+    opweave::register_op(&kInfo_special_scaled_modified_bessel_k1_out);
+
+at::Tensor& special_scaled_modified_bessel_k1_out_impl(int op, const at::Tensor& x,
+                                                       at::Tensor& out) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, out) && opweave::dtype_in(kCatalogueDtypes, x)))) {
+    return opweave::fallback_call<at::_ops::special_scaled_modified_bessel_k1_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, out);
+  }
+  opweave::OpGuard guard(op, x, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(x));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialScaledModifiedBesselK1)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(x)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_scaled_modified_bessel_k1_out>(op, status, x,
+                                                                                   out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_scaled_modified_bessel_k1_out(const at::Tensor& x, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_scaled_modified_bessel_k1_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_scaled_modified_bessel_k1_out>(
+        kOp_special_scaled_modified_bessel_k1_out, &special_scaled_modified_bessel_k1_out_impl, x,
+        out);
+  }
+#endif
+  return special_scaled_modified_bessel_k1_out_impl(kOp_special_scaled_modified_bessel_k1_out, x,
+                                                    out);
+}
+
+// ---- aten::special_scaled_modified_bessel_k1 -> diopiSpecialScaledModifiedBesselK1 (derived from
+// special_scaled_modified_bessel_k1_out)
+const opweave::OpInfo kInfo_special_scaled_modified_bessel_k1{
+    "aten::special_scaled_modified_bessel_k1",
+    "diopiSpecialScaledModifiedBesselK1",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_scaled_modified_bessel_k1 =
+    opweave::register_op(&kInfo_special_scaled_modified_bessel_k1);
+
+at::Tensor special_scaled_modified_bessel_k1_impl(int op, const at::Tensor& x) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, x)))) {
+    return opweave::fallback_call<at::_ops::special_scaled_modified_bessel_k1>(
+        op, "a dtype outside the catalogue's (complex, ...)", x);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(x), opweave::OpGuard::find_device(x));
+  special_scaled_modified_bessel_k1_out_impl(op, x, out);
+  return out;
+}
+
+at::Tensor wrap_special_scaled_modified_bessel_k1(const at::Tensor& x) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_scaled_modified_bessel_k1) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_scaled_modified_bessel_k1>(
+        kOp_special_scaled_modified_bessel_k1, &special_scaled_modified_bessel_k1_impl, x);
+  }
+#endif
+  return special_scaled_modified_bessel_k1_impl(kOp_special_scaled_modified_bessel_k1, x);
+}
+
+// ---- aten::special_i0e.out -> diopiSpecialI0e
+const opweave::OpInfo kInfo_special_i0e_out{"aten::special_i0e.out",
+                                            "diopiSpecialI0e",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_i0e_out = opweave::register_op(&kInfo_special_i0e_out);
+
+at::Tensor& special_i0e_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_i0e_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialI0e)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_i0e_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_i0e_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_i0e_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_i0e_out>(kOp_special_i0e_out,
+                                                                 &special_i0e_out_impl, self, out);
+  }
+#endif
+  return special_i0e_out_impl(kOp_special_i0e_out, self, out);
+}
+
+// ---- aten::special_i0e -> diopiSpecialI0e (derived from special_i0e_out)
+const opweave::OpInfo kInfo_special_i0e{"aten::special_i0e",
+                                        "diopiSpecialI0e",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_i0e = opweave::register_op(&kInfo_special_i0e);
+
+at::Tensor special_i0e_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::special_i0e>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  special_i0e_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_special_i0e(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_i0e) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_i0e>(kOp_special_i0e, &special_i0e_impl,
+                                                             self);
+  }
+#endif
+  return special_i0e_impl(kOp_special_i0e, self);
+}
+
+// ---- aten::special_hermite_polynomial_he.out -> diopiSpecialHermitePolynomialHe
+const opweave::OpInfo kInfo_special_hermite_polynomial_he_out{
+    "aten::special_hermite_polynomial_he.out",
+    "diopiSpecialHermitePolynomialHe",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_hermite_polynomial_he_out =
+    opweave::register_op(&kInfo_special_hermite_polynomial_he_out);
+
+at::Tensor& special_hermite_polynomial_he_out_impl(int op, const at::Tensor& x, const at::Tensor& n,
+                                                   at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, x) &&
+                     opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_hermite_polynomial_he_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n, out);
+  }
+  opweave::OpGuard guard(op, x, n, out);
+  opweave::resize_out(op, out, opweave::rules::division(x, n));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSpecialHermitePolynomialHe)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(x)),
+      opweave::const_handle(guard.on_device(n)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::special_hermite_polynomial_he_out>(op, status, x, n,
+                                                                               out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_special_hermite_polynomial_he_out(const at::Tensor& x, const at::Tensor& n,
+                                                   at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_hermite_polynomial_he_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_hermite_polynomial_he_out>(
+        kOp_special_hermite_polynomial_he_out, &special_hermite_polynomial_he_out_impl, x, n, out);
+  }
+#endif
+  return special_hermite_polynomial_he_out_impl(kOp_special_hermite_polynomial_he_out, x, n, out);
+}
+
+// ---- aten::special_hermite_polynomial_he -> diopiSpecialHermitePolynomialHe (derived from
+// special_hermite_polynomial_he_out)
+const opweave::OpInfo kInfo_special_hermite_polynomial_he{"aten::special_hermite_polynomial_he",
+                                                          "diopiSpecialHermitePolynomialHe",
+                                                          true,
+                                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_special_hermite_polynomial_he =
+    opweave::register_op(&kInfo_special_hermite_polynomial_he);
+
+at::Tensor special_hermite_polynomial_he_impl(int op, const at::Tensor& x, const at::Tensor& n) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, x) && opweave::dtype_in(kCatalogueDtypes, n)))) {
+    return opweave::fallback_call<at::_ops::special_hermite_polynomial_he>(
+        op, "a dtype outside the catalogue's (complex, ...)", x, n);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::division(x, n), opweave::OpGuard::find_device(x, n));
+  special_hermite_polynomial_he_out_impl(op, x, n, out);
+  return out;
+}
+
+at::Tensor wrap_special_hermite_polynomial_he(const at::Tensor& x, const at::Tensor& n) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_special_hermite_polynomial_he) != 0)) {
+    return opweave::instrumented_call<at::_ops::special_hermite_polynomial_he>(
+        kOp_special_hermite_polynomial_he, &special_hermite_polynomial_he_impl, x, n);
+  }
+#endif
+  return special_hermite_polynomial_he_impl(kOp_special_hermite_polynomial_he, x, n);
+}
+
 // ---- aten::bitwise_xor.Tensor_out -> diopiBitwiseXor
 const opweave::OpInfo kInfo_bitwise_xor_Tensor_out{"aten::bitwise_xor.Tensor_out",
                                                    "diopiBitwiseXor",
@@ -2224,6 +2509,15 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("atanh.out", TORCH_FN(wrap_atanh_out));
   m.impl("atanh", TORCH_FN(wrap_atanh));
   m.impl("atanh_", TORCH_FN(wrap_atanh_));
+  m.impl("special_modified_bessel_i0.out", TORCH_FN(wrap_special_modified_bessel_i0_out));
+  m.impl("special_modified_bessel_i0", TORCH_FN(wrap_special_modified_bessel_i0));
+  m.impl("special_scaled_modified_bessel_k1.out",
+         TORCH_FN(wrap_special_scaled_modified_bessel_k1_out));
+  m.impl("special_scaled_modified_bessel_k1", TORCH_FN(wrap_special_scaled_modified_bessel_k1));
+  m.impl("special_i0e.out", TORCH_FN(wrap_special_i0e_out));
+  m.impl("special_i0e", TORCH_FN(wrap_special_i0e));
+  m.impl("special_hermite_polynomial_he.out", TORCH_FN(wrap_special_hermite_polynomial_he_out));
+  m.impl("special_hermite_polynomial_he", TORCH_FN(wrap_special_hermite_polynomial_he));
   m.impl("bitwise_xor.Tensor_out", TORCH_FN(wrap_bitwise_xor_Tensor_out));
   m.impl("bitwise_xor.Tensor", TORCH_FN(wrap_bitwise_xor_Tensor));
   m.impl("bitwise_xor_.Tensor", TORCH_FN(wrap_bitwise_xor__Tensor));

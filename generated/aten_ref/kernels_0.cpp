@@ -44,6 +44,17 @@
 #include <ATen/ops/scatter_ops.h>
 #include <ATen/ops/smooth_l1_loss_backward_ops.h>
 #include <ATen/ops/smooth_l1_loss_ops.h>
+#include <ATen/ops/special_bessel_j0_ops.h>
+#include <ATen/ops/special_bessel_y1_ops.h>
+#include <ATen/ops/special_chebyshev_polynomial_t_ops.h>
+#include <ATen/ops/special_chebyshev_polynomial_v_ops.h>
+#include <ATen/ops/special_hermite_polynomial_h_ops.h>
+#include <ATen/ops/special_legendre_polynomial_p_ops.h>
+#include <ATen/ops/special_log_ndtr_ops.h>
+#include <ATen/ops/special_ndtri_ops.h>
+#include <ATen/ops/special_shifted_chebyshev_polynomial_u_ops.h>
+#include <ATen/ops/special_shifted_chebyshev_polynomial_w_ops.h>
+#include <ATen/ops/special_zeta_ops.h>
 #include <ATen/ops/sqrt_ops.h>
 #include <ATen/ops/sub_ops.h>
 #include <ATen/ops/topk_ops.h>
@@ -1174,6 +1185,213 @@ extern "C" diopiError_t diopiLogaddexp2(diopiContextHandle_t ctx, diopiTensorHan
     aten_ref::Output out_o(out);
     opweave::compat::redispatch<at::_ops::logaddexp2_out>(aten_ref::kCpuKeys, input_t, other_t,
                                                           out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_bessel_j0.out
+extern "C" diopiError_t diopiSpecialBesselJ0(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                             diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_bessel_j0_out>(aten_ref::kCpuKeys, input_t,
+                                                                 out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_bessel_y1.out
+extern "C" diopiError_t diopiSpecialBesselY1(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                             diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_bessel_y1_out>(aten_ref::kCpuKeys, input_t,
+                                                                 out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_log_ndtr.out
+extern "C" diopiError_t diopiSpecialLogNdtr(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                            diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_log_ndtr_out>(aten_ref::kCpuKeys, input_t,
+                                                                out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_ndtri.out
+extern "C" diopiError_t diopiSpecialNdtri(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                          diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_ndtri_out>(aten_ref::kCpuKeys, input_t,
+                                                             out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_zeta.out
+extern "C" diopiError_t diopiSpecialZeta(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                         diopiConstTensorHandle_t input,
+                                         diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_zeta_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                            out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_chebyshev_polynomial_t.out
+extern "C" diopiError_t diopiSpecialChebyshevPolynomialT(diopiContextHandle_t ctx,
+                                                         diopiTensorHandle_t out,
+                                                         diopiConstTensorHandle_t x,
+                                                         diopiConstTensorHandle_t n) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor x_t = aten_ref::wrap(x);
+    at::Tensor n_t = aten_ref::wrap(n);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_chebyshev_polynomial_t_out>(
+        aten_ref::kCpuKeys, x_t, n_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_chebyshev_polynomial_v.out
+extern "C" diopiError_t diopiSpecialChebyshevPolynomialV(diopiContextHandle_t ctx,
+                                                         diopiTensorHandle_t out,
+                                                         diopiConstTensorHandle_t x,
+                                                         diopiConstTensorHandle_t n) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor x_t = aten_ref::wrap(x);
+    at::Tensor n_t = aten_ref::wrap(n);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_chebyshev_polynomial_v_out>(
+        aten_ref::kCpuKeys, x_t, n_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_shifted_chebyshev_polynomial_u.out
+extern "C" diopiError_t diopiSpecialShiftedChebyshevPolynomialU(diopiContextHandle_t ctx,
+                                                                diopiTensorHandle_t out,
+                                                                diopiConstTensorHandle_t x,
+                                                                diopiConstTensorHandle_t n) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor x_t = aten_ref::wrap(x);
+    at::Tensor n_t = aten_ref::wrap(n);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_shifted_chebyshev_polynomial_u_out>(
+        aten_ref::kCpuKeys, x_t, n_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_shifted_chebyshev_polynomial_w.out
+extern "C" diopiError_t diopiSpecialShiftedChebyshevPolynomialW(diopiContextHandle_t ctx,
+                                                                diopiTensorHandle_t out,
+                                                                diopiConstTensorHandle_t x,
+                                                                diopiConstTensorHandle_t n) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor x_t = aten_ref::wrap(x);
+    at::Tensor n_t = aten_ref::wrap(n);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_shifted_chebyshev_polynomial_w_out>(
+        aten_ref::kCpuKeys, x_t, n_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_hermite_polynomial_h.out
+extern "C" diopiError_t diopiSpecialHermitePolynomialH(diopiContextHandle_t ctx,
+                                                       diopiTensorHandle_t out,
+                                                       diopiConstTensorHandle_t x,
+                                                       diopiConstTensorHandle_t n) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor x_t = aten_ref::wrap(x);
+    at::Tensor n_t = aten_ref::wrap(n);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_hermite_polynomial_h_out>(aten_ref::kCpuKeys, x_t,
+                                                                            n_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_legendre_polynomial_p.out
+extern "C" diopiError_t diopiSpecialLegendrePolynomialP(diopiContextHandle_t ctx,
+                                                        diopiTensorHandle_t out,
+                                                        diopiConstTensorHandle_t x,
+                                                        diopiConstTensorHandle_t n) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor x_t = aten_ref::wrap(x);
+    at::Tensor n_t = aten_ref::wrap(n);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_legendre_polynomial_p_out>(
+        aten_ref::kCpuKeys, x_t, n_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {

@@ -52,6 +52,10 @@
 #include <ATen/ops/rsub_ops.h>
 #include <ATen/ops/silu_backward_ops.h>
 #include <ATen/ops/silu_ops.h>
+#include <ATen/ops/special_modified_bessel_i1_ops.h>
+#include <ATen/ops/special_modified_bessel_k0_ops.h>
+#include <ATen/ops/special_scaled_modified_bessel_k0_ops.h>
+#include <ATen/ops/special_xlog1py_ops.h>
 #include <ATen/ops/sum_ops.h>
 #include <ATen/ops/trunc_ops.h>
 #include <ATen/ops/xlogy_ops.h>
@@ -1270,6 +1274,79 @@ extern "C" diopiError_t diopiXlogy(diopiContextHandle_t ctx, diopiTensorHandle_t
     aten_ref::Output out_o(out);
     opweave::compat::redispatch<at::_ops::xlogy_OutTensor>(aten_ref::kCpuKeys, input_t, other_t,
                                                            out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_modified_bessel_i1.out
+extern "C" diopiError_t diopiSpecialModifiedBesselI1(diopiContextHandle_t ctx,
+                                                     diopiTensorHandle_t out,
+                                                     diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_modified_bessel_i1_out>(aten_ref::kCpuKeys,
+                                                                          input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_modified_bessel_k0.out
+extern "C" diopiError_t diopiSpecialModifiedBesselK0(diopiContextHandle_t ctx,
+                                                     diopiTensorHandle_t out,
+                                                     diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_modified_bessel_k0_out>(aten_ref::kCpuKeys,
+                                                                          input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_scaled_modified_bessel_k0.out
+extern "C" diopiError_t diopiSpecialScaledModifiedBesselK0(diopiContextHandle_t ctx,
+                                                           diopiTensorHandle_t out,
+                                                           diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_scaled_modified_bessel_k0_out>(
+        aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_xlog1py.out
+extern "C" diopiError_t diopiSpecialXlog1py(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                            diopiConstTensorHandle_t input,
+                                            diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_xlog1py_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                               out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {

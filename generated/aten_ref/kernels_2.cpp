@@ -52,6 +52,19 @@
 #include <ATen/ops/sinh_ops.h>
 #include <ATen/ops/softshrink_ops.h>
 #include <ATen/ops/sort_ops.h>
+#include <ATen/ops/special_airy_ai_ops.h>
+#include <ATen/ops/special_bessel_j1_ops.h>
+#include <ATen/ops/special_bessel_y0_ops.h>
+#include <ATen/ops/special_chebyshev_polynomial_u_ops.h>
+#include <ATen/ops/special_chebyshev_polynomial_w_ops.h>
+#include <ATen/ops/special_entr_ops.h>
+#include <ATen/ops/special_erfcx_ops.h>
+#include <ATen/ops/special_i1_ops.h>
+#include <ATen/ops/special_i1e_ops.h>
+#include <ATen/ops/special_laguerre_polynomial_l_ops.h>
+#include <ATen/ops/special_shifted_chebyshev_polynomial_t_ops.h>
+#include <ATen/ops/special_shifted_chebyshev_polynomial_v_ops.h>
+#include <ATen/ops/special_spherical_bessel_j0_ops.h>
 #include <ATen/ops/stack_ops.h>
 #include <ATen/ops/threshold_backward_ops.h>
 #include <ATen/ops/threshold_ops.h>
@@ -1396,6 +1409,243 @@ extern "C" diopiError_t diopiRemainder(diopiContextHandle_t ctx, diopiTensorHand
     const auto result = opweave::compat::redispatch<at::_ops::remainder_Scalar_Tensor>(
         aten_ref::kCpuKeys, aten_ref::scalar(input), other_t);
     aten_ref::copy_result(out, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_airy_ai.out
+extern "C" diopiError_t diopiSpecialAiryAi(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                           diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_airy_ai_out>(aten_ref::kCpuKeys, input_t,
+                                                               out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_bessel_j1.out
+extern "C" diopiError_t diopiSpecialBesselJ1(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                             diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_bessel_j1_out>(aten_ref::kCpuKeys, input_t,
+                                                                 out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_bessel_y0.out
+extern "C" diopiError_t diopiSpecialBesselY0(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                             diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_bessel_y0_out>(aten_ref::kCpuKeys, input_t,
+                                                                 out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_spherical_bessel_j0.out
+extern "C" diopiError_t diopiSpecialSphericalBesselJ0(diopiContextHandle_t ctx,
+                                                      diopiTensorHandle_t out,
+                                                      diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_spherical_bessel_j0_out>(aten_ref::kCpuKeys,
+                                                                           input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_i1.out
+extern "C" diopiError_t diopiSpecialI1(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                       diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_i1_out>(aten_ref::kCpuKeys, input_t,
+                                                          out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_i1e.out
+extern "C" diopiError_t diopiSpecialI1e(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_i1e_out>(aten_ref::kCpuKeys, input_t,
+                                                           out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_entr.out
+extern "C" diopiError_t diopiSpecialEntr(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                         diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_entr_out>(aten_ref::kCpuKeys, input_t,
+                                                            out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_erfcx.out
+extern "C" diopiError_t diopiSpecialErfcx(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                          diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_erfcx_out>(aten_ref::kCpuKeys, input_t,
+                                                             out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_chebyshev_polynomial_u.out
+extern "C" diopiError_t diopiSpecialChebyshevPolynomialU(diopiContextHandle_t ctx,
+                                                         diopiTensorHandle_t out,
+                                                         diopiConstTensorHandle_t x,
+                                                         diopiConstTensorHandle_t n) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor x_t = aten_ref::wrap(x);
+    at::Tensor n_t = aten_ref::wrap(n);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_chebyshev_polynomial_u_out>(
+        aten_ref::kCpuKeys, x_t, n_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_chebyshev_polynomial_w.out
+extern "C" diopiError_t diopiSpecialChebyshevPolynomialW(diopiContextHandle_t ctx,
+                                                         diopiTensorHandle_t out,
+                                                         diopiConstTensorHandle_t x,
+                                                         diopiConstTensorHandle_t n) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor x_t = aten_ref::wrap(x);
+    at::Tensor n_t = aten_ref::wrap(n);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_chebyshev_polynomial_w_out>(
+        aten_ref::kCpuKeys, x_t, n_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_shifted_chebyshev_polynomial_t.out
+extern "C" diopiError_t diopiSpecialShiftedChebyshevPolynomialT(diopiContextHandle_t ctx,
+                                                                diopiTensorHandle_t out,
+                                                                diopiConstTensorHandle_t x,
+                                                                diopiConstTensorHandle_t n) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor x_t = aten_ref::wrap(x);
+    at::Tensor n_t = aten_ref::wrap(n);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_shifted_chebyshev_polynomial_t_out>(
+        aten_ref::kCpuKeys, x_t, n_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_shifted_chebyshev_polynomial_v.out
+extern "C" diopiError_t diopiSpecialShiftedChebyshevPolynomialV(diopiContextHandle_t ctx,
+                                                                diopiTensorHandle_t out,
+                                                                diopiConstTensorHandle_t x,
+                                                                diopiConstTensorHandle_t n) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor x_t = aten_ref::wrap(x);
+    at::Tensor n_t = aten_ref::wrap(n);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_shifted_chebyshev_polynomial_v_out>(
+        aten_ref::kCpuKeys, x_t, n_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_laguerre_polynomial_l.out
+extern "C" diopiError_t diopiSpecialLaguerrePolynomialL(diopiContextHandle_t ctx,
+                                                        diopiTensorHandle_t out,
+                                                        diopiConstTensorHandle_t x,
+                                                        diopiConstTensorHandle_t n) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor x_t = aten_ref::wrap(x);
+    at::Tensor n_t = aten_ref::wrap(n);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_laguerre_polynomial_l_out>(
+        aten_ref::kCpuKeys, x_t, n_t, out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

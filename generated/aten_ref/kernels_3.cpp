@@ -50,6 +50,11 @@
 #include <ATen/ops/sigmoid_ops.h>
 #include <ATen/ops/softplus_backward_ops.h>
 #include <ATen/ops/softplus_ops.h>
+#include <ATen/ops/special_hermite_polynomial_he_ops.h>
+#include <ATen/ops/special_i0e_ops.h>
+#include <ATen/ops/special_modified_bessel_i0_ops.h>
+#include <ATen/ops/special_modified_bessel_k1_ops.h>
+#include <ATen/ops/special_scaled_modified_bessel_k1_ops.h>
 #include <ATen/ops/tan_ops.h>
 #include <ATen/ops/tanh_backward_ops.h>
 #include <ATen/ops/tanh_ops.h>
@@ -1153,6 +1158,97 @@ extern "C" diopiError_t diopiIsPosInf(diopiContextHandle_t ctx, diopiTensorHandl
     aten_ref::Output out_o(out);
     opweave::compat::redispatch<at::_ops::isposinf_out>(aten_ref::kCpuKeys, input_t,
                                                         out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_modified_bessel_i0.out
+extern "C" diopiError_t diopiSpecialModifiedBesselI0(diopiContextHandle_t ctx,
+                                                     diopiTensorHandle_t out,
+                                                     diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_modified_bessel_i0_out>(aten_ref::kCpuKeys,
+                                                                          input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_modified_bessel_k1.out
+extern "C" diopiError_t diopiSpecialModifiedBesselK1(diopiContextHandle_t ctx,
+                                                     diopiTensorHandle_t out,
+                                                     diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_modified_bessel_k1_out>(aten_ref::kCpuKeys,
+                                                                          input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_scaled_modified_bessel_k1.out
+extern "C" diopiError_t diopiSpecialScaledModifiedBesselK1(diopiContextHandle_t ctx,
+                                                           diopiTensorHandle_t out,
+                                                           diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_scaled_modified_bessel_k1_out>(
+        aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_i0e.out
+extern "C" diopiError_t diopiSpecialI0e(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_i0e_out>(aten_ref::kCpuKeys, input_t,
+                                                           out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::special_hermite_polynomial_he.out
+extern "C" diopiError_t diopiSpecialHermitePolynomialHe(diopiContextHandle_t ctx,
+                                                        diopiTensorHandle_t out,
+                                                        diopiConstTensorHandle_t x,
+                                                        diopiConstTensorHandle_t n) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor x_t = aten_ref::wrap(x);
+    at::Tensor n_t = aten_ref::wrap(n);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::special_hermite_polynomial_he_out>(
+        aten_ref::kCpuKeys, x_t, n_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {

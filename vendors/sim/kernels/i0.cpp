@@ -2,10 +2,7 @@
 // diopiI0, diopiI0Inp.
 #include <diopi/prototypes.h>
 
-#include <cmath>
-#include <limits>
-#include <vector>
-
+#include "common/bessel.h"
 #include "common/elementwise.h"
 #include "common/scalar.h"
 #include "common/shape_ops.h"
@@ -13,13 +10,6 @@
 
 using namespace simk;
 
-namespace {
-
-double bessel_i0(double x) {
-  if (std::isnan(x)) return x;
-  return std::cyl_bessel_i(0.0, std::abs(x));
-}
-
-}  // namespace
-
-SIMK_UNARY(I0, kFloating, static_cast<decltype(x)>(bessel_i0(static_cast<double>(x))))
+// ATen's i0 and special_modified_bessel_i0 agree everywhere (NaN at +-inf, inf past 709.78);
+// common/bessel.h keeps std::cyl_bessel_i inside its range (it throws from |x| ~ 1e10 on).
+SIMK_UNARY(I0, kFloating, static_cast<decltype(x)>(bessel::i0(static_cast<double>(x))))
