@@ -17,7 +17,7 @@ template <class T>
 void eigh_batch(const View& values_out, const View& vectors_out, const View& a, char uplo,
                 bool compute_v) {
   const int64_t n64 = a.sizes[a.ndim - 1];
-  if (n64 == 0) return;
+  if (n64 == 0 || batch_count(a, 2) == 0) return;
   const int n = lapack::dim(n64);
   const char jobz = compute_v ? 'V' : 'N';
   std::vector<T> w(static_cast<size_t>(n));

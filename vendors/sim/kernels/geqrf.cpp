@@ -17,7 +17,7 @@ namespace {
 template <class T>
 void geqrf_batch(const View& a_out, const View& tau_out, const View& input) {
   const int64_t m = input.sizes[input.ndim - 2], n = input.sizes[input.ndim - 1];
-  if (m == 0 || n == 0) return;
+  if (m == 0 || n == 0 || batch_count(input, 2) == 0) return;
   const int mm = lapack::dim(m), nn = lapack::dim(n);
   std::vector<T> tau(static_cast<size_t>(std::min(m, n)));
   std::vector<T> a = column_major_copy<T>(batch_item(input, 2, 0));
