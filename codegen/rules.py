@@ -62,6 +62,28 @@ OUTPUT_RULES = Vocabulary(OutputRule, {
     "dot": RuleSpec((2,), "dot product of two 1-D tensors of one length -> 0-dim"),
     "diag": RuleSpec((2,), "diag(input, diagonal): a 1-D input's square matrix holding it on "
                            "that diagonal, a 2-D input's diagonal as a vector; input's dtype"),
+    # dense linear algebra on batches of matrices [*, m, n] (k = min(m, n)); an input with
+    # fewer than 2 dims keeps its own shape (the kernel declines it, ATen raises on the CPU)
+    "svd_u": RuleSpec((3,), "svd_u(A, full_matrices, compute_uv): [*, m, full ? m : k], "
+                            "[0] without compute_uv"),
+    "svd_vh": RuleSpec((3,), "svd_vh(A, full_matrices, compute_uv): [*, full ? n : k, n], "
+                             "[0] without compute_uv"),
+    "matrix_diag": RuleSpec((1,), "matrix_diag(A): [*, k], A's dtype (singular values, "
+                                  "eigenvalues)"),
+    "qr_q": RuleSpec((2,), "qr_q(A, mode): [*, m, k] reduced, [*, m, m] complete, [0] for 'r'"),
+    "qr_r": RuleSpec((2,), "qr_r(A, mode): [*, k, n] reduced and 'r', [*, m, n] complete"),
+    "eigh_vectors": RuleSpec((2,), "eigh_vectors(A, compute_v): A's shape, [0] without "
+                                   "compute_v"),
+    "lu_pivots": RuleSpec((1,), "lu_pivots(A): [*, k], int32 (LAPACK's 1-based row swaps)"),
+    "batch": RuleSpec((1,), "batch(A): [*], A's dtype (a determinant per matrix)"),
+    "batch_info": RuleSpec((1,), "batch_info(A): [*], int32 (LAPACK's info per matrix)"),
+    "lu_solve": RuleSpec((2,), "lu_solve(LU, B): B's matrix [n, k] under the broadcast batch "
+                               "dims of LU and B, B's dtype"),
+    "eye": RuleSpec((2,), "eye(n, m): [n, m], bool (castable to every out dtype)"),
+    "cross": RuleSpec((2,), "cross(self, other): broadcast(self, other) (its cases have size 3 "
+                            "along the product's dim)"),
+    "solve": RuleSpec((2,), "solve(A, B): lu_solve's shape; a B of A's shape less the last dim "
+                            "(or 1-D) is a vector right-hand side and gives a vector per matrix"),
     "scalar": RuleSpec((1,), "0-dim tensor with the argument's dtype"),
     "nll_loss": RuleSpec((3,), "nll_loss(input, target, reduction): [N] or 0-dim"),
     "pointwise_loss": RuleSpec((3,), "pointwise_loss(input, target, reduction): the broadcast "

@@ -25,7 +25,10 @@ if TYPE_CHECKING:
 
 # Output rules that pick the shape class even when another output comes first (the
 # statistics of a normalization: its first output is `like(input)`).
-SPECIAL_CLASSES = ("layer_norm_stats", "batch_norm_stats", "batch_norm_saved")
+SPECIAL_CLASSES = ("layer_norm_stats", "batch_norm_stats", "batch_norm_saved",
+                   # solve_ex's result, ahead of its pivots; a factorization's info, pivots or
+                   # diagonal, whose first output is `like(A)` (inv, LU, geqrf's a)
+                   "svd_u", "solve", "batch_info", "lu_pivots", "matrix_diag")
 
 
 def _operands(b: CaseBuilder) -> None:
@@ -58,6 +61,12 @@ SHAPE_CLASSES: dict[str, Callable[[CaseBuilder], None]] = {
     "mv": partial(linalg.matmul, table=linalg.MV),
     "dot": partial(linalg.matmul, table=linalg.DOT),
     "diag": linalg.diag,
+    **dict.fromkeys(("svd_u", "qr_q"), partial(linalg.factor, rectangular=True)),
+    "solve": linalg.solve,
+    "lu_solve": linalg.lu_solve,
+    "cross": linalg.cross,
+    **dict.fromkeys(("matrix_diag", "batch", "batch_info", "lu_pivots"),
+                    partial(linalg.factor, rectangular=False)),
     "embedding": index.embedding,
     "index_select": partial(index.index, rule="index_select"),
     "gather": partial(index.index, rule="gather"),
@@ -74,6 +83,7 @@ SHAPE_CLASSES: dict[str, Callable[[CaseBuilder], None]] = {
     "arange": creation.arange,
     "randperm": creation.randperm,
     "linspace": creation.linspace,
+    "eye": creation.eye,
 }
 
 # Output rules that never choose a shape class, and why.
@@ -84,6 +94,9 @@ NO_SHAPE_CLASS = {
                 "derived from the forward's",
     "reduce_all": "the full reduction of a function whose first overload reduces over one dim "
                   "(prod): that overload's rule picks the class",
+    "svd_vh": "svd's third output: svd_u's class builds the cases",
+    "qr_r": "qr's second output: qr_q's class builds the cases",
+    "eigh_vectors": "eigh's second output: matrix_diag's class builds the cases",
     "embedding_backward": "a backward: its cases are derived from the forward's",
     "shape": "backwards sized by an argument (index_select_backward, gather_backward, "
              "upsampling's): their cases are derived from the forward's",

@@ -1,4 +1,4 @@
-"""Shape classes of creation ops: arange, linspace, randperm (no tensor inputs)."""
+"""Shape classes of creation ops: arange, linspace, randperm, eye (no tensor inputs)."""
 
 from __future__ import annotations
 
@@ -36,3 +36,9 @@ def randperm(b: CaseBuilder) -> None:
         attrs = {a.name: (n if a.name == "n" else attr_values(b.p, a, b.dtype)[0])
                  for a in b.p.attrs}
         b.add(tag, {}, attrs)
+
+
+def eye(b: CaseBuilder) -> None:
+    for tag, n, m in (("base", 4, 4), ("wide", 2, 5), ("tall", 5, 3), ("one", 1, 1),
+                      ("empty", 0, 3), ("empty_cols", 3, 0), ("large", 129, 65)):
+        b.add(tag, {}, {"n": n, "m": m})

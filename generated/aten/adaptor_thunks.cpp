@@ -1211,6 +1211,212 @@ diopiError_t adapt_diopiMm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
   return a.finish(a.kernel<decltype(&::diopiMm)>()(ctx, out, input, mat2));
 }
 
+// ---- diopiLinalgSvd (family svd)
+diopiError_t adapt_diopiLinalgSvd(diopiContextHandle_t ctx, diopiTensorHandle_t U,
+                                  diopiTensorHandle_t S, diopiTensorHandle_t Vh,
+                                  diopiConstTensorHandle_t A, bool full_matrices, bool compute_uv) {
+  opweave::Adaptation a(opweave::slot::diopiLinalgSvd);
+  a.out(U, true);
+  a.out(S, true);
+  a.out(Vh, true);
+  a.in(A, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(
+      a.kernel<decltype(&::diopiLinalgSvd)>()(ctx, U, S, Vh, A, full_matrices, compute_uv));
+}
+
+// ---- diopiLinalgInvEx (family inv)
+diopiError_t adapt_diopiLinalgInvEx(diopiContextHandle_t ctx, diopiTensorHandle_t inverse,
+                                    diopiTensorHandle_t info, diopiConstTensorHandle_t A) {
+  opweave::Adaptation a(opweave::slot::diopiLinalgInvEx);
+  a.out(inverse, true);
+  a.out(info, false);
+  a.in(A, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiLinalgInvEx)>()(ctx, inverse, info, A));
+}
+
+// ---- diopiLinalgQR (family qr)
+diopiError_t adapt_diopiLinalgQR(diopiContextHandle_t ctx, diopiConstTensorHandle_t A,
+                                 const char* mode, diopiTensorHandle_t Q, diopiTensorHandle_t R) {
+  opweave::Adaptation a(opweave::slot::diopiLinalgQR);
+  a.in(A, true);
+  a.out(Q, true);
+  a.out(R, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiLinalgQR)>()(ctx, A, mode, Q, R));
+}
+
+// ---- diopiLinalgEigh (family eigh)
+diopiError_t adapt_diopiLinalgEigh(diopiContextHandle_t ctx, diopiTensorHandle_t eigenvalues,
+                                   diopiTensorHandle_t eigenvectors, diopiConstTensorHandle_t A,
+                                   const char* UPLO, bool compute_v) {
+  opweave::Adaptation a(opweave::slot::diopiLinalgEigh);
+  a.out(eigenvalues, true);
+  a.out(eigenvectors, true);
+  a.in(A, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(
+      a.kernel<decltype(&::diopiLinalgEigh)>()(ctx, eigenvalues, eigenvectors, A, UPLO, compute_v));
+}
+
+// ---- diopiLinalgLuFactorEx (family lu_factor)
+diopiError_t adapt_diopiLinalgLuFactorEx(diopiContextHandle_t ctx, diopiTensorHandle_t LU,
+                                         diopiTensorHandle_t pivots, diopiTensorHandle_t info,
+                                         diopiConstTensorHandle_t A) {
+  opweave::Adaptation a(opweave::slot::diopiLinalgLuFactorEx);
+  a.out(LU, true);
+  a.out(pivots, false);
+  a.out(info, false);
+  a.in(A, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiLinalgLuFactorEx)>()(ctx, LU, pivots, info, A));
+}
+
+// ---- diopiLinalgDet (family det)
+diopiError_t adapt_diopiLinalgDet(diopiContextHandle_t ctx, diopiTensorHandle_t result,
+                                  diopiTensorHandle_t LU, diopiTensorHandle_t pivots,
+                                  diopiConstTensorHandle_t A) {
+  opweave::Adaptation a(opweave::slot::diopiLinalgDet);
+  a.out(result, true);
+  a.out(LU, true);
+  a.out(pivots, false);
+  a.in(A, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiLinalgDet)>()(ctx, result, LU, pivots, A));
+}
+
+// ---- diopiLinalgSlogdet (family det)
+diopiError_t adapt_diopiLinalgSlogdet(diopiContextHandle_t ctx, diopiTensorHandle_t sign,
+                                      diopiTensorHandle_t logabsdet, diopiTensorHandle_t LU,
+                                      diopiTensorHandle_t pivots, diopiConstTensorHandle_t A) {
+  opweave::Adaptation a(opweave::slot::diopiLinalgSlogdet);
+  a.out(sign, true);
+  a.out(logabsdet, true);
+  a.out(LU, true);
+  a.out(pivots, false);
+  a.in(A, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiLinalgSlogdet)>()(ctx, sign, logabsdet, LU, pivots, A));
+}
+
+// ---- diopiLinalgSolveEx (family solve)
+diopiError_t adapt_diopiLinalgSolveEx(diopiContextHandle_t ctx, diopiTensorHandle_t result,
+                                      diopiTensorHandle_t LU, diopiTensorHandle_t pivots,
+                                      diopiTensorHandle_t info, diopiConstTensorHandle_t A,
+                                      diopiConstTensorHandle_t B, bool left) {
+  opweave::Adaptation a(opweave::slot::diopiLinalgSolveEx);
+  a.out(result, true);
+  a.out(LU, true);
+  a.out(pivots, false);
+  a.out(info, false);
+  a.in(A, true);
+  a.in(B, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(
+      a.kernel<decltype(&::diopiLinalgSolveEx)>()(ctx, result, LU, pivots, info, A, B, left));
+}
+
+// ---- diopiLinalgLuSolve (family solve)
+diopiError_t adapt_diopiLinalgLuSolve(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                      diopiConstTensorHandle_t LU, diopiConstTensorHandle_t pivots,
+                                      diopiConstTensorHandle_t B, bool left, bool adjoint) {
+  opweave::Adaptation a(opweave::slot::diopiLinalgLuSolve);
+  a.out(out, true);
+  a.in(LU, true);
+  a.in(pivots, false);
+  a.in(B, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(
+      a.kernel<decltype(&::diopiLinalgLuSolve)>()(ctx, out, LU, pivots, B, left, adjoint));
+}
+
+// ---- diopiLinalgCross (family cross)
+diopiError_t adapt_diopiLinalgCross(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                    diopiConstTensorHandle_t input, diopiConstTensorHandle_t other,
+                                    int64_t dim) {
+  opweave::Adaptation a(opweave::slot::diopiLinalgCross);
+  a.out(out, true);
+  a.in(input, true);
+  a.in(other, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiLinalgCross)>()(ctx, out, input, other, dim));
+}
+
+// ---- diopiEye (family eye)
+diopiError_t adapt_diopiEye(diopiContextHandle_t ctx, diopiTensorHandle_t out, int64_t n,
+                            int64_t m) {
+  opweave::Adaptation a(opweave::slot::diopiEye);
+  a.out(out, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiEye)>()(ctx, out, n, m));
+}
+
+// ---- diopiTriangularSolve (family triangular_solve)
+diopiError_t adapt_diopiTriangularSolve(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiTensorHandle_t cloned_mat, diopiConstTensorHandle_t b,
+                                        diopiConstTensorHandle_t mat, bool upper, bool transpose,
+                                        bool unitriangular) {
+  opweave::Adaptation a(opweave::slot::diopiTriangularSolve);
+  a.out(out, true);
+  a.out(cloned_mat, true);
+  a.in(b, true);
+  a.in(mat, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiTriangularSolve)>()(ctx, out, cloned_mat, b, mat, upper,
+                                                                transpose, unitriangular));
+}
+
+// ---- diopiLinalgSolveTriangular (family triangular_solve)
+diopiError_t adapt_diopiLinalgSolveTriangular(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                              diopiConstTensorHandle_t A,
+                                              diopiConstTensorHandle_t B, bool upper, bool left,
+                                              bool unitriangular) {
+  opweave::Adaptation a(opweave::slot::diopiLinalgSolveTriangular);
+  a.out(out, true);
+  a.in(A, true);
+  a.in(B, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiLinalgSolveTriangular)>()(ctx, out, A, B, upper, left,
+                                                                      unitriangular));
+}
+
+// ---- diopiGeqrf (family geqrf)
+diopiError_t adapt_diopiGeqrf(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                              diopiTensorHandle_t tau, diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiGeqrf);
+  a.out(out, true);
+  a.out(tau, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiGeqrf)>()(ctx, out, tau, input));
+}
+
+// ---- diopiLinalgLdlFactorEx (family ldl_factor)
+diopiError_t adapt_diopiLinalgLdlFactorEx(diopiContextHandle_t ctx, diopiTensorHandle_t LD,
+                                          diopiTensorHandle_t pivots, diopiTensorHandle_t info,
+                                          diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiLinalgLdlFactorEx);
+  a.out(LD, true);
+  a.out(pivots, false);
+  a.out(info, false);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiLinalgLdlFactorEx)>()(ctx, LD, pivots, info, input));
+}
+
+// ---- diopiCholesky (family cholesky)
+diopiError_t adapt_diopiCholesky(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                 diopiTensorHandle_t info, diopiConstTensorHandle_t mat, bool upper,
+                                 bool checkerror) {
+  opweave::Adaptation a(opweave::slot::diopiCholesky);
+  a.out(out, true);
+  a.out(info, false);
+  a.in(mat, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiCholesky)>()(ctx, out, info, mat, upper, checkerror));
+}
+
 // ---- diopiBmm (family bmm)
 diopiError_t adapt_diopiBmm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input, diopiConstTensorHandle_t mat2) {
@@ -3915,6 +4121,22 @@ const AdaptorThunk kAdaptorThunks[kDiopiSlotArraySize] = {
     {reinterpret_cast<void*>(&adapt_diopiSum), 0x1750ULL},
     {reinterpret_cast<void*>(&adapt_diopiMean), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiMm), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiLinalgSvd), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiLinalgInvEx), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiLinalgQR), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiLinalgEigh), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiLinalgLuFactorEx), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiLinalgDet), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiLinalgSlogdet), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiLinalgSolveEx), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiLinalgLuSolve), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiLinalgCross), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiEye), 0x1f57ULL},
+    {reinterpret_cast<void*>(&adapt_diopiTriangularSolve), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiLinalgSolveTriangular), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiGeqrf), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiLinalgLdlFactorEx), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiCholesky), 0x600ULL},
     {reinterpret_cast<void*>(&adapt_diopiBmm), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiBaddbmm), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiBaddbmmInp), 0x1700ULL},

@@ -857,6 +857,168 @@ at::Tensor wrap_mm(const at::Tensor& self, const at::Tensor& mat2) {
   return mm_impl(kOp_mm, self, mat2);
 }
 
+// ---- aten::linalg_qr.out -> diopiLinalgQR
+const opweave::OpInfo kInfo_linalg_qr_out{"aten::linalg_qr.out",
+                                          "diopiLinalgQR",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linalg_qr_out = opweave::register_op(&kInfo_linalg_qr_out);
+
+::std::tuple<at::Tensor&, at::Tensor&> linalg_qr_out_impl(int op, const at::Tensor& A,
+                                                          c10::string_view mode, at::Tensor& Q,
+                                                          at::Tensor& R) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, A) &&
+                     opweave::dtype_in(kCatalogueDtypes, Q) &&
+                     opweave::dtype_in(kCatalogueDtypes, R)))) {
+    return opweave::fallback_call<at::_ops::linalg_qr_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", A, mode, Q, R);
+  }
+  opweave::OpGuard guard(op, A, Q, R);
+  opweave::resize_out(op, Q, opweave::rules::qr_q(A, mode));
+  opweave::resize_out(op, R, opweave::rules::qr_r(A, mode));
+  const std::string mode_d(mode);
+  if (C10_UNLIKELY(opweave::nothing_to_write(Q, R))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(Q,
+                                                  R);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLinalgQR)>(op)(
+      guard.ctx(), opweave::const_handle(guard.on_device(A)), mode_d.c_str(), opweave::handle(Q),
+      opweave::handle(R));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::linalg_qr_out>(op, status, A, mode, Q, R);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(Q, R);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_linalg_qr_out(const at::Tensor& A,
+                                                          c10::string_view mode, at::Tensor& Q,
+                                                          at::Tensor& R) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linalg_qr_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::linalg_qr_out>(kOp_linalg_qr_out,
+                                                               &linalg_qr_out_impl, A, mode, Q, R);
+  }
+#endif
+  return linalg_qr_out_impl(kOp_linalg_qr_out, A, mode, Q, R);
+}
+
+// ---- aten::linalg_qr -> diopiLinalgQR (derived from linalg_qr_out)
+const opweave::OpInfo kInfo_linalg_qr{"aten::linalg_qr",
+                                      "diopiLinalgQR",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linalg_qr = opweave::register_op(&kInfo_linalg_qr);
+
+::std::tuple<at::Tensor, at::Tensor> linalg_qr_impl(int op, const at::Tensor& A,
+                                                    c10::string_view mode) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, A)))) {
+    return opweave::fallback_call<at::_ops::linalg_qr>(
+        op, "a dtype outside the catalogue's (complex, ...)", A, mode);
+  }
+  at::Tensor Q = opweave::allocate(opweave::rules::qr_q(A, mode), opweave::OpGuard::find_device(A));
+  at::Tensor R = opweave::allocate(opweave::rules::qr_r(A, mode), opweave::OpGuard::find_device(A));
+  linalg_qr_out_impl(op, A, mode, Q, R);
+  return ::std::tuple<at::Tensor, at::Tensor>(Q, R);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_linalg_qr(const at::Tensor& A, c10::string_view mode) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linalg_qr) != 0)) {
+    return opweave::instrumented_call<at::_ops::linalg_qr>(kOp_linalg_qr, &linalg_qr_impl, A, mode);
+  }
+#endif
+  return linalg_qr_impl(kOp_linalg_qr, A, mode);
+}
+
+// ---- aten::_linalg_eigh.eigenvalues -> diopiLinalgEigh
+const opweave::OpInfo kInfo__linalg_eigh_eigenvalues{"aten::_linalg_eigh.eigenvalues",
+                                                     "diopiLinalgEigh",
+                                                     true,
+                                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp__linalg_eigh_eigenvalues = opweave::register_op(&kInfo__linalg_eigh_eigenvalues);
+
+::std::tuple<at::Tensor&, at::Tensor&> _linalg_eigh_eigenvalues_impl(int op, const at::Tensor& A,
+                                                                     c10::string_view UPLO,
+                                                                     bool compute_v,
+                                                                     at::Tensor& eigenvalues,
+                                                                     at::Tensor& eigenvectors) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, eigenvalues) &&
+                     opweave::dtype_in(kCatalogueDtypes, eigenvectors) &&
+                     opweave::dtype_in(kCatalogueDtypes, A)))) {
+    return opweave::fallback_call<at::_ops::_linalg_eigh_eigenvalues>(
+        op, "a dtype outside the catalogue's (complex, ...)", A, UPLO, compute_v, eigenvalues,
+        eigenvectors);
+  }
+  opweave::OpGuard guard(op, A, eigenvalues, eigenvectors);
+  opweave::resize_out(op, eigenvalues, opweave::rules::matrix_diag(A));
+  opweave::resize_out(op, eigenvectors, opweave::rules::eigh_vectors(A, compute_v));
+  const std::string UPLO_d(UPLO);
+  if (C10_UNLIKELY(opweave::nothing_to_write(eigenvalues, eigenvectors))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        eigenvalues, eigenvectors);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLinalgEigh)>(op)(
+      guard.ctx(), opweave::handle(eigenvalues), opweave::handle(eigenvectors),
+      opweave::const_handle(guard.on_device(A)), UPLO_d.c_str(), compute_v);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::_linalg_eigh_eigenvalues>(
+        op, status, A, UPLO, compute_v, eigenvalues, eigenvectors);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(eigenvalues, eigenvectors);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap__linalg_eigh_eigenvalues(const at::Tensor& A,
+                                                                     c10::string_view UPLO,
+                                                                     bool compute_v,
+                                                                     at::Tensor& eigenvalues,
+                                                                     at::Tensor& eigenvectors) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp__linalg_eigh_eigenvalues) != 0)) {
+    return opweave::instrumented_call<at::_ops::_linalg_eigh_eigenvalues>(
+        kOp__linalg_eigh_eigenvalues, &_linalg_eigh_eigenvalues_impl, A, UPLO, compute_v,
+        eigenvalues, eigenvectors);
+  }
+#endif
+  return _linalg_eigh_eigenvalues_impl(kOp__linalg_eigh_eigenvalues, A, UPLO, compute_v,
+                                       eigenvalues, eigenvectors);
+}
+
+// ---- aten::_linalg_eigh -> diopiLinalgEigh (derived from _linalg_eigh_eigenvalues)
+const opweave::OpInfo kInfo__linalg_eigh{"aten::_linalg_eigh",
+                                         "diopiLinalgEigh",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp__linalg_eigh = opweave::register_op(&kInfo__linalg_eigh);
+
+::std::tuple<at::Tensor, at::Tensor> _linalg_eigh_impl(int op, const at::Tensor& A,
+                                                       c10::string_view UPLO, bool compute_v) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, A)))) {
+    return opweave::fallback_call<at::_ops::_linalg_eigh>(
+        op, "a dtype outside the catalogue's (complex, ...)", A, UPLO, compute_v);
+  }
+  at::Tensor eigenvalues =
+      opweave::allocate(opweave::rules::matrix_diag(A), opweave::OpGuard::find_device(A));
+  at::Tensor eigenvectors = opweave::allocate(opweave::rules::eigh_vectors(A, compute_v),
+                                              opweave::OpGuard::find_device(A));
+  _linalg_eigh_eigenvalues_impl(op, A, UPLO, compute_v, eigenvalues, eigenvectors);
+  return ::std::tuple<at::Tensor, at::Tensor>(eigenvalues, eigenvectors);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap__linalg_eigh(const at::Tensor& A, c10::string_view UPLO,
+                                                       bool compute_v) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp__linalg_eigh) != 0)) {
+    return opweave::instrumented_call<at::_ops::_linalg_eigh>(kOp__linalg_eigh, &_linalg_eigh_impl,
+                                                              A, UPLO, compute_v);
+  }
+#endif
+  return _linalg_eigh_impl(kOp__linalg_eigh, A, UPLO, compute_v);
+}
+
 // ---- aten::cat.out -> diopiCat
 const opweave::OpInfo kInfo_cat_out{"aten::cat.out",
                                     "diopiCat",
@@ -3295,6 +3457,10 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("mean.dim", TORCH_FN(wrap_mean_dim));
   m.impl("mm.out", TORCH_FN(wrap_mm_out));
   m.impl("mm", TORCH_FN(wrap_mm));
+  m.impl("linalg_qr.out", TORCH_FN(wrap_linalg_qr_out));
+  m.impl("linalg_qr", TORCH_FN(wrap_linalg_qr));
+  m.impl("_linalg_eigh.eigenvalues", TORCH_FN(wrap__linalg_eigh_eigenvalues));
+  m.impl("_linalg_eigh", TORCH_FN(wrap__linalg_eigh));
   m.impl("cat.out", TORCH_FN(wrap_cat_out));
   m.impl("cat", TORCH_FN(wrap_cat));
   m.impl("min.dim_min", TORCH_FN(wrap_min_dim_min));

@@ -1675,6 +1675,541 @@ at::Tensor& wrap_ne__Scalar(at::Tensor& self, const at::Scalar& other) {
   return ne__Scalar_impl(kOp_ne__Scalar, self, other);
 }
 
+// ---- aten::_linalg_det.result -> diopiLinalgDet
+const opweave::OpInfo kInfo__linalg_det_result{"aten::_linalg_det.result",
+                                               "diopiLinalgDet",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp__linalg_det_result = opweave::register_op(&kInfo__linalg_det_result);
+
+::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&> _linalg_det_result_impl(
+    int op, const at::Tensor& A, at::Tensor& result, at::Tensor& LU, at::Tensor& pivots) {
+  if (C10_UNLIKELY(!(
+          opweave::dtype_in(kCatalogueDtypes, result) && opweave::dtype_in(kCatalogueDtypes, LU) &&
+          opweave::dtype_in(kCatalogueDtypes, pivots) && opweave::dtype_in(kCatalogueDtypes, A)))) {
+    return opweave::fallback_call<at::_ops::_linalg_det_result>(
+        op, "a dtype outside the catalogue's (complex, ...)", A, result, LU, pivots);
+  }
+  opweave::OpGuard guard(op, A, result, LU, pivots);
+  opweave::resize_out(op, result, opweave::rules::batch(A));
+  opweave::resize_out(op, LU, opweave::rules::like(A));
+  opweave::resize_out(op, pivots, opweave::rules::lu_pivots(A));
+  if (C10_UNLIKELY(opweave::nothing_to_write(result, LU, pivots))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&>(
+        result, LU, pivots);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLinalgDet)>(op)(
+      guard.ctx(), opweave::handle(result), opweave::handle(LU), opweave::handle(pivots),
+      opweave::const_handle(guard.on_device(A)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::_linalg_det_result>(op, status, A, result, LU, pivots);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&>(result, LU, pivots);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&> wrap__linalg_det_result(const at::Tensor& A,
+                                                                            at::Tensor& result,
+                                                                            at::Tensor& LU,
+                                                                            at::Tensor& pivots) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp__linalg_det_result) != 0)) {
+    return opweave::instrumented_call<at::_ops::_linalg_det_result>(
+        kOp__linalg_det_result, &_linalg_det_result_impl, A, result, LU, pivots);
+  }
+#endif
+  return _linalg_det_result_impl(kOp__linalg_det_result, A, result, LU, pivots);
+}
+
+// ---- aten::_linalg_det -> diopiLinalgDet (derived from _linalg_det_result)
+const opweave::OpInfo kInfo__linalg_det{"aten::_linalg_det",
+                                        "diopiLinalgDet",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp__linalg_det = opweave::register_op(&kInfo__linalg_det);
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> _linalg_det_impl(int op, const at::Tensor& A) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, A)))) {
+    return opweave::fallback_call<at::_ops::_linalg_det>(
+        op, "a dtype outside the catalogue's (complex, ...)", A);
+  }
+  at::Tensor result = opweave::allocate(opweave::rules::batch(A), opweave::OpGuard::find_device(A));
+  at::Tensor LU = opweave::allocate(opweave::rules::like(A), opweave::OpGuard::find_device(A));
+  at::Tensor pivots =
+      opweave::allocate(opweave::rules::lu_pivots(A), opweave::OpGuard::find_device(A));
+  _linalg_det_result_impl(op, A, result, LU, pivots);
+  return ::std::tuple<at::Tensor, at::Tensor, at::Tensor>(result, LU, pivots);
+}
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> wrap__linalg_det(const at::Tensor& A) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp__linalg_det) != 0)) {
+    return opweave::instrumented_call<at::_ops::_linalg_det>(kOp__linalg_det, &_linalg_det_impl, A);
+  }
+#endif
+  return _linalg_det_impl(kOp__linalg_det, A);
+}
+
+// ---- aten::_linalg_slogdet.sign -> diopiLinalgSlogdet
+const opweave::OpInfo kInfo__linalg_slogdet_sign{"aten::_linalg_slogdet.sign",
+                                                 "diopiLinalgSlogdet",
+                                                 true,
+                                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp__linalg_slogdet_sign = opweave::register_op(&kInfo__linalg_slogdet_sign);
+
+::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&, at::Tensor&> _linalg_slogdet_sign_impl(
+    int op, const at::Tensor& A, at::Tensor& sign, at::Tensor& logabsdet, at::Tensor& LU,
+    at::Tensor& pivots) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, sign) &&
+                     opweave::dtype_in(kCatalogueDtypes, logabsdet) &&
+                     opweave::dtype_in(kCatalogueDtypes, LU) &&
+                     opweave::dtype_in(kCatalogueDtypes, pivots) &&
+                     opweave::dtype_in(kCatalogueDtypes, A)))) {
+    return opweave::fallback_call<at::_ops::_linalg_slogdet_sign>(
+        op, "a dtype outside the catalogue's (complex, ...)", A, sign, logabsdet, LU, pivots);
+  }
+  opweave::OpGuard guard(op, A, sign, logabsdet, LU, pivots);
+  opweave::resize_out(op, sign, opweave::rules::batch(A));
+  opweave::resize_out(op, logabsdet, opweave::rules::batch(A));
+  opweave::resize_out(op, LU, opweave::rules::like(A));
+  opweave::resize_out(op, pivots, opweave::rules::lu_pivots(A));
+  if (C10_UNLIKELY(opweave::nothing_to_write(sign, logabsdet, LU, pivots))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&, at::Tensor&>(
+        sign, logabsdet, LU, pivots);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLinalgSlogdet)>(op)(
+      guard.ctx(), opweave::handle(sign), opweave::handle(logabsdet), opweave::handle(LU),
+      opweave::handle(pivots), opweave::const_handle(guard.on_device(A)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::_linalg_slogdet_sign>(op, status, A, sign, logabsdet,
+                                                                  LU, pivots);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&, at::Tensor&>(sign, logabsdet, LU,
+                                                                          pivots);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&, at::Tensor&> wrap__linalg_slogdet_sign(
+    const at::Tensor& A, at::Tensor& sign, at::Tensor& logabsdet, at::Tensor& LU,
+    at::Tensor& pivots) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp__linalg_slogdet_sign) != 0)) {
+    return opweave::instrumented_call<at::_ops::_linalg_slogdet_sign>(
+        kOp__linalg_slogdet_sign, &_linalg_slogdet_sign_impl, A, sign, logabsdet, LU, pivots);
+  }
+#endif
+  return _linalg_slogdet_sign_impl(kOp__linalg_slogdet_sign, A, sign, logabsdet, LU, pivots);
+}
+
+// ---- aten::_linalg_slogdet -> diopiLinalgSlogdet (derived from _linalg_slogdet_sign)
+const opweave::OpInfo kInfo__linalg_slogdet{"aten::_linalg_slogdet",
+                                            "diopiLinalgSlogdet",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp__linalg_slogdet = opweave::register_op(&kInfo__linalg_slogdet);
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor> _linalg_slogdet_impl(
+    int op, const at::Tensor& A) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, A)))) {
+    return opweave::fallback_call<at::_ops::_linalg_slogdet>(
+        op, "a dtype outside the catalogue's (complex, ...)", A);
+  }
+  at::Tensor sign = opweave::allocate(opweave::rules::batch(A), opweave::OpGuard::find_device(A));
+  at::Tensor logabsdet =
+      opweave::allocate(opweave::rules::batch(A), opweave::OpGuard::find_device(A));
+  at::Tensor LU = opweave::allocate(opweave::rules::like(A), opweave::OpGuard::find_device(A));
+  at::Tensor pivots =
+      opweave::allocate(opweave::rules::lu_pivots(A), opweave::OpGuard::find_device(A));
+  _linalg_slogdet_sign_impl(op, A, sign, logabsdet, LU, pivots);
+  return ::std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor>(sign, logabsdet, LU, pivots);
+}
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor> wrap__linalg_slogdet(
+    const at::Tensor& A) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp__linalg_slogdet) != 0)) {
+    return opweave::instrumented_call<at::_ops::_linalg_slogdet>(kOp__linalg_slogdet,
+                                                                 &_linalg_slogdet_impl, A);
+  }
+#endif
+  return _linalg_slogdet_impl(kOp__linalg_slogdet, A);
+}
+
+// ---- aten::linalg_cross.out -> diopiLinalgCross
+const opweave::OpInfo kInfo_linalg_cross_out{"aten::linalg_cross.out",
+                                             "diopiLinalgCross",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linalg_cross_out = opweave::register_op(&kInfo_linalg_cross_out);
+
+at::Tensor& linalg_cross_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                                  int64_t dim, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::linalg_cross_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, dim, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::cross(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLinalgCross)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)), dim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::linalg_cross_out>(op, status, self, other, dim, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_linalg_cross_out(const at::Tensor& self, const at::Tensor& other, int64_t dim,
+                                  at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linalg_cross_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::linalg_cross_out>(
+        kOp_linalg_cross_out, &linalg_cross_out_impl, self, other, dim, out);
+  }
+#endif
+  return linalg_cross_out_impl(kOp_linalg_cross_out, self, other, dim, out);
+}
+
+// ---- aten::linalg_cross -> diopiLinalgCross (derived from linalg_cross_out)
+const opweave::OpInfo kInfo_linalg_cross{"aten::linalg_cross",
+                                         "diopiLinalgCross",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linalg_cross = opweave::register_op(&kInfo_linalg_cross);
+
+at::Tensor linalg_cross_impl(int op, const at::Tensor& self, const at::Tensor& other, int64_t dim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::linalg_cross>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, dim);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::cross(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  linalg_cross_out_impl(op, self, other, dim, out);
+  return out;
+}
+
+at::Tensor wrap_linalg_cross(const at::Tensor& self, const at::Tensor& other, int64_t dim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linalg_cross) != 0)) {
+    return opweave::instrumented_call<at::_ops::linalg_cross>(kOp_linalg_cross, &linalg_cross_impl,
+                                                              self, other, dim);
+  }
+#endif
+  return linalg_cross_impl(kOp_linalg_cross, self, other, dim);
+}
+
+// ---- aten::eye.m_out -> diopiEye
+const opweave::OpInfo kInfo_eye_m_out{"aten::eye.m_out",
+                                      "diopiEye",
+                                      false,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_eye_m_out = opweave::register_op(&kInfo_eye_m_out);
+
+at::Tensor& eye_m_out_impl(int op, int64_t n, int64_t m, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out)))) {
+    return opweave::fallback_call<at::_ops::eye_m_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", n, m, out);
+  }
+  opweave::OpGuard guard(op, out);
+  opweave::resize_out(op, out, opweave::rules::eye(n, m));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status =
+      opweave::kernel<decltype(&::diopiEye)>(op)(guard.ctx(), opweave::handle(out), n, m);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::eye_m_out>(op, status, n, m, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_eye_m_out(int64_t n, int64_t m, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_eye_m_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::eye_m_out>(kOp_eye_m_out, &eye_m_out_impl, n, m,
+                                                           out);
+  }
+#endif
+  return eye_m_out_impl(kOp_eye_m_out, n, m, out);
+}
+
+// ---- aten::triangular_solve.X -> diopiTriangularSolve
+const opweave::OpInfo kInfo_triangular_solve_X{"aten::triangular_solve.X",
+                                               "diopiTriangularSolve",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_triangular_solve_X = opweave::register_op(&kInfo_triangular_solve_X);
+
+::std::tuple<at::Tensor&, at::Tensor&> triangular_solve_X_impl(int op, const at::Tensor& self,
+                                                               const at::Tensor& A, bool upper,
+                                                               bool transpose, bool unitriangular,
+                                                               at::Tensor& X, at::Tensor& M) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, X) && opweave::dtype_in(kCatalogueDtypes, M) &&
+            opweave::dtype_in(kCatalogueDtypes, self) && opweave::dtype_in(kCatalogueDtypes, A)))) {
+    return opweave::fallback_call<at::_ops::triangular_solve_X>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, A, upper, transpose,
+        unitriangular, X, M);
+  }
+  opweave::OpGuard guard(op, self, A, X, M);
+  opweave::resize_out(op, X, opweave::rules::lu_solve(A, self));
+  opweave::resize_out(op, M, opweave::rules::lu_solve(self, A));
+  if (C10_UNLIKELY(opweave::nothing_to_write(X, M))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(X,
+                                                  M);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiTriangularSolve)>(op)(
+      guard.ctx(), opweave::handle(X), opweave::handle(M),
+      opweave::const_handle(guard.on_device(self)), opweave::const_handle(guard.on_device(A)),
+      upper, transpose, unitriangular);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::triangular_solve_X>(op, status, self, A, upper,
+                                                                transpose, unitriangular, X, M);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(X, M);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_triangular_solve_X(const at::Tensor& self,
+                                                               const at::Tensor& A, bool upper,
+                                                               bool transpose, bool unitriangular,
+                                                               at::Tensor& X, at::Tensor& M) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_triangular_solve_X) != 0)) {
+    return opweave::instrumented_call<at::_ops::triangular_solve_X>(
+        kOp_triangular_solve_X, &triangular_solve_X_impl, self, A, upper, transpose, unitriangular,
+        X, M);
+  }
+#endif
+  return triangular_solve_X_impl(kOp_triangular_solve_X, self, A, upper, transpose, unitriangular,
+                                 X, M);
+}
+
+// ---- aten::triangular_solve -> diopiTriangularSolve (derived from triangular_solve_X)
+const opweave::OpInfo kInfo_triangular_solve{"aten::triangular_solve",
+                                             "diopiTriangularSolve",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_triangular_solve = opweave::register_op(&kInfo_triangular_solve);
+
+::std::tuple<at::Tensor, at::Tensor> triangular_solve_impl(int op, const at::Tensor& self,
+                                                           const at::Tensor& A, bool upper,
+                                                           bool transpose, bool unitriangular) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, self) && opweave::dtype_in(kCatalogueDtypes, A)))) {
+    return opweave::fallback_call<at::_ops::triangular_solve>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, A, upper, transpose,
+        unitriangular);
+  }
+  at::Tensor X =
+      opweave::allocate(opweave::rules::lu_solve(A, self), opweave::OpGuard::find_device(self, A));
+  at::Tensor M =
+      opweave::allocate(opweave::rules::lu_solve(self, A), opweave::OpGuard::find_device(self, A));
+  triangular_solve_X_impl(op, self, A, upper, transpose, unitriangular, X, M);
+  return ::std::tuple<at::Tensor, at::Tensor>(X, M);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_triangular_solve(const at::Tensor& self,
+                                                           const at::Tensor& A, bool upper,
+                                                           bool transpose, bool unitriangular) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_triangular_solve) != 0)) {
+    return opweave::instrumented_call<at::_ops::triangular_solve>(
+        kOp_triangular_solve, &triangular_solve_impl, self, A, upper, transpose, unitriangular);
+  }
+#endif
+  return triangular_solve_impl(kOp_triangular_solve, self, A, upper, transpose, unitriangular);
+}
+
+// ---- aten::linalg_solve_triangular.out -> diopiLinalgSolveTriangular
+const opweave::OpInfo kInfo_linalg_solve_triangular_out{"aten::linalg_solve_triangular.out",
+                                                        "diopiLinalgSolveTriangular",
+                                                        true,
+                                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linalg_solve_triangular_out =
+    opweave::register_op(&kInfo_linalg_solve_triangular_out);
+
+at::Tensor& linalg_solve_triangular_out_impl(int op, const at::Tensor& self, const at::Tensor& B,
+                                             bool upper, bool left, bool unitriangular,
+                                             at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, B)))) {
+    return opweave::fallback_call<at::_ops::linalg_solve_triangular_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, B, upper, left, unitriangular,
+        out);
+  }
+  opweave::OpGuard guard(op, self, B, out);
+  opweave::resize_out(op, out, opweave::rules::lu_solve(self, B));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLinalgSolveTriangular)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(B)), upper, left, unitriangular);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::linalg_solve_triangular_out>(op, status, self, B, upper,
+                                                                         left, unitriangular, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_linalg_solve_triangular_out(const at::Tensor& self, const at::Tensor& B,
+                                             bool upper, bool left, bool unitriangular,
+                                             at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linalg_solve_triangular_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::linalg_solve_triangular_out>(
+        kOp_linalg_solve_triangular_out, &linalg_solve_triangular_out_impl, self, B, upper, left,
+        unitriangular, out);
+  }
+#endif
+  return linalg_solve_triangular_out_impl(kOp_linalg_solve_triangular_out, self, B, upper, left,
+                                          unitriangular, out);
+}
+
+// ---- aten::linalg_solve_triangular -> diopiLinalgSolveTriangular (derived from
+// linalg_solve_triangular_out)
+const opweave::OpInfo kInfo_linalg_solve_triangular{"aten::linalg_solve_triangular",
+                                                    "diopiLinalgSolveTriangular",
+                                                    true,
+                                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linalg_solve_triangular = opweave::register_op(&kInfo_linalg_solve_triangular);
+
+at::Tensor linalg_solve_triangular_impl(int op, const at::Tensor& self, const at::Tensor& B,
+                                        bool upper, bool left, bool unitriangular) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, self) && opweave::dtype_in(kCatalogueDtypes, B)))) {
+    return opweave::fallback_call<at::_ops::linalg_solve_triangular>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, B, upper, left, unitriangular);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::lu_solve(self, B), opweave::OpGuard::find_device(self, B));
+  linalg_solve_triangular_out_impl(op, self, B, upper, left, unitriangular, out);
+  return out;
+}
+
+at::Tensor wrap_linalg_solve_triangular(const at::Tensor& self, const at::Tensor& B, bool upper,
+                                        bool left, bool unitriangular) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linalg_solve_triangular) != 0)) {
+    return opweave::instrumented_call<at::_ops::linalg_solve_triangular>(
+        kOp_linalg_solve_triangular, &linalg_solve_triangular_impl, self, B, upper, left,
+        unitriangular);
+  }
+#endif
+  return linalg_solve_triangular_impl(kOp_linalg_solve_triangular, self, B, upper, left,
+                                      unitriangular);
+}
+
+// ---- aten::linalg_ldl_factor_ex.out -> diopiLinalgLdlFactorEx
+const opweave::OpInfo kInfo_linalg_ldl_factor_ex_out{"aten::linalg_ldl_factor_ex.out",
+                                                     "diopiLinalgLdlFactorEx",
+                                                     true,
+                                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linalg_ldl_factor_ex_out = opweave::register_op(&kInfo_linalg_ldl_factor_ex_out);
+
+::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&> linalg_ldl_factor_ex_out_impl(
+    int op, const at::Tensor& self, bool hermitian, bool check_errors, at::Tensor& LD,
+    at::Tensor& pivots, at::Tensor& info) {
+  if (C10_UNLIKELY(check_errors != false)) {
+    return opweave::fallback_call<at::_ops::linalg_ldl_factor_ex_out>(
+        op, "check_errors must be False", self, hermitian, check_errors, LD, pivots, info);
+  }
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, LD) &&
+                     opweave::dtype_in(kCatalogueDtypes, pivots) &&
+                     opweave::dtype_in(kCatalogueDtypes, info) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::linalg_ldl_factor_ex_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, hermitian, check_errors, LD,
+        pivots, info);
+  }
+  (void)hermitian;  // not an input of diopiLinalgLdlFactorEx
+  opweave::OpGuard guard(op, self, LD, pivots, info);
+  opweave::resize_out(op, LD, opweave::rules::like(self));
+  opweave::resize_out(op, pivots, opweave::rules::lu_pivots(self));
+  opweave::resize_out(op, info, opweave::rules::batch_info(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(LD, pivots, info))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&>(
+        LD, pivots, info);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLinalgLdlFactorEx)>(op)(
+      guard.ctx(), opweave::handle(LD), opweave::handle(pivots), opweave::handle(info),
+      opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::linalg_ldl_factor_ex_out>(
+        op, status, self, hermitian, check_errors, LD, pivots, info);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&>(LD, pivots, info);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&> wrap_linalg_ldl_factor_ex_out(
+    const at::Tensor& self, bool hermitian, bool check_errors, at::Tensor& LD, at::Tensor& pivots,
+    at::Tensor& info) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linalg_ldl_factor_ex_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::linalg_ldl_factor_ex_out>(
+        kOp_linalg_ldl_factor_ex_out, &linalg_ldl_factor_ex_out_impl, self, hermitian, check_errors,
+        LD, pivots, info);
+  }
+#endif
+  return linalg_ldl_factor_ex_out_impl(kOp_linalg_ldl_factor_ex_out, self, hermitian, check_errors,
+                                       LD, pivots, info);
+}
+
+// ---- aten::linalg_ldl_factor_ex -> diopiLinalgLdlFactorEx (derived from linalg_ldl_factor_ex_out)
+const opweave::OpInfo kInfo_linalg_ldl_factor_ex{"aten::linalg_ldl_factor_ex",
+                                                 "diopiLinalgLdlFactorEx",
+                                                 true,
+                                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linalg_ldl_factor_ex = opweave::register_op(&kInfo_linalg_ldl_factor_ex);
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> linalg_ldl_factor_ex_impl(int op,
+                                                                           const at::Tensor& self,
+                                                                           bool hermitian,
+                                                                           bool check_errors) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::linalg_ldl_factor_ex>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, hermitian, check_errors);
+  }
+  at::Tensor LD =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  at::Tensor pivots =
+      opweave::allocate(opweave::rules::lu_pivots(self), opweave::OpGuard::find_device(self));
+  at::Tensor info =
+      opweave::allocate(opweave::rules::batch_info(self), opweave::OpGuard::find_device(self));
+  linalg_ldl_factor_ex_out_impl(op, self, hermitian, check_errors, LD, pivots, info);
+  return ::std::tuple<at::Tensor, at::Tensor, at::Tensor>(LD, pivots, info);
+}
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> wrap_linalg_ldl_factor_ex(const at::Tensor& self,
+                                                                           bool hermitian,
+                                                                           bool check_errors) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linalg_ldl_factor_ex) != 0)) {
+    return opweave::instrumented_call<at::_ops::linalg_ldl_factor_ex>(
+        kOp_linalg_ldl_factor_ex, &linalg_ldl_factor_ex_impl, self, hermitian, check_errors);
+  }
+#endif
+  return linalg_ldl_factor_ex_impl(kOp_linalg_ldl_factor_ex, self, hermitian, check_errors);
+}
+
 // ---- aten::index_select.out -> diopiIndexSelect
 const opweave::OpInfo kInfo_index_select_out{"aten::index_select.out",
                                              "diopiIndexSelect",
@@ -2895,6 +3430,19 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("ne.Scalar", TORCH_FN(wrap_ne_Scalar));
   m.impl("ne_.Tensor", TORCH_FN(wrap_ne__Tensor));
   m.impl("ne_.Scalar", TORCH_FN(wrap_ne__Scalar));
+  m.impl("_linalg_det.result", TORCH_FN(wrap__linalg_det_result));
+  m.impl("_linalg_det", TORCH_FN(wrap__linalg_det));
+  m.impl("_linalg_slogdet.sign", TORCH_FN(wrap__linalg_slogdet_sign));
+  m.impl("_linalg_slogdet", TORCH_FN(wrap__linalg_slogdet));
+  m.impl("linalg_cross.out", TORCH_FN(wrap_linalg_cross_out));
+  m.impl("linalg_cross", TORCH_FN(wrap_linalg_cross));
+  m.impl("eye.m_out", TORCH_FN(wrap_eye_m_out));
+  m.impl("triangular_solve.X", TORCH_FN(wrap_triangular_solve_X));
+  m.impl("triangular_solve", TORCH_FN(wrap_triangular_solve));
+  m.impl("linalg_solve_triangular.out", TORCH_FN(wrap_linalg_solve_triangular_out));
+  m.impl("linalg_solve_triangular", TORCH_FN(wrap_linalg_solve_triangular));
+  m.impl("linalg_ldl_factor_ex.out", TORCH_FN(wrap_linalg_ldl_factor_ex_out));
+  m.impl("linalg_ldl_factor_ex", TORCH_FN(wrap_linalg_ldl_factor_ex));
   m.impl("index_select.out", TORCH_FN(wrap_index_select_out));
   m.impl("index_select", TORCH_FN(wrap_index_select));
   m.impl("index_select_backward", TORCH_FN(wrap_index_select_backward));

@@ -1091,6 +1091,95 @@ at::Tensor& wrap_gt__Scalar(at::Tensor& self, const at::Scalar& other) {
   return gt__Scalar_impl(kOp_gt__Scalar, self, other);
 }
 
+// ---- aten::_linalg_svd.U -> diopiLinalgSvd
+const opweave::OpInfo kInfo__linalg_svd_U{"aten::_linalg_svd.U",
+                                          "diopiLinalgSvd",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp__linalg_svd_U = opweave::register_op(&kInfo__linalg_svd_U);
+
+::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&> _linalg_svd_U_impl(
+    int op, const at::Tensor& A, bool full_matrices, bool compute_uv,
+    c10::optional<c10::string_view> driver, at::Tensor& U, at::Tensor& S, at::Tensor& Vh) {
+  if (C10_UNLIKELY(driver.has_value())) {
+    return opweave::fallback_call<at::_ops::_linalg_svd_U>(
+        op, "driver must be None", A, full_matrices, compute_uv, driver, U, S, Vh);
+  }
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, U) && opweave::dtype_in(kCatalogueDtypes, S) &&
+            opweave::dtype_in(kCatalogueDtypes, Vh) && opweave::dtype_in(kCatalogueDtypes, A)))) {
+    return opweave::fallback_call<at::_ops::_linalg_svd_U>(
+        op, "a dtype outside the catalogue's (complex, ...)", A, full_matrices, compute_uv, driver,
+        U, S, Vh);
+  }
+  opweave::OpGuard guard(op, A, U, S, Vh);
+  opweave::resize_out(op, U, opweave::rules::svd_u(A, full_matrices, compute_uv));
+  opweave::resize_out(op, S, opweave::rules::matrix_diag(A));
+  opweave::resize_out(op, Vh, opweave::rules::svd_vh(A, full_matrices, compute_uv));
+  if (C10_UNLIKELY(opweave::nothing_to_write(U, S, Vh))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&>(
+        U, S, Vh);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLinalgSvd)>(op)(
+      guard.ctx(), opweave::handle(U), opweave::handle(S), opweave::handle(Vh),
+      opweave::const_handle(guard.on_device(A)), full_matrices, compute_uv);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::_linalg_svd_U>(op, status, A, full_matrices, compute_uv,
+                                                           driver, U, S, Vh);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&>(U, S, Vh);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&> wrap__linalg_svd_U(
+    const at::Tensor& A, bool full_matrices, bool compute_uv,
+    c10::optional<c10::string_view> driver, at::Tensor& U, at::Tensor& S, at::Tensor& Vh) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp__linalg_svd_U) != 0)) {
+    return opweave::instrumented_call<at::_ops::_linalg_svd_U>(
+        kOp__linalg_svd_U, &_linalg_svd_U_impl, A, full_matrices, compute_uv, driver, U, S, Vh);
+  }
+#endif
+  return _linalg_svd_U_impl(kOp__linalg_svd_U, A, full_matrices, compute_uv, driver, U, S, Vh);
+}
+
+// ---- aten::_linalg_svd -> diopiLinalgSvd (derived from _linalg_svd_U)
+const opweave::OpInfo kInfo__linalg_svd{"aten::_linalg_svd",
+                                        "diopiLinalgSvd",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp__linalg_svd = opweave::register_op(&kInfo__linalg_svd);
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> _linalg_svd_impl(
+    int op, const at::Tensor& A, bool full_matrices, bool compute_uv,
+    c10::optional<c10::string_view> driver) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, A)))) {
+    return opweave::fallback_call<at::_ops::_linalg_svd>(
+        op, "a dtype outside the catalogue's (complex, ...)", A, full_matrices, compute_uv, driver);
+  }
+  at::Tensor U = opweave::allocate(opweave::rules::svd_u(A, full_matrices, compute_uv),
+                                   opweave::OpGuard::find_device(A));
+  at::Tensor S =
+      opweave::allocate(opweave::rules::matrix_diag(A), opweave::OpGuard::find_device(A));
+  at::Tensor Vh = opweave::allocate(opweave::rules::svd_vh(A, full_matrices, compute_uv),
+                                    opweave::OpGuard::find_device(A));
+  _linalg_svd_U_impl(op, A, full_matrices, compute_uv, driver, U, S, Vh);
+  return ::std::tuple<at::Tensor, at::Tensor, at::Tensor>(U, S, Vh);
+}
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> wrap__linalg_svd(
+    const at::Tensor& A, bool full_matrices, bool compute_uv,
+    c10::optional<c10::string_view> driver) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp__linalg_svd) != 0)) {
+    return opweave::instrumented_call<at::_ops::_linalg_svd>(kOp__linalg_svd, &_linalg_svd_impl, A,
+                                                             full_matrices, compute_uv, driver);
+  }
+#endif
+  return _linalg_svd_impl(kOp__linalg_svd, A, full_matrices, compute_uv, driver);
+}
+
 // ---- aten::_softmax.out -> diopiSoftmax
 const opweave::OpInfo kInfo__softmax_out{"aten::_softmax.out",
                                          "diopiSoftmax",
@@ -3463,6 +3552,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("gt.Scalar", TORCH_FN(wrap_gt_Scalar));
   m.impl("gt_.Tensor", TORCH_FN(wrap_gt__Tensor));
   m.impl("gt_.Scalar", TORCH_FN(wrap_gt__Scalar));
+  m.impl("_linalg_svd.U", TORCH_FN(wrap__linalg_svd_U));
+  m.impl("_linalg_svd", TORCH_FN(wrap__linalg_svd));
   m.impl("_softmax.out", TORCH_FN(wrap__softmax_out));
   m.impl("_softmax", TORCH_FN(wrap__softmax));
   m.impl("_softmax_backward_data.out", TORCH_FN(wrap__softmax_backward_data_out));

@@ -423,6 +423,257 @@ at::Tensor& wrap_lerp__Tensor(at::Tensor& self, const at::Tensor& end, const at:
   return lerp__Tensor_impl(kOp_lerp__Tensor, self, end, weight);
 }
 
+// ---- aten::_linalg_solve_ex.result -> diopiLinalgSolveEx
+const opweave::OpInfo kInfo__linalg_solve_ex_result{"aten::_linalg_solve_ex.result",
+                                                    "diopiLinalgSolveEx",
+                                                    true,
+                                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp__linalg_solve_ex_result = opweave::register_op(&kInfo__linalg_solve_ex_result);
+
+::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&, at::Tensor&> _linalg_solve_ex_result_impl(
+    int op, const at::Tensor& A, const at::Tensor& B, bool left, bool check_errors,
+    at::Tensor& result, at::Tensor& LU, at::Tensor& pivots, at::Tensor& info) {
+  if (C10_UNLIKELY(check_errors != false)) {
+    return opweave::fallback_call<at::_ops::_linalg_solve_ex_result>(
+        op, "check_errors must be False", A, B, left, check_errors, result, LU, pivots, info);
+  }
+  if (C10_UNLIKELY(!(
+          opweave::dtype_in(kCatalogueDtypes, result) && opweave::dtype_in(kCatalogueDtypes, LU) &&
+          opweave::dtype_in(kCatalogueDtypes, pivots) &&
+          opweave::dtype_in(kCatalogueDtypes, info) && opweave::dtype_in(kCatalogueDtypes, A) &&
+          opweave::dtype_in(kCatalogueDtypes, B)))) {
+    return opweave::fallback_call<at::_ops::_linalg_solve_ex_result>(
+        op, "a dtype outside the catalogue's (complex, ...)", A, B, left, check_errors, result, LU,
+        pivots, info);
+  }
+  opweave::OpGuard guard(op, A, B, result, LU, pivots, info);
+  opweave::resize_out(op, result, opweave::rules::solve(A, B));
+  opweave::resize_out(op, LU, opweave::rules::like(A));
+  opweave::resize_out(op, pivots, opweave::rules::lu_pivots(A));
+  opweave::resize_out(op, info, opweave::rules::batch_info(A));
+  if (C10_UNLIKELY(opweave::nothing_to_write(result, LU, pivots, info))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&, at::Tensor&>(
+        result, LU, pivots, info);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLinalgSolveEx)>(op)(
+      guard.ctx(), opweave::handle(result), opweave::handle(LU), opweave::handle(pivots),
+      opweave::handle(info), opweave::const_handle(guard.on_device(A)),
+      opweave::const_handle(guard.on_device(B)), left);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::_linalg_solve_ex_result>(
+        op, status, A, B, left, check_errors, result, LU, pivots, info);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&, at::Tensor&>(result, LU, pivots, info);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&, at::Tensor&> wrap__linalg_solve_ex_result(
+    const at::Tensor& A, const at::Tensor& B, bool left, bool check_errors, at::Tensor& result,
+    at::Tensor& LU, at::Tensor& pivots, at::Tensor& info) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp__linalg_solve_ex_result) != 0)) {
+    return opweave::instrumented_call<at::_ops::_linalg_solve_ex_result>(
+        kOp__linalg_solve_ex_result, &_linalg_solve_ex_result_impl, A, B, left, check_errors,
+        result, LU, pivots, info);
+  }
+#endif
+  return _linalg_solve_ex_result_impl(kOp__linalg_solve_ex_result, A, B, left, check_errors, result,
+                                      LU, pivots, info);
+}
+
+// ---- aten::_linalg_solve_ex -> diopiLinalgSolveEx (derived from _linalg_solve_ex_result)
+const opweave::OpInfo kInfo__linalg_solve_ex{"aten::_linalg_solve_ex",
+                                             "diopiLinalgSolveEx",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp__linalg_solve_ex = opweave::register_op(&kInfo__linalg_solve_ex);
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor> _linalg_solve_ex_impl(
+    int op, const at::Tensor& A, const at::Tensor& B, bool left, bool check_errors) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, A) && opweave::dtype_in(kCatalogueDtypes, B)))) {
+    return opweave::fallback_call<at::_ops::_linalg_solve_ex>(
+        op, "a dtype outside the catalogue's (complex, ...)", A, B, left, check_errors);
+  }
+  at::Tensor result =
+      opweave::allocate(opweave::rules::solve(A, B), opweave::OpGuard::find_device(A, B));
+  at::Tensor LU = opweave::allocate(opweave::rules::like(A), opweave::OpGuard::find_device(A, B));
+  at::Tensor pivots =
+      opweave::allocate(opweave::rules::lu_pivots(A), opweave::OpGuard::find_device(A, B));
+  at::Tensor info =
+      opweave::allocate(opweave::rules::batch_info(A), opweave::OpGuard::find_device(A, B));
+  _linalg_solve_ex_result_impl(op, A, B, left, check_errors, result, LU, pivots, info);
+  return ::std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor>(result, LU, pivots, info);
+}
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor, at::Tensor> wrap__linalg_solve_ex(
+    const at::Tensor& A, const at::Tensor& B, bool left, bool check_errors) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp__linalg_solve_ex) != 0)) {
+    return opweave::instrumented_call<at::_ops::_linalg_solve_ex>(
+        kOp__linalg_solve_ex, &_linalg_solve_ex_impl, A, B, left, check_errors);
+  }
+#endif
+  return _linalg_solve_ex_impl(kOp__linalg_solve_ex, A, B, left, check_errors);
+}
+
+// ---- aten::linalg_lu_solve.out -> diopiLinalgLuSolve
+const opweave::OpInfo kInfo_linalg_lu_solve_out{"aten::linalg_lu_solve.out",
+                                                "diopiLinalgLuSolve",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linalg_lu_solve_out = opweave::register_op(&kInfo_linalg_lu_solve_out);
+
+at::Tensor& linalg_lu_solve_out_impl(int op, const at::Tensor& LU, const at::Tensor& pivots,
+                                     const at::Tensor& B, bool left, bool adjoint,
+                                     at::Tensor& out) {
+  if (C10_UNLIKELY(!(
+          opweave::dtype_in(kCatalogueDtypes, out) && opweave::dtype_in(kCatalogueDtypes, LU) &&
+          opweave::dtype_in(kCatalogueDtypes, pivots) && opweave::dtype_in(kCatalogueDtypes, B)))) {
+    return opweave::fallback_call<at::_ops::linalg_lu_solve_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", LU, pivots, B, left, adjoint, out);
+  }
+  opweave::OpGuard guard(op, LU, pivots, B, out);
+  opweave::resize_out(op, out, opweave::rules::lu_solve(LU, B));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLinalgLuSolve)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(LU)),
+      opweave::const_handle(guard.on_device(pivots)), opweave::const_handle(guard.on_device(B)),
+      left, adjoint);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::linalg_lu_solve_out>(op, status, LU, pivots, B, left,
+                                                                 adjoint, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_linalg_lu_solve_out(const at::Tensor& LU, const at::Tensor& pivots,
+                                     const at::Tensor& B, bool left, bool adjoint,
+                                     at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linalg_lu_solve_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::linalg_lu_solve_out>(
+        kOp_linalg_lu_solve_out, &linalg_lu_solve_out_impl, LU, pivots, B, left, adjoint, out);
+  }
+#endif
+  return linalg_lu_solve_out_impl(kOp_linalg_lu_solve_out, LU, pivots, B, left, adjoint, out);
+}
+
+// ---- aten::linalg_lu_solve -> diopiLinalgLuSolve (derived from linalg_lu_solve_out)
+const opweave::OpInfo kInfo_linalg_lu_solve{"aten::linalg_lu_solve",
+                                            "diopiLinalgLuSolve",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linalg_lu_solve = opweave::register_op(&kInfo_linalg_lu_solve);
+
+at::Tensor linalg_lu_solve_impl(int op, const at::Tensor& LU, const at::Tensor& pivots,
+                                const at::Tensor& B, bool left, bool adjoint) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, LU) &&
+                     opweave::dtype_in(kCatalogueDtypes, pivots) &&
+                     opweave::dtype_in(kCatalogueDtypes, B)))) {
+    return opweave::fallback_call<at::_ops::linalg_lu_solve>(
+        op, "a dtype outside the catalogue's (complex, ...)", LU, pivots, B, left, adjoint);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::lu_solve(LU, B),
+                                     opweave::OpGuard::find_device(LU, pivots, B));
+  linalg_lu_solve_out_impl(op, LU, pivots, B, left, adjoint, out);
+  return out;
+}
+
+at::Tensor wrap_linalg_lu_solve(const at::Tensor& LU, const at::Tensor& pivots, const at::Tensor& B,
+                                bool left, bool adjoint) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linalg_lu_solve) != 0)) {
+    return opweave::instrumented_call<at::_ops::linalg_lu_solve>(
+        kOp_linalg_lu_solve, &linalg_lu_solve_impl, LU, pivots, B, left, adjoint);
+  }
+#endif
+  return linalg_lu_solve_impl(kOp_linalg_lu_solve, LU, pivots, B, left, adjoint);
+}
+
+// ---- aten::linalg_cholesky_ex.L -> diopiCholesky
+const opweave::OpInfo kInfo_linalg_cholesky_ex_L{"aten::linalg_cholesky_ex.L",
+                                                 "diopiCholesky",
+                                                 true,
+                                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linalg_cholesky_ex_L = opweave::register_op(&kInfo_linalg_cholesky_ex_L);
+
+::std::tuple<at::Tensor&, at::Tensor&> linalg_cholesky_ex_L_impl(int op, const at::Tensor& self,
+                                                                 bool upper, bool check_errors,
+                                                                 at::Tensor& L, at::Tensor& info) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, L) &&
+                     opweave::dtype_in(kCatalogueDtypes, info) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::linalg_cholesky_ex_L>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, upper, check_errors, L, info);
+  }
+  opweave::OpGuard guard(op, self, L, info);
+  opweave::resize_out(op, L, opweave::rules::like(self));
+  opweave::resize_out(op, info, opweave::rules::batch_info(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(L, info))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        L, info);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiCholesky)>(op)(
+      guard.ctx(), opweave::handle(L), opweave::handle(info),
+      opweave::const_handle(guard.on_device(self)), upper, check_errors);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::linalg_cholesky_ex_L>(op, status, self, upper,
+                                                                  check_errors, L, info);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(L, info);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_linalg_cholesky_ex_L(const at::Tensor& self, bool upper,
+                                                                 bool check_errors, at::Tensor& L,
+                                                                 at::Tensor& info) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linalg_cholesky_ex_L) != 0)) {
+    return opweave::instrumented_call<at::_ops::linalg_cholesky_ex_L>(
+        kOp_linalg_cholesky_ex_L, &linalg_cholesky_ex_L_impl, self, upper, check_errors, L, info);
+  }
+#endif
+  return linalg_cholesky_ex_L_impl(kOp_linalg_cholesky_ex_L, self, upper, check_errors, L, info);
+}
+
+// ---- aten::linalg_cholesky_ex -> diopiCholesky (derived from linalg_cholesky_ex_L)
+const opweave::OpInfo kInfo_linalg_cholesky_ex{"aten::linalg_cholesky_ex",
+                                               "diopiCholesky",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linalg_cholesky_ex = opweave::register_op(&kInfo_linalg_cholesky_ex);
+
+::std::tuple<at::Tensor, at::Tensor> linalg_cholesky_ex_impl(int op, const at::Tensor& self,
+                                                             bool upper, bool check_errors) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::linalg_cholesky_ex>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, upper, check_errors);
+  }
+  at::Tensor L = opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  at::Tensor info =
+      opweave::allocate(opweave::rules::batch_info(self), opweave::OpGuard::find_device(self));
+  linalg_cholesky_ex_L_impl(op, self, upper, check_errors, L, info);
+  return ::std::tuple<at::Tensor, at::Tensor>(L, info);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_linalg_cholesky_ex(const at::Tensor& self, bool upper,
+                                                             bool check_errors) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linalg_cholesky_ex) != 0)) {
+    return opweave::instrumented_call<at::_ops::linalg_cholesky_ex>(
+        kOp_linalg_cholesky_ex, &linalg_cholesky_ex_impl, self, upper, check_errors);
+  }
+#endif
+  return linalg_cholesky_ex_impl(kOp_linalg_cholesky_ex, self, upper, check_errors);
+}
+
 // ---- aten::smooth_l1_loss.out -> diopiSmoothL1Loss
 const opweave::OpInfo kInfo_smooth_l1_loss_out{"aten::smooth_l1_loss.out",
                                                "diopiSmoothL1Loss",
@@ -2493,6 +2744,12 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("lerp.Tensor_out", TORCH_FN(wrap_lerp_Tensor_out));
   m.impl("lerp.Tensor", TORCH_FN(wrap_lerp_Tensor));
   m.impl("lerp_.Tensor", TORCH_FN(wrap_lerp__Tensor));
+  m.impl("_linalg_solve_ex.result", TORCH_FN(wrap__linalg_solve_ex_result));
+  m.impl("_linalg_solve_ex", TORCH_FN(wrap__linalg_solve_ex));
+  m.impl("linalg_lu_solve.out", TORCH_FN(wrap_linalg_lu_solve_out));
+  m.impl("linalg_lu_solve", TORCH_FN(wrap_linalg_lu_solve));
+  m.impl("linalg_cholesky_ex.L", TORCH_FN(wrap_linalg_cholesky_ex_L));
+  m.impl("linalg_cholesky_ex", TORCH_FN(wrap_linalg_cholesky_ex));
   m.impl("smooth_l1_loss.out", TORCH_FN(wrap_smooth_l1_loss_out));
   m.impl("smooth_l1_loss", TORCH_FN(wrap_smooth_l1_loss));
   m.impl("smooth_l1_loss_backward.grad_input", TORCH_FN(wrap_smooth_l1_loss_backward_grad_input));

@@ -732,6 +732,89 @@ at::Tensor wrap_sum_dim_IntList(const at::Tensor& self, at::OptionalIntArrayRef 
   return sum_dim_IntList_impl(kOp_sum_dim_IntList, self, dim, keepdim, dtype);
 }
 
+// ---- aten::linalg_inv_ex.inverse -> diopiLinalgInvEx
+const opweave::OpInfo kInfo_linalg_inv_ex_inverse{"aten::linalg_inv_ex.inverse",
+                                                  "diopiLinalgInvEx",
+                                                  true,
+                                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linalg_inv_ex_inverse = opweave::register_op(&kInfo_linalg_inv_ex_inverse);
+
+::std::tuple<at::Tensor&, at::Tensor&> linalg_inv_ex_inverse_impl(int op, const at::Tensor& A,
+                                                                  bool check_errors,
+                                                                  at::Tensor& inverse,
+                                                                  at::Tensor& info) {
+  if (C10_UNLIKELY(check_errors != false)) {
+    return opweave::fallback_call<at::_ops::linalg_inv_ex_inverse>(op, "check_errors must be False",
+                                                                   A, check_errors, inverse, info);
+  }
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, inverse) &&
+                     opweave::dtype_in(kCatalogueDtypes, info) &&
+                     opweave::dtype_in(kCatalogueDtypes, A)))) {
+    return opweave::fallback_call<at::_ops::linalg_inv_ex_inverse>(
+        op, "a dtype outside the catalogue's (complex, ...)", A, check_errors, inverse, info);
+  }
+  opweave::OpGuard guard(op, A, inverse, info);
+  opweave::resize_out(op, inverse, opweave::rules::like(A));
+  opweave::resize_out(op, info, opweave::rules::batch_info(A));
+  if (C10_UNLIKELY(opweave::nothing_to_write(inverse, info))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        inverse, info);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLinalgInvEx)>(op)(
+      guard.ctx(), opweave::handle(inverse), opweave::handle(info),
+      opweave::const_handle(guard.on_device(A)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::linalg_inv_ex_inverse>(op, status, A, check_errors,
+                                                                   inverse, info);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(inverse, info);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_linalg_inv_ex_inverse(const at::Tensor& A,
+                                                                  bool check_errors,
+                                                                  at::Tensor& inverse,
+                                                                  at::Tensor& info) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linalg_inv_ex_inverse) != 0)) {
+    return opweave::instrumented_call<at::_ops::linalg_inv_ex_inverse>(
+        kOp_linalg_inv_ex_inverse, &linalg_inv_ex_inverse_impl, A, check_errors, inverse, info);
+  }
+#endif
+  return linalg_inv_ex_inverse_impl(kOp_linalg_inv_ex_inverse, A, check_errors, inverse, info);
+}
+
+// ---- aten::linalg_inv_ex -> diopiLinalgInvEx (derived from linalg_inv_ex_inverse)
+const opweave::OpInfo kInfo_linalg_inv_ex{"aten::linalg_inv_ex",
+                                          "diopiLinalgInvEx",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linalg_inv_ex = opweave::register_op(&kInfo_linalg_inv_ex);
+
+::std::tuple<at::Tensor, at::Tensor> linalg_inv_ex_impl(int op, const at::Tensor& A,
+                                                        bool check_errors) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, A)))) {
+    return opweave::fallback_call<at::_ops::linalg_inv_ex>(
+        op, "a dtype outside the catalogue's (complex, ...)", A, check_errors);
+  }
+  at::Tensor inverse = opweave::allocate(opweave::rules::like(A), opweave::OpGuard::find_device(A));
+  at::Tensor info =
+      opweave::allocate(opweave::rules::batch_info(A), opweave::OpGuard::find_device(A));
+  linalg_inv_ex_inverse_impl(op, A, check_errors, inverse, info);
+  return ::std::tuple<at::Tensor, at::Tensor>(inverse, info);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_linalg_inv_ex(const at::Tensor& A, bool check_errors) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linalg_inv_ex) != 0)) {
+    return opweave::instrumented_call<at::_ops::linalg_inv_ex>(
+        kOp_linalg_inv_ex, &linalg_inv_ex_impl, A, check_errors);
+  }
+#endif
+  return linalg_inv_ex_impl(kOp_linalg_inv_ex, A, check_errors);
+}
+
 // ---- aten::baddbmm.out -> diopiBaddbmm
 const opweave::OpInfo kInfo_baddbmm_out{"aten::baddbmm.out",
                                         "diopiBaddbmm",
@@ -2291,6 +2374,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("gelu_backward", TORCH_FN(wrap_gelu_backward));
   m.impl("sum.IntList_out", TORCH_FN(wrap_sum_IntList_out));
   m.impl("sum.dim_IntList", TORCH_FN(wrap_sum_dim_IntList));
+  m.impl("linalg_inv_ex.inverse", TORCH_FN(wrap_linalg_inv_ex_inverse));
+  m.impl("linalg_inv_ex", TORCH_FN(wrap_linalg_inv_ex));
   m.impl("baddbmm.out", TORCH_FN(wrap_baddbmm_out));
   m.impl("baddbmm", TORCH_FN(wrap_baddbmm));
   m.impl("baddbmm_", TORCH_FN(wrap_baddbmm_));

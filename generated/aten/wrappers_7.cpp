@@ -726,6 +726,172 @@ at::Tensor& wrap_eq__Scalar(at::Tensor& self, const at::Scalar& other) {
   return eq__Scalar_impl(kOp_eq__Scalar, self, other);
 }
 
+// ---- aten::linalg_lu_factor_ex.out -> diopiLinalgLuFactorEx
+const opweave::OpInfo kInfo_linalg_lu_factor_ex_out{"aten::linalg_lu_factor_ex.out",
+                                                    "diopiLinalgLuFactorEx",
+                                                    true,
+                                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linalg_lu_factor_ex_out = opweave::register_op(&kInfo_linalg_lu_factor_ex_out);
+
+::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&> linalg_lu_factor_ex_out_impl(
+    int op, const at::Tensor& A, bool pivot, bool check_errors, at::Tensor& LU, at::Tensor& pivots,
+    at::Tensor& info) {
+  if (C10_UNLIKELY(check_errors != false)) {
+    return opweave::fallback_call<at::_ops::linalg_lu_factor_ex_out>(
+        op, "check_errors must be False", A, pivot, check_errors, LU, pivots, info);
+  }
+  if (C10_UNLIKELY(pivot != true)) {
+    return opweave::fallback_call<at::_ops::linalg_lu_factor_ex_out>(
+        op, "pivot must be True", A, pivot, check_errors, LU, pivots, info);
+  }
+  if (C10_UNLIKELY(!(
+          opweave::dtype_in(kCatalogueDtypes, LU) && opweave::dtype_in(kCatalogueDtypes, pivots) &&
+          opweave::dtype_in(kCatalogueDtypes, info) && opweave::dtype_in(kCatalogueDtypes, A)))) {
+    return opweave::fallback_call<at::_ops::linalg_lu_factor_ex_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", A, pivot, check_errors, LU, pivots,
+        info);
+  }
+  opweave::OpGuard guard(op, A, LU, pivots, info);
+  opweave::resize_out(op, LU, opweave::rules::like(A));
+  opweave::resize_out(op, pivots, opweave::rules::lu_pivots(A));
+  opweave::resize_out(op, info, opweave::rules::batch_info(A));
+  if (C10_UNLIKELY(opweave::nothing_to_write(LU, pivots, info))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&>(
+        LU, pivots, info);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLinalgLuFactorEx)>(op)(
+      guard.ctx(), opweave::handle(LU), opweave::handle(pivots), opweave::handle(info),
+      opweave::const_handle(guard.on_device(A)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::linalg_lu_factor_ex_out>(
+        op, status, A, pivot, check_errors, LU, pivots, info);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&>(LU, pivots, info);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&, at::Tensor&> wrap_linalg_lu_factor_ex_out(
+    const at::Tensor& A, bool pivot, bool check_errors, at::Tensor& LU, at::Tensor& pivots,
+    at::Tensor& info) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linalg_lu_factor_ex_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::linalg_lu_factor_ex_out>(
+        kOp_linalg_lu_factor_ex_out, &linalg_lu_factor_ex_out_impl, A, pivot, check_errors, LU,
+        pivots, info);
+  }
+#endif
+  return linalg_lu_factor_ex_out_impl(kOp_linalg_lu_factor_ex_out, A, pivot, check_errors, LU,
+                                      pivots, info);
+}
+
+// ---- aten::linalg_lu_factor_ex -> diopiLinalgLuFactorEx (derived from linalg_lu_factor_ex_out)
+const opweave::OpInfo kInfo_linalg_lu_factor_ex{"aten::linalg_lu_factor_ex",
+                                                "diopiLinalgLuFactorEx",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_linalg_lu_factor_ex = opweave::register_op(&kInfo_linalg_lu_factor_ex);
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> linalg_lu_factor_ex_impl(int op,
+                                                                          const at::Tensor& A,
+                                                                          bool pivot,
+                                                                          bool check_errors) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, A)))) {
+    return opweave::fallback_call<at::_ops::linalg_lu_factor_ex>(
+        op, "a dtype outside the catalogue's (complex, ...)", A, pivot, check_errors);
+  }
+  at::Tensor LU = opweave::allocate(opweave::rules::like(A), opweave::OpGuard::find_device(A));
+  at::Tensor pivots =
+      opweave::allocate(opweave::rules::lu_pivots(A), opweave::OpGuard::find_device(A));
+  at::Tensor info =
+      opweave::allocate(opweave::rules::batch_info(A), opweave::OpGuard::find_device(A));
+  linalg_lu_factor_ex_out_impl(op, A, pivot, check_errors, LU, pivots, info);
+  return ::std::tuple<at::Tensor, at::Tensor, at::Tensor>(LU, pivots, info);
+}
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> wrap_linalg_lu_factor_ex(const at::Tensor& A,
+                                                                          bool pivot,
+                                                                          bool check_errors) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_linalg_lu_factor_ex) != 0)) {
+    return opweave::instrumented_call<at::_ops::linalg_lu_factor_ex>(
+        kOp_linalg_lu_factor_ex, &linalg_lu_factor_ex_impl, A, pivot, check_errors);
+  }
+#endif
+  return linalg_lu_factor_ex_impl(kOp_linalg_lu_factor_ex, A, pivot, check_errors);
+}
+
+// ---- aten::geqrf.a -> diopiGeqrf
+const opweave::OpInfo kInfo_geqrf_a{"aten::geqrf.a",
+                                    "diopiGeqrf",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_geqrf_a = opweave::register_op(&kInfo_geqrf_a);
+
+::std::tuple<at::Tensor&, at::Tensor&> geqrf_a_impl(int op, const at::Tensor& self, at::Tensor& a,
+                                                    at::Tensor& tau) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, a) &&
+                     opweave::dtype_in(kCatalogueDtypes, tau) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::geqrf_a>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, a, tau);
+  }
+  opweave::OpGuard guard(op, self, a, tau);
+  opweave::resize_out(op, a, opweave::rules::like(self));
+  opweave::resize_out(op, tau, opweave::rules::matrix_diag(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(a, tau))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        a, tau);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiGeqrf)>(op)(
+      guard.ctx(), opweave::handle(a), opweave::handle(tau),
+      opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::geqrf_a>(op, status, self, a, tau);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(a, tau);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_geqrf_a(const at::Tensor& self, at::Tensor& a,
+                                                    at::Tensor& tau) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_geqrf_a) != 0)) {
+    return opweave::instrumented_call<at::_ops::geqrf_a>(kOp_geqrf_a, &geqrf_a_impl, self, a, tau);
+  }
+#endif
+  return geqrf_a_impl(kOp_geqrf_a, self, a, tau);
+}
+
+// ---- aten::geqrf -> diopiGeqrf (derived from geqrf_a)
+const opweave::OpInfo kInfo_geqrf{"aten::geqrf",
+                                  "diopiGeqrf",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_geqrf = opweave::register_op(&kInfo_geqrf);
+
+::std::tuple<at::Tensor, at::Tensor> geqrf_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::geqrf>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor a = opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  at::Tensor tau =
+      opweave::allocate(opweave::rules::matrix_diag(self), opweave::OpGuard::find_device(self));
+  geqrf_a_impl(op, self, a, tau);
+  return ::std::tuple<at::Tensor, at::Tensor>(a, tau);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_geqrf(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_geqrf) != 0)) {
+    return opweave::instrumented_call<at::_ops::geqrf>(kOp_geqrf, &geqrf_impl, self);
+  }
+#endif
+  return geqrf_impl(kOp_geqrf, self);
+}
+
 // ---- aten::addmm.out -> diopiAddmm
 const opweave::OpInfo kInfo_addmm_out{"aten::addmm.out",
                                       "diopiAddmm",
@@ -2479,6 +2645,10 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("eq.Scalar", TORCH_FN(wrap_eq_Scalar));
   m.impl("eq_.Tensor", TORCH_FN(wrap_eq__Tensor));
   m.impl("eq_.Scalar", TORCH_FN(wrap_eq__Scalar));
+  m.impl("linalg_lu_factor_ex.out", TORCH_FN(wrap_linalg_lu_factor_ex_out));
+  m.impl("linalg_lu_factor_ex", TORCH_FN(wrap_linalg_lu_factor_ex));
+  m.impl("geqrf.a", TORCH_FN(wrap_geqrf_a));
+  m.impl("geqrf", TORCH_FN(wrap_geqrf));
   m.impl("addmm.out", TORCH_FN(wrap_addmm_out));
   m.impl("addmm", TORCH_FN(wrap_addmm));
   m.impl("addmm_", TORCH_FN(wrap_addmm_));

@@ -8,6 +8,8 @@
 
 // ATen/core/Tensor.h first: the per-operator headers assume it.
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/_linalg_eigh_ops.h>
+#include <ATen/ops/_linalg_solve_ex_ops.h>
 #include <ATen/ops/addcdiv_ops.h>
 #include <ATen/ops/addcmul_ops.h>
 #include <ATen/ops/amin_ops.h>
@@ -26,6 +28,9 @@
 #include <ATen/ops/hardsigmoid_ops.h>
 #include <ATen/ops/isnan_ops.h>
 #include <ATen/ops/lerp_ops.h>
+#include <ATen/ops/linalg_cholesky_ex_ops.h>
+#include <ATen/ops/linalg_lu_solve_ops.h>
+#include <ATen/ops/linalg_qr_ops.h>
 #include <ATen/ops/log_sigmoid_forward_ops.h>
 #include <ATen/ops/logaddexp2_ops.h>
 #include <ATen/ops/logical_xor_ops.h>
@@ -396,6 +401,116 @@ extern "C" diopiError_t diopiMm(diopiContextHandle_t ctx, diopiTensorHandle_t ou
     opweave::compat::redispatch<at::_ops::mm_out>(aten_ref::kCpuKeys, input_t, mat2_t,
                                                   out_o.tensor());
     out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::linalg_qr.out
+extern "C" diopiError_t diopiLinalgQR(diopiContextHandle_t ctx, diopiConstTensorHandle_t A,
+                                      const char* mode, diopiTensorHandle_t Q,
+                                      diopiTensorHandle_t R) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor A_t = aten_ref::wrap(A);
+    aten_ref::Output Q_o(Q);
+    aten_ref::Output R_o(R);
+    opweave::compat::redispatch<at::_ops::linalg_qr_out>(
+        aten_ref::kCpuKeys, A_t, c10::string_view(mode), Q_o.tensor(), R_o.tensor());
+    Q_o.commit();
+    R_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::_linalg_eigh.eigenvalues
+extern "C" diopiError_t diopiLinalgEigh(diopiContextHandle_t ctx, diopiTensorHandle_t eigenvalues,
+                                        diopiTensorHandle_t eigenvectors,
+                                        diopiConstTensorHandle_t A, const char* UPLO,
+                                        bool compute_v) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor A_t = aten_ref::wrap(A);
+    aten_ref::Output eigenvalues_o(eigenvalues);
+    aten_ref::Output eigenvectors_o(eigenvectors);
+    opweave::compat::redispatch<at::_ops::_linalg_eigh_eigenvalues>(
+        aten_ref::kCpuKeys, A_t, c10::string_view(UPLO), compute_v, eigenvalues_o.tensor(),
+        eigenvectors_o.tensor());
+    eigenvalues_o.commit();
+    eigenvectors_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::_linalg_solve_ex.result
+extern "C" diopiError_t diopiLinalgSolveEx(diopiContextHandle_t ctx, diopiTensorHandle_t result,
+                                           diopiTensorHandle_t LU, diopiTensorHandle_t pivots,
+                                           diopiTensorHandle_t info, diopiConstTensorHandle_t A,
+                                           diopiConstTensorHandle_t B, bool left) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor A_t = aten_ref::wrap(A);
+    at::Tensor B_t = aten_ref::wrap(B);
+    aten_ref::Output result_o(result);
+    aten_ref::Output LU_o(LU);
+    aten_ref::Output pivots_o(pivots);
+    aten_ref::Output info_o(info);
+    opweave::compat::redispatch<at::_ops::_linalg_solve_ex_result>(
+        aten_ref::kCpuKeys, A_t, B_t, left, false, result_o.tensor(), LU_o.tensor(),
+        pivots_o.tensor(), info_o.tensor());
+    result_o.commit();
+    LU_o.commit();
+    pivots_o.commit();
+    info_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::linalg_lu_solve.out
+extern "C" diopiError_t diopiLinalgLuSolve(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                           diopiConstTensorHandle_t LU,
+                                           diopiConstTensorHandle_t pivots,
+                                           diopiConstTensorHandle_t B, bool left, bool adjoint) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor LU_t = aten_ref::wrap(LU);
+    at::Tensor pivots_t = aten_ref::wrap(pivots);
+    at::Tensor B_t = aten_ref::wrap(B);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::linalg_lu_solve_out>(aten_ref::kCpuKeys, LU_t, pivots_t,
+                                                               B_t, left, adjoint, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::linalg_cholesky_ex.L
+extern "C" diopiError_t diopiCholesky(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                      diopiTensorHandle_t info, diopiConstTensorHandle_t mat,
+                                      bool upper, bool checkerror) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor mat_t = aten_ref::wrap(mat);
+    aten_ref::Output out_o(out);
+    aten_ref::Output info_o(info);
+    opweave::compat::redispatch<at::_ops::linalg_cholesky_ex_L>(
+        aten_ref::kCpuKeys, mat_t, upper, checkerror, out_o.tensor(), info_o.tensor());
+    out_o.commit();
+    info_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

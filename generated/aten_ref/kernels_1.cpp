@@ -10,6 +10,8 @@
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/_adaptive_avg_pool2d_backward_ops.h>
 #include <ATen/ops/_adaptive_avg_pool2d_ops.h>
+#include <ATen/ops/_linalg_det_ops.h>
+#include <ATen/ops/_linalg_slogdet_ops.h>
 #include <ATen/ops/_log_softmax_backward_data_ops.h>
 #include <ATen/ops/_log_softmax_ops.h>
 #include <ATen/ops/acos_ops.h>
@@ -23,6 +25,7 @@
 #include <ATen/ops/elu_backward_ops.h>
 #include <ATen/ops/elu_ops.h>
 #include <ATen/ops/erfinv_ops.h>
+#include <ATen/ops/eye_ops.h>
 #include <ATen/ops/flip_ops.h>
 #include <ATen/ops/fmin_ops.h>
 #include <ATen/ops/fmod_ops.h>
@@ -37,6 +40,10 @@
 #include <ATen/ops/index_select_backward_ops.h>
 #include <ATen/ops/index_select_ops.h>
 #include <ATen/ops/isneginf_ops.h>
+#include <ATen/ops/linalg_cross_ops.h>
+#include <ATen/ops/linalg_inv_ex_ops.h>
+#include <ATen/ops/linalg_ldl_factor_ex_ops.h>
+#include <ATen/ops/linalg_solve_triangular_ops.h>
 #include <ATen/ops/log_ops.h>
 #include <ATen/ops/logaddexp_ops.h>
 #include <ATen/ops/lt_ops.h>
@@ -57,6 +64,7 @@
 #include <ATen/ops/special_scaled_modified_bessel_k0_ops.h>
 #include <ATen/ops/special_xlog1py_ops.h>
 #include <ATen/ops/sum_ops.h>
+#include <ATen/ops/triangular_solve_ops.h>
 #include <ATen/ops/trunc_ops.h>
 #include <ATen/ops/xlogy_ops.h>
 
@@ -654,6 +662,174 @@ extern "C" diopiError_t diopiSum(diopiContextHandle_t ctx, diopiTensorHandle_t o
         aten_ref::kCpuKeys, input_t, aten_ref::optional_ints(dim),
         aten_ref::keepdim_of(out_t, input_t), out_t.scalar_type(), out_o.tensor());
     out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::linalg_inv_ex.inverse
+extern "C" diopiError_t diopiLinalgInvEx(diopiContextHandle_t ctx, diopiTensorHandle_t inverse,
+                                         diopiTensorHandle_t info, diopiConstTensorHandle_t A) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor A_t = aten_ref::wrap(A);
+    aten_ref::Output inverse_o(inverse);
+    aten_ref::Output info_o(info);
+    opweave::compat::redispatch<at::_ops::linalg_inv_ex_inverse>(
+        aten_ref::kCpuKeys, A_t, false, inverse_o.tensor(), info_o.tensor());
+    inverse_o.commit();
+    info_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::_linalg_det.result
+extern "C" diopiError_t diopiLinalgDet(diopiContextHandle_t ctx, diopiTensorHandle_t result,
+                                       diopiTensorHandle_t LU, diopiTensorHandle_t pivots,
+                                       diopiConstTensorHandle_t A) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor A_t = aten_ref::wrap(A);
+    aten_ref::Output result_o(result);
+    aten_ref::Output LU_o(LU);
+    aten_ref::Output pivots_o(pivots);
+    opweave::compat::redispatch<at::_ops::_linalg_det_result>(
+        aten_ref::kCpuKeys, A_t, result_o.tensor(), LU_o.tensor(), pivots_o.tensor());
+    result_o.commit();
+    LU_o.commit();
+    pivots_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::_linalg_slogdet.sign
+extern "C" diopiError_t diopiLinalgSlogdet(diopiContextHandle_t ctx, diopiTensorHandle_t sign,
+                                           diopiTensorHandle_t logabsdet, diopiTensorHandle_t LU,
+                                           diopiTensorHandle_t pivots, diopiConstTensorHandle_t A) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor A_t = aten_ref::wrap(A);
+    aten_ref::Output sign_o(sign);
+    aten_ref::Output logabsdet_o(logabsdet);
+    aten_ref::Output LU_o(LU);
+    aten_ref::Output pivots_o(pivots);
+    opweave::compat::redispatch<at::_ops::_linalg_slogdet_sign>(
+        aten_ref::kCpuKeys, A_t, sign_o.tensor(), logabsdet_o.tensor(), LU_o.tensor(),
+        pivots_o.tensor());
+    sign_o.commit();
+    logabsdet_o.commit();
+    LU_o.commit();
+    pivots_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::linalg_cross.out
+extern "C" diopiError_t diopiLinalgCross(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                         diopiConstTensorHandle_t input,
+                                         diopiConstTensorHandle_t other, int64_t dim) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::linalg_cross_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                            dim, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::eye.m_out
+extern "C" diopiError_t diopiEye(diopiContextHandle_t ctx, diopiTensorHandle_t out, int64_t n,
+                                 int64_t m) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::eye_m_out>(aten_ref::kCpuKeys, n, m, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::triangular_solve.X
+extern "C" diopiError_t diopiTriangularSolve(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                             diopiTensorHandle_t cloned_mat,
+                                             diopiConstTensorHandle_t b,
+                                             diopiConstTensorHandle_t mat, bool upper,
+                                             bool transpose, bool unitriangular) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor b_t = aten_ref::wrap(b);
+    at::Tensor mat_t = aten_ref::wrap(mat);
+    aten_ref::Output out_o(out);
+    aten_ref::Output cloned_mat_o(cloned_mat);
+    opweave::compat::redispatch<at::_ops::triangular_solve_X>(
+        aten_ref::kCpuKeys, b_t, mat_t, upper, transpose, unitriangular, out_o.tensor(),
+        cloned_mat_o.tensor());
+    out_o.commit();
+    cloned_mat_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::linalg_solve_triangular.out
+extern "C" diopiError_t diopiLinalgSolveTriangular(diopiContextHandle_t ctx,
+                                                   diopiTensorHandle_t out,
+                                                   diopiConstTensorHandle_t A,
+                                                   diopiConstTensorHandle_t B, bool upper,
+                                                   bool left, bool unitriangular) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor A_t = aten_ref::wrap(A);
+    at::Tensor B_t = aten_ref::wrap(B);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::linalg_solve_triangular_out>(
+        aten_ref::kCpuKeys, A_t, B_t, upper, left, unitriangular, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::linalg_ldl_factor_ex.out
+extern "C" diopiError_t diopiLinalgLdlFactorEx(diopiContextHandle_t ctx, diopiTensorHandle_t LD,
+                                               diopiTensorHandle_t pivots, diopiTensorHandle_t info,
+                                               diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output LD_o(LD);
+    aten_ref::Output pivots_o(pivots);
+    aten_ref::Output info_o(info);
+    opweave::compat::redispatch<at::_ops::linalg_ldl_factor_ex_out>(
+        aten_ref::kCpuKeys, input_t, false, false, LD_o.tensor(), pivots_o.tensor(),
+        info_o.tensor());
+    LD_o.commit();
+    pivots_o.commit();
+    info_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

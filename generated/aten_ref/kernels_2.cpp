@@ -8,6 +8,7 @@
 
 // ATen/core/Tensor.h first: the per-operator headers assume it.
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/_linalg_svd_ops.h>
 #include <ATen/ops/_softmax_backward_data_ops.h>
 #include <ATen/ops/_softmax_ops.h>
 #include <ATen/ops/abs_ops.h>
@@ -631,6 +632,30 @@ extern "C" diopiError_t diopiWhere(diopiContextHandle_t ctx, diopiTensorHandle_t
     opweave::compat::redispatch<at::_ops::where_self_out>(aten_ref::kCpuKeys, condition_t, input_t,
                                                           other_t, out_o.tensor());
     out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::_linalg_svd.U
+extern "C" diopiError_t diopiLinalgSvd(diopiContextHandle_t ctx, diopiTensorHandle_t U,
+                                       diopiTensorHandle_t S, diopiTensorHandle_t Vh,
+                                       diopiConstTensorHandle_t A, bool full_matrices,
+                                       bool compute_uv) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor A_t = aten_ref::wrap(A);
+    aten_ref::Output U_o(U);
+    aten_ref::Output S_o(S);
+    aten_ref::Output Vh_o(Vh);
+    opweave::compat::redispatch<at::_ops::_linalg_svd_U>(aten_ref::kCpuKeys, A_t, full_matrices,
+                                                         compute_uv, c10::nullopt, U_o.tensor(),
+                                                         S_o.tensor(), Vh_o.tensor());
+    U_o.commit();
+    S_o.commit();
+    Vh_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

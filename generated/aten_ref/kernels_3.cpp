@@ -28,11 +28,13 @@
 #include <ATen/ops/exp2_ops.h>
 #include <ATen/ops/exp_ops.h>
 #include <ATen/ops/expm1_ops.h>
+#include <ATen/ops/geqrf_ops.h>
 #include <ATen/ops/hardswish_backward_ops.h>
 #include <ATen/ops/hardswish_ops.h>
 #include <ATen/ops/index_put_ops.h>
 #include <ATen/ops/isposinf_ops.h>
 #include <ATen/ops/le_ops.h>
+#include <ATen/ops/linalg_lu_factor_ex_ops.h>
 #include <ATen/ops/log10_ops.h>
 #include <ATen/ops/log1p_ops.h>
 #include <ATen/ops/logical_and_ops.h>
@@ -506,6 +508,47 @@ extern "C" diopiError_t diopiLeInpScalar(diopiContextHandle_t ctx, diopiTensorHa
     at::Tensor input_t = aten_ref::wrap(input);
     opweave::compat::redispatch<at::_ops::le__Scalar>(aten_ref::kCpuKeys, input_t,
                                                       aten_ref::scalar(other));
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::linalg_lu_factor_ex.out
+extern "C" diopiError_t diopiLinalgLuFactorEx(diopiContextHandle_t ctx, diopiTensorHandle_t LU,
+                                              diopiTensorHandle_t pivots, diopiTensorHandle_t info,
+                                              diopiConstTensorHandle_t A) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor A_t = aten_ref::wrap(A);
+    aten_ref::Output LU_o(LU);
+    aten_ref::Output pivots_o(pivots);
+    aten_ref::Output info_o(info);
+    opweave::compat::redispatch<at::_ops::linalg_lu_factor_ex_out>(
+        aten_ref::kCpuKeys, A_t, true, false, LU_o.tensor(), pivots_o.tensor(), info_o.tensor());
+    LU_o.commit();
+    pivots_o.commit();
+    info_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::geqrf.a
+extern "C" diopiError_t diopiGeqrf(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                   diopiTensorHandle_t tau, diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    aten_ref::Output tau_o(tau);
+    opweave::compat::redispatch<at::_ops::geqrf_a>(aten_ref::kCpuKeys, input_t, out_o.tensor(),
+                                                   tau_o.tensor());
+    out_o.commit();
+    tau_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

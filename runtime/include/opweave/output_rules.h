@@ -59,6 +59,26 @@ OutMeta like_int64(const at::Tensor& a);
 OutMeta bool_scalar(const at::Tensor& a);
 OutMeta reduce_dim_bool(const at::Tensor& a, int64_t dim, bool keepdim);
 
+// ---- dense linear algebra: batches of matrices [*, m, n], k = min(m, n) ----
+// (output_rules_linalg.cpp) An input with fewer than 2 dims keeps its shape: the kernel declines
+// it and ATen's CPU kernel raises its own error.
+OutMeta svd_u(const at::Tensor& A, bool full_matrices, bool compute_uv);
+OutMeta svd_vh(const at::Tensor& A, bool full_matrices, bool compute_uv);
+OutMeta matrix_diag(const at::Tensor& A);
+OutMeta qr_q(const at::Tensor& A, c10::string_view mode);
+OutMeta qr_r(const at::Tensor& A, c10::string_view mode);
+OutMeta eigh_vectors(const at::Tensor& A, bool compute_v);
+OutMeta lu_pivots(const at::Tensor& A);
+OutMeta batch(const at::Tensor& A);
+OutMeta batch_info(const at::Tensor& A);
+// linalg_lu_solve / linalg_solve's result: [*broadcast batch, n, k] (solve's vector case drops k)
+OutMeta lu_solve(const at::Tensor& LU, const at::Tensor& B);
+OutMeta solve(const at::Tensor& A, const at::Tensor& B);
+// eye(n, m): [n, m]; bool, which every out dtype can hold (eye.m_out writes any dtype)
+OutMeta eye(int64_t n, int64_t m);
+// linalg_cross: broadcast(self, other)
+OutMeta cross(const at::Tensor& self, const at::Tensor& other);
+
 // ---- products, selection, random, repetition ----
 OutMeta reduce_all(const at::Tensor& a, c10::optional<at::ScalarType> dtype);
 OutMeta reduce_one(const at::Tensor& a, int64_t dim, bool keepdim,

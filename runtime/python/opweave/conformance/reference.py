@@ -51,6 +51,9 @@ def make_input(spec: dict, gen: torch.Generator):
     if values.startswith("unique_index"):   # distinct positions: a put without accumulate
         n = int(values[len("unique_index"):])
         return torch.randperm(n, generator=gen)[:math.prod(shape)].reshape(shape).to(dtype)
+    if values.startswith("pivots"):   # LAPACK's 1-based row interchanges of an N-row LU
+        n = int(values[len("pivots"):])
+        return torch.randint(1, n + 1, shape, generator=gen).to(dtype)
     if values.startswith("index"):
         n = max(int(values[len("index"):]), 1)
         return torch.randint(0, n, shape, generator=gen).to(dtype)
