@@ -133,6 +133,22 @@ void arg_extreme(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHand
   });
 }
 
+// Replaces each line along dim of x (a row-major copy of a tensor shaped like `shape`) by its
+// running op(acc, value) from init, in order along the line.
+template <class A, class Op>
+void scan_lines(std::vector<A>& x, const View& shape, int dim, A init, Op op) {
+  const Lines l = lines_of(shape, dim);
+  for (int64_t o = 0; o < l.outer; ++o)
+    for (int64_t i = 0; i < l.inner; ++i) {
+      A acc = init;
+      A* p = x.data() + o * l.len * l.inner + i;
+      for (int64_t j = 0; j < l.len; ++j) {
+        acc = op(acc, p[j * l.inner]);
+        p[j * l.inner] = acc;
+      }
+    }
+}
+
 // Cumulative sum (Prod false) or product along dim, in double or int64 (ATen's acc type).
 template <bool Prod>
 void cumulative(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
@@ -147,20 +163,13 @@ void cumulative(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandl
   auto run = [=](auto zero) {
     using A = decltype(zero);
     std::vector<A> x = packed<A>(input);
-    const Lines l = lines_of(input, d);
-    for (int64_t o = 0; o < l.outer; ++o)
-      for (int64_t i = 0; i < l.inner; ++i) {
-        A acc = Prod ? 1 : 0;
-        A* p = x.data() + o * l.len * l.inner + i;
-        for (int64_t j = 0; j < l.len; ++j) {
-          if constexpr (Prod) {
-            acc *= p[j * l.inner];
-          } else {
-            acc += p[j * l.inner];
-          }
-          p[j * l.inner] = acc;
-        }
+    scan_lines(x, input, d, static_cast<A>(Prod ? 1 : 0), [](A acc, A v) -> A {
+      if constexpr (Prod) {
+        return acc * v;
+      } else {
+        return acc + v;
       }
+    });
     unpack(out, x);
   };
   const bool floating = is_floating(out.dtype);

@@ -1,0 +1,73 @@
+// The `embedding_renorm` family: Rescales in place each row of the embedding table that indices
+// name whose norm_type-norm exceeds max_norm to norm max_norm (scale max_norm / (norm + 1e-7)).
+// DIOPI: diopiEmbeddingRenorm_.
+#include <diopi/prototypes.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "common/elementwise.h"
+#include "common/index.h"
+#include "common/shape_ops.h"
+
+using namespace simk;
+
+namespace {
+
+// The p-norm of a row (p inf: the largest magnitude, 0: the count of nonzeros), in double.
+double row_norm(const std::vector<double>& row, double p) {
+  double r = 0;
+  for (const double v : row) {
+    const double a = std::fabs(v);
+    if (std::isinf(p)) {
+      r = p > 0 ? std::max(r, a) : r;
+    } else if (p == 0) {
+      r += a != 0;
+    } else {
+      r += std::pow(a, p);
+    }
+  }
+  if (std::isinf(p) && p < 0) {
+    r = std::numeric_limits<double>::infinity();
+    for (const double v : row) r = std::min(r, std::fabs(v));
+  }
+  return std::isinf(p) || p == 0 ? r : std::pow(r, 1.0 / p);
+}
+
+}  // namespace
+
+diopiError_t diopiEmbeddingRenorm_(diopiContextHandle_t ctx, diopiTensorHandle_t inout,
+                                   diopiConstTensorHandle_t indices_h, double max_norm,
+                                   double norm_type) {
+  SIMK_KERNEL(diopiEmbeddingRenorm_);
+  return guarded(kernel.name, [&] {
+    const View table = output_view(inout, "inout");
+    const View indices = input_view(indices_h, "indices");
+    check_dtype(table, kFloat32Or64, "inout");
+    check_dtype(indices, kIndexTypes, "indices");
+    SIMK_CHECK(table.ndim == 2, "the embedding table must be 2-D, got %s",
+               table.shape_str().c_str());
+    launch(kernel, ctx, table, [=] {
+      std::vector<int64_t> idx = packed<int64_t>(indices);
+      std::sort(idx.begin(), idx.end());  // any shape, each named row once, as ATen
+      idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
+      dispatch<kFloat32Or64>(table.dtype, [&](auto tag) {
+        using T = TypeOf<decltype(tag)>;
+        for (const int64_t i : idx) {
+          check_index(i, table.sizes[0], "embedding_renorm_");
+          const View row = select(table, 0, i);
+          std::vector<double> values = packed<double>(row);
+          const double norm = row_norm(values, norm_type);
+          if (!(norm > max_norm)) continue;
+          // ATen multiplies the row by the scale as a scalar of the row's dtype
+          const T scale = static_cast<T>(max_norm / (norm + 1e-7));
+          std::vector<T> scaled = packed<T>(row);
+          for (T& v : scaled) v *= scale;
+          unpack(row, scaled);
+        }
+      });
+    });
+  });
+}

@@ -1,0 +1,40 @@
+// The `index_reduce` family: Combines source's slices along dim into input's slices the 1-D
+// index names (prod, mean, amax or amin; include_self false leaves input's value out at indexed
+// positions), in index order. DIOPI extension: diopiIndexReduce.
+#include <diopi/prototypes.h>
+
+#include <vector>
+
+#include "common/elementwise.h"
+#include "common/reduce_into.h"
+
+using namespace simk;
+
+diopiError_t diopiIndexReduce(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
+                              diopiConstTensorHandle_t input_h, int64_t dim,
+                              diopiConstTensorHandle_t index_h, diopiConstTensorHandle_t source_h,
+                              const char* reduce, bool include_self) {
+  SIMK_KERNEL(diopiIndexReduce);
+  return guarded(kernel.name, [&] {
+    constexpr uint32_t kTypes =
+        kFloating | dtype_bit(diopi_dtype_int32) | dtype_bit(diopi_dtype_int64);
+    const View out = output_view(out_h, "out");
+    const View input = input_view(input_h, "input");
+    const View index = input_view(index_h, "index");
+    const View source = input_view(source_h, "source");
+    const Combine op = parse_combine(reduce, false);
+    check_dtype(out, kTypes, "out");
+    check_dtype(index, kIndexTypes, "index");
+    SIMK_CHECK(same_shape(out, input) && out.dtype == input.dtype, "out (%s) must match input (%s)",
+               out.shape_str().c_str(), input.shape_str().c_str());
+    const int d = out.ndim == 0 ? 0 : wrap_dim(dim, out.ndim);
+    check_index_source(out, source, index, d);
+    launch(kernel, ctx, out, [=] {
+      if (out.data != input.data) cast_copy(out, input);
+      const std::vector<int64_t> idx = packed<int64_t>(index);
+      reduce_into<kTypes>(out, source, op, include_self, [&](auto f) {
+        walk_index_slices(out, source, d, idx, "index_reduce", f);
+      });
+    });
+  });
+}
