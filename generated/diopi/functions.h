@@ -2042,9 +2042,10 @@ DIOPI_API diopiError_t diopiPutInp(diopiContextHandle_t ctx, diopiTensorHandle_t
 /* ---- isin ---- */
 
 /**
- * @brief Whether each element of elements occurs in test_elements (invert negates); assume_unique
- * changes nothing in the result. ATen: aten::isin.Tensor_Tensor_out, aten::isin.Tensor_Tensor
- * OpWeave extension, not defined by DIOPI: DIOPI has no isin
+ * @brief Whether each element of elements occurs in test_elements (invert negates); with
+ * assume_unique, repeated values give what ATen's sort-based search gives. ATen:
+ * aten::isin.Tensor_Tensor_out, aten::isin.Tensor_Tensor OpWeave extension, not defined by DIOPI:
+ * DIOPI has no isin
  * @param[in] ctx context for the stream and scratch memory of this call.
  * @param[out] out the output tensor. type = [bool].
  * @param[in] elements elements. type = [int32, int64, float16, bfloat16, float32, float64].

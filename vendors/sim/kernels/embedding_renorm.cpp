@@ -51,12 +51,15 @@ diopiError_t diopiEmbeddingRenorm_(diopiContextHandle_t ctx, diopiTensorHandle_t
                table.shape_str().c_str());
     launch(kernel, ctx, table, [=] {
       std::vector<int64_t> idx = packed<int64_t>(indices);
+      for (int64_t& i : idx) {  // ATen indexes the table's rows as self[i]: from the end too
+        check_index(i < 0 ? i + table.sizes[0] : i, table.sizes[0], "embedding_renorm_");
+        if (i < 0) i += table.sizes[0];
+      }
       std::sort(idx.begin(), idx.end());  // any shape, each named row once, as ATen
       idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
       dispatch<kFloat32Or64>(table.dtype, [&](auto tag) {
         using T = TypeOf<decltype(tag)>;
         for (const int64_t i : idx) {
-          check_index(i, table.sizes[0], "embedding_renorm_");
           const View row = select(table, 0, i);
           std::vector<double> values = packed<double>(row);
           const double norm = row_norm(values, norm_type);
