@@ -1832,6 +1832,27 @@ diopiError_t adapt_diopiNanmedianAll(diopiContextHandle_t ctx, diopiTensorHandle
   return a.finish(a.kernel<decltype(&::diopiNanmedianAll)>()(ctx, out, input));
 }
 
+// ---- diopiRenorm (family renorm)
+diopiError_t adapt_diopiRenorm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                               diopiConstTensorHandle_t input, const diopiScalar_t* p, int64_t dim,
+                               const diopiScalar_t* maxnorm) {
+  opweave::Adaptation a(opweave::slot::diopiRenorm);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiRenorm)>()(ctx, out, input, p, dim, maxnorm));
+}
+
+// ---- diopiLogspace (family logspace)
+diopiError_t adapt_diopiLogspace(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                 const diopiScalar_t* start, const diopiScalar_t* end,
+                                 int64_t steps, double base) {
+  opweave::Adaptation a(opweave::slot::diopiLogspace);
+  a.out(out, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiLogspace)>()(ctx, out, start, end, steps, base));
+}
+
 // ---- diopiMaskedFill (family masked_fill)
 diopiError_t adapt_diopiMaskedFill(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input, diopiConstTensorHandle_t mask,
@@ -3890,6 +3911,8 @@ const AdaptorThunk kAdaptorThunks[kDiopiSlotArraySize] = {
     {reinterpret_cast<void*>(&adapt_diopiMedianAll), 0x650ULL},
     {reinterpret_cast<void*>(&adapt_diopiNanmedian), 0x650ULL},
     {reinterpret_cast<void*>(&adapt_diopiNanmedianAll), 0x650ULL},
+    {reinterpret_cast<void*>(&adapt_diopiRenorm), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiLogspace), 0x600ULL},
     {reinterpret_cast<void*>(&adapt_diopiMaskedFill), 0x1f50ULL},
     {reinterpret_cast<void*>(&adapt_diopiMaskedFillInp), 0x1f50ULL},
     {reinterpret_cast<void*>(&adapt_diopiMaskedFillScalar), 0x1f50ULL},

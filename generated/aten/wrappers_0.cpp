@@ -1085,6 +1085,115 @@ at::Tensor wrap_median(const at::Tensor& self) {
   return median_impl(kOp_median, self);
 }
 
+// ---- aten::renorm.out -> diopiRenorm
+const opweave::OpInfo kInfo_renorm_out{"aten::renorm.out",
+                                       "diopiRenorm",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_renorm_out = opweave::register_op(&kInfo_renorm_out);
+
+at::Tensor& renorm_out_impl(int op, const at::Tensor& self, const at::Scalar& p, int64_t dim,
+                            const at::Scalar& maxnorm, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, p) &&
+                     opweave::dtype_in(kCatalogueDtypes, maxnorm)))) {
+    return opweave::fallback_call<at::_ops::renorm_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, p, dim, maxnorm, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiScalar_t p_d = opweave::to_diopi_scalar(p);
+  const diopiScalar_t maxnorm_d = opweave::to_diopi_scalar(maxnorm);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiRenorm)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &p_d, dim,
+      &maxnorm_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::renorm_out>(op, status, self, p, dim, maxnorm, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_renorm_out(const at::Tensor& self, const at::Scalar& p, int64_t dim,
+                            const at::Scalar& maxnorm, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_renorm_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::renorm_out>(kOp_renorm_out, &renorm_out_impl, self,
+                                                            p, dim, maxnorm, out);
+  }
+#endif
+  return renorm_out_impl(kOp_renorm_out, self, p, dim, maxnorm, out);
+}
+
+// ---- aten::renorm -> diopiRenorm (derived from renorm_out)
+const opweave::OpInfo kInfo_renorm{"aten::renorm",
+                                   "diopiRenorm",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_renorm = opweave::register_op(&kInfo_renorm);
+
+at::Tensor renorm_impl(int op, const at::Tensor& self, const at::Scalar& p, int64_t dim,
+                       const at::Scalar& maxnorm) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, p) &&
+                     opweave::dtype_in(kCatalogueDtypes, maxnorm)))) {
+    return opweave::fallback_call<at::_ops::renorm>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, p, dim, maxnorm);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  renorm_out_impl(op, self, p, dim, maxnorm, out);
+  return out;
+}
+
+at::Tensor wrap_renorm(const at::Tensor& self, const at::Scalar& p, int64_t dim,
+                       const at::Scalar& maxnorm) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_renorm) != 0)) {
+    return opweave::instrumented_call<at::_ops::renorm>(kOp_renorm, &renorm_impl, self, p, dim,
+                                                        maxnorm);
+  }
+#endif
+  return renorm_impl(kOp_renorm, self, p, dim, maxnorm);
+}
+
+// ---- aten::renorm_ -> diopiRenorm (derived from renorm_out)
+const opweave::OpInfo kInfo_renorm_{"aten::renorm_",
+                                    "diopiRenorm",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_renorm_ = opweave::register_op(&kInfo_renorm_);
+
+at::Tensor& renorm__impl(int op, at::Tensor& self, const at::Scalar& p, int64_t dim,
+                         const at::Scalar& maxnorm) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, p) &&
+                     opweave::dtype_in(kCatalogueDtypes, maxnorm)))) {
+    return opweave::fallback_call<at::_ops::renorm_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, p, dim, maxnorm);
+  }
+  opweave::check_inplace(op, self, opweave::rules::like(self));
+  renorm_out_impl(op, self, p, dim, maxnorm, self);
+  return self;
+}
+
+at::Tensor& wrap_renorm_(at::Tensor& self, const at::Scalar& p, int64_t dim,
+                         const at::Scalar& maxnorm) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_renorm_) != 0)) {
+    return opweave::instrumented_call<at::_ops::renorm_>(kOp_renorm_, &renorm__impl, self, p, dim,
+                                                         maxnorm);
+  }
+#endif
+  return renorm__impl(kOp_renorm_, self, p, dim, maxnorm);
+}
+
 // ---- aten::cat.out -> diopiCat
 const opweave::OpInfo kInfo_cat_out{"aten::cat.out",
                                     "diopiCat",
@@ -3025,6 +3134,9 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("median.dim_values", TORCH_FN(wrap_median_dim_values));
   m.impl("median.dim", TORCH_FN(wrap_median_dim));
   m.impl("median", TORCH_FN(wrap_median));
+  m.impl("renorm.out", TORCH_FN(wrap_renorm_out));
+  m.impl("renorm", TORCH_FN(wrap_renorm));
+  m.impl("renorm_", TORCH_FN(wrap_renorm_));
   m.impl("cat.out", TORCH_FN(wrap_cat_out));
   m.impl("cat", TORCH_FN(wrap_cat));
   m.impl("min.dim_min", TORCH_FN(wrap_min_dim_min));

@@ -1222,6 +1222,48 @@ at::Tensor& wrap_embedding_renorm_(at::Tensor& self, const at::Tensor& indices, 
   return embedding_renorm__impl(kOp_embedding_renorm_, self, indices, max_norm, norm_type);
 }
 
+// ---- aten::logspace.out -> diopiLogspace
+const opweave::OpInfo kInfo_logspace_out{"aten::logspace.out",
+                                         "diopiLogspace",
+                                         false,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logspace_out = opweave::register_op(&kInfo_logspace_out);
+
+at::Tensor& logspace_out_impl(int op, const at::Scalar& start, const at::Scalar& end, int64_t steps,
+                              double base, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, start) &&
+                     opweave::dtype_in(kCatalogueDtypes, end)))) {
+    return opweave::fallback_call<at::_ops::logspace_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", start, end, steps, base, out);
+  }
+  opweave::OpGuard guard(op, out);
+  opweave::resize_out(op, out, opweave::rules::linspace(steps));
+  const diopiScalar_t start_d = opweave::to_diopi_scalar(start);
+  const diopiScalar_t end_d = opweave::to_diopi_scalar(end);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLogspace)>(op)(
+      guard.ctx(), opweave::handle(out), &start_d, &end_d, steps, base);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::logspace_out>(op, status, start, end, steps, base, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_logspace_out(const at::Scalar& start, const at::Scalar& end, int64_t steps,
+                              double base, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logspace_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::logspace_out>(kOp_logspace_out, &logspace_out_impl,
+                                                              start, end, steps, base, out);
+  }
+#endif
+  return logspace_out_impl(kOp_logspace_out, start, end, steps, base, out);
+}
+
 // ---- aten::masked_fill.Tensor -> diopiMaskedFill
 const opweave::OpInfo kInfo_masked_fill_Tensor{"aten::masked_fill.Tensor",
                                                "diopiMaskedFill",
@@ -2606,6 +2648,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("put_", TORCH_FN(wrap_put_));
   m.impl("binary_cross_entropy", TORCH_FN(wrap_binary_cross_entropy));
   m.impl("embedding_renorm_", TORCH_FN(wrap_embedding_renorm_));
+  m.impl("logspace.out", TORCH_FN(wrap_logspace_out));
   m.impl("masked_fill.Tensor", TORCH_FN(wrap_masked_fill_Tensor));
   m.impl("masked_fill_.Tensor", TORCH_FN(wrap_masked_fill__Tensor));
   m.impl("masked_fill.Scalar", TORCH_FN(wrap_masked_fill_Scalar));

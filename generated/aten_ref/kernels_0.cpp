@@ -32,6 +32,7 @@
 #include <ATen/ops/log_sigmoid_forward_ops.h>
 #include <ATen/ops/logaddexp2_ops.h>
 #include <ATen/ops/logical_xor_ops.h>
+#include <ATen/ops/logspace_ops.h>
 #include <ATen/ops/masked_fill_ops.h>
 #include <ATen/ops/mean_ops.h>
 #include <ATen/ops/median_ops.h>
@@ -44,6 +45,7 @@
 #include <ATen/ops/put_ops.h>
 #include <ATen/ops/randperm_ops.h>
 #include <ATen/ops/relu_ops.h>
+#include <ATen/ops/renorm_ops.h>
 #include <ATen/ops/repeat_ops.h>
 #include <ATen/ops/round_ops.h>
 #include <ATen/ops/scatter_ops.h>
@@ -671,6 +673,43 @@ extern "C" diopiError_t diopiMedianAll(diopiContextHandle_t ctx, diopiTensorHand
     at::Tensor input_t = aten_ref::wrap(input);
     const auto result = opweave::compat::redispatch<at::_ops::median>(aten_ref::kCpuKeys, input_t);
     aten_ref::copy_result(out, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::renorm.out
+extern "C" diopiError_t diopiRenorm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                    diopiConstTensorHandle_t input, const diopiScalar_t* p,
+                                    int64_t dim, const diopiScalar_t* maxnorm) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::renorm_out>(aten_ref::kCpuKeys, input_t,
+                                                      aten_ref::scalar(p), dim,
+                                                      aten_ref::scalar(maxnorm), out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::logspace.out
+extern "C" diopiError_t diopiLogspace(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                      const diopiScalar_t* start, const diopiScalar_t* end,
+                                      int64_t steps, double base) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::logspace_out>(aten_ref::kCpuKeys, aten_ref::scalar(start),
+                                                        aten_ref::scalar(end), steps, base,
+                                                        out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -1,8 +1,9 @@
-"""Indexed combining and order statistics run natively and match CPU: scatter_reduce /
-index_reduce / index_add / put with repeated indices (combined in index order, include_self,
-mean counts), index_copy / scatter's last write, take / put / index_fill's negative indices,
-and kthvalue / median / nanmedian's chosen index among ties and NaNs. Modes a kernel does not
-implement decline to the CPU fallback rather than compute something else.
+"""Indexed combining, order statistics and the other ops of the coverage group run natively
+and match CPU: scatter_reduce / index_reduce / index_add / put with repeated indices (combined
+in index order, include_self, mean counts), index_copy / scatter's last write, take / put /
+index_fill's negative indices, kthvalue / median / nanmedian's chosen index among ties and
+NaNs, renorm's per-slice factor and logspace's two halves. Modes a kernel does not implement
+decline to the CPU fallback rather than compute something else.
 """
 
 from __future__ import annotations
@@ -69,6 +70,9 @@ FORWARD = {
                           X.flip(0).sigmoid(), torch.rand(6, generator=g)),
     "bce_unreduced_clamps_log": (lambda a, b: F.binary_cross_entropy(a, b, reduction="none"),
                                  torch.tensor([0.0, 1.0, 0.5]), torch.tensor([1.0, 0.0, 0.25])),
+    "renorm_some_slices": (lambda x: torch.renorm(x, 2, 0, 2.0), X * 1.5),
+    "renorm_inf_norm_dim1": (lambda x: torch.renorm(x, float("inf"), 1, 0.5), X),
+    "logspace_halves": (lambda x: torch.logspace(-3, 1.2, 7, base=2.0, device=x.device), X),
     "max_unpool2d_repeated_index": (lambda x, i: F.max_unpool2d(x, i, 2, output_size=(4, 4)),
                                     torch.randn(1, 2, 2, 2, generator=g),
                                     torch.tensor([[[[0, 5], [5, 15]], [[1, 1], [10, 11]]]])),

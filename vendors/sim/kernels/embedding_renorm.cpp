@@ -4,39 +4,14 @@
 #include <diopi/prototypes.h>
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <vector>
 
 #include "common/elementwise.h"
 #include "common/index.h"
 #include "common/shape_ops.h"
+#include "common/vector_norm.h"
 
 using namespace simk;
-
-namespace {
-
-// The p-norm of a row (p inf: the largest magnitude, 0: the count of nonzeros), in double.
-double row_norm(const std::vector<double>& row, double p) {
-  double r = 0;
-  for (const double v : row) {
-    const double a = std::fabs(v);
-    if (std::isinf(p)) {
-      r = p > 0 ? std::max(r, a) : r;
-    } else if (p == 0) {
-      r += a != 0;
-    } else {
-      r += std::pow(a, p);
-    }
-  }
-  if (std::isinf(p) && p < 0) {
-    r = std::numeric_limits<double>::infinity();
-    for (const double v : row) r = std::min(r, std::fabs(v));
-  }
-  return std::isinf(p) || p == 0 ? r : std::pow(r, 1.0 / p);
-}
-
-}  // namespace
 
 diopiError_t diopiEmbeddingRenorm_(diopiContextHandle_t ctx, diopiTensorHandle_t inout,
                                    diopiConstTensorHandle_t indices_h, double max_norm,
@@ -62,7 +37,7 @@ diopiError_t diopiEmbeddingRenorm_(diopiContextHandle_t ctx, diopiTensorHandle_t
         for (const int64_t i : idx) {
           const View row = select(table, 0, i);
           std::vector<double> values = packed<double>(row);
-          const double norm = row_norm(values, norm_type);
+          const double norm = vector_norm(values, norm_type);
           if (!(norm > max_norm)) continue;
           // ATen multiplies the row by the scale as a scalar of the row's dtype
           const T scale = static_cast<T>(max_norm / (norm + 1e-7));
