@@ -2156,8 +2156,9 @@ DIOPI_API diopiError_t diopiMaxUnpool2d(diopiContextHandle_t ctx, diopiTensorHan
 
 /**
  * @brief The k-th smallest element along dim (NaN the largest value) and its index; among equal
- * values the lowest index. ATen: aten::kthvalue.values, aten::kthvalue OpWeave extension, not
- * defined by DIOPI: DIOPI has topk but no kthvalue; keepdim is read from values' shape, as diopiMax
+ * values the one ATen's quickselect (median-of-three Hoare selection) returns. ATen:
+ * aten::kthvalue.values, aten::kthvalue OpWeave extension, not defined by DIOPI: DIOPI has topk but
+ * no kthvalue; keepdim is read from values' shape, as diopiMax
  * @param[in] ctx context for the stream and scratch memory of this call.
  * @param[out] values values. type = [int32, int64, float32, float64].
  * @param[out] indices indices. type = [int64].

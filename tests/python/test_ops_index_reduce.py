@@ -57,9 +57,9 @@ FORWARD = {
     "angle": (lambda x: torch.angle(x), torch.tensor([-1.0, 0.0, -0.0, 2.0, float("nan")])),
     "logcumsumexp_inf": (lambda x: torch.logcumsumexp(x, 1),
                          torch.tensor([[float("-inf"), 0.0, float("inf"), 1.0], [3.0, -2.0, 100.0, -100.0]])),
-    "kthvalue_ties_lowest_index": (lambda x: torch.kthvalue(x, 2, 1), TIES[:1]),
-    # (which of two NaNs ATen's quickselect returns is its own choice: one NaN here)
-    "kthvalue_nan_largest": (lambda x: torch.kthvalue(x, 4, 1, keepdim=True), TIES[:, 1:]),
+    "kthvalue_ties_as_quickselect": (lambda x: torch.kthvalue(x, 2, 1), TIES[:1]),
+    "kthvalue_int_ties": (lambda x: torch.kthvalue(x, 3, 0), torch.randint(0, 3, (9, 5), generator=g)),
+    "kthvalue_nan_largest": (lambda x: torch.kthvalue(x, 5, 1, keepdim=True), TIES),
     "median_dim_nan_first": (lambda x: torch.median(x, 1), TIES),
     "median_dim_ties": (lambda x: torch.median(x, 0), INTS),
     "median_all_nan": (lambda x: torch.median(x), TIES),

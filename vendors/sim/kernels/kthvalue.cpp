@@ -1,5 +1,5 @@
 // The `kthvalue` family: The k-th smallest element along dim (NaN the largest value) and its
-// index; among equal values the lowest index. DIOPI extension: diopiKthvalue.
+// index; among equal values the one ATen's quickselect returns. DIOPI extension: diopiKthvalue.
 #include <diopi/prototypes.h>
 
 #include "common/select.h"
@@ -20,6 +20,6 @@ diopiError_t diopiKthvalue(diopiContextHandle_t ctx, diopiTensorHandle_t values,
                static_cast<long long>(k), d, in.shape_str().c_str());
     select_lines<kTypes>(
         kernel, ctx, output_view(values, "values"), output_view(indices, "indices"), in, d,
-        [k](auto* x, int64_t len, int64_t s) { return ranked_index(x, len, s, k - 1); });
+        [k](auto* x, int64_t len, int64_t s) { return quickselect_index(x, len, s, k - 1); });
   });
 }

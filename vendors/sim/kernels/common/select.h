@@ -1,6 +1,6 @@
-// Order statistics along one dim (kthvalue, median, nanmedian): the element of a given rank in
-// the total order (value ascending, NaN the largest, equal values by position), found with
-// nth_element on positions so the chosen index is deterministic.
+// Order statistics along one dim (kthvalue, median, nanmedian): the element of a given rank
+// (value ascending, NaN the largest), and which of equal values each op returns as ATen 1.13
+// does: median by position, kthvalue by its quickselect.
 #ifndef SIM_KERNELS_COMMON_SELECT_H_
 #define SIM_KERNELS_COMMON_SELECT_H_
 
@@ -25,6 +25,46 @@ int64_t ranked_index(const A* x, int64_t n, int64_t s, int64_t k) {
     if (!na && a != b) return a < b;
     return i < j;
   });
+  return pos[static_cast<size_t>(k)];
+}
+
+// Position of the k-th smallest (0-based; NaN the largest) as ATen's kthvalue finds it: Hoare's
+// selection with a median-of-three pivot (Sedgewick), run on a copy of the line. Among equal
+// values the one it returns depends on that algorithm, so this follows it step for step.
+template <class A>
+int64_t quickselect_index(const A* x, int64_t n, int64_t s, int64_t k) {
+  std::vector<A> v(static_cast<size_t>(n));
+  std::vector<int64_t> pos(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[i] = x[i * s], pos[i] = i;
+  auto gt = [](A a, A b) { return (is_nan(a) && !is_nan(b)) || a > b; };
+  auto swap = [&](int64_t a, int64_t b) {
+    std::swap(v[a], v[b]);
+    std::swap(pos[a], pos[b]);
+  };
+  int64_t lo = 0, hi = n - 1;
+  while (hi > lo) {
+    if (hi == lo + 1) {
+      if (gt(v[lo], v[hi])) swap(lo, hi);
+      break;
+    }
+    swap((lo + hi) >> 1, lo + 1);  // median of v[lo], v[lo + 1], v[hi] into v[lo]
+    if (gt(v[lo + 1], v[hi])) swap(lo + 1, hi);
+    if (gt(v[lo], v[hi])) swap(lo, hi);
+    if (gt(v[lo + 1], v[lo])) swap(lo + 1, lo);
+    int64_t i = lo + 1, j = hi;
+    const A pivot = v[lo];
+    for (;;) {
+      do ++i;
+      while (gt(pivot, v[i]));
+      do --j;
+      while (gt(v[j], pivot));
+      if (j < i) break;
+      swap(i, j);
+    }
+    swap(lo, j);
+    if (j <= k) lo = i;
+    if (j >= k) hi = j - 1;
+  }
   return pos[static_cast<size_t>(k)];
 }
 
