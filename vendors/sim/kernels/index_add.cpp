@@ -16,23 +16,14 @@ diopiError_t diopiIndexAdd(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
                            const diopiScalar_t* alpha_s) {
   SIMK_KERNEL(diopiIndexAdd);
   return guarded(kernel.name, [&] {
-    constexpr uint32_t kTypes =
-        kFloating | dtype_bit(diopi_dtype_int32) | dtype_bit(diopi_dtype_int64);
-    const View out = output_view(out_h, "out");
-    const View input = input_view(input_h, "input");
-    const View index = input_view(index_h, "index");
-    const View source = input_view(source_h, "source");
     const Scalar alpha = scalar_or(alpha_s, Scalar::of_int(1));
-    check_dtype(out, kTypes, "out");
-    check_dtype(index, kIndexTypes, "index");
-    SIMK_CHECK(same_shape(out, input) && out.dtype == input.dtype, "out (%s) must match input (%s)",
-               out.shape_str().c_str(), input.shape_str().c_str());
-    const int d = out.ndim == 0 ? 0 : wrap_dim(dim, out.ndim);
-    check_index_source(out, source, index, d);
+    const IndexOp v = index_op(out_h, input_h, dim, index_h, source_h, kCombineTypes, kIndexTypes);
+    const View out = v.out, input = v.input, index = v.index, source = v.source;
+    const int d = v.dim;
     launch(kernel, ctx, out, [=] {
       if (out.data != input.data) cast_copy(out, input);
       const std::vector<int64_t> idx = packed<int64_t>(index);
-      dispatch<kTypes>(out.dtype, [&](auto tag) {
+      dispatch<kCombineTypes>(out.dtype, [&](auto tag) {
         using T = TypeOf<decltype(tag)>;
         using A = acc_t<T>;
         T* o = out.ptr<T>();

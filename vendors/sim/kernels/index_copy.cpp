@@ -15,16 +15,10 @@ diopiError_t diopiIndexCopy(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
                             diopiConstTensorHandle_t index_h, diopiConstTensorHandle_t source_h) {
   SIMK_KERNEL(diopiIndexCopy);
   return guarded(kernel.name, [&] {
-    const View out = output_view(out_h, "out");
-    const View input = input_view(input_h, "input");
-    const View index = input_view(index_h, "index");
-    const View source = input_view(source_h, "source");
-    check_dtype(out, kAllTypes, "out");
-    check_dtype(index, dtype_bit(diopi_dtype_int64), "index");
-    SIMK_CHECK(same_shape(out, input) && out.dtype == input.dtype, "out (%s) must match input (%s)",
-               out.shape_str().c_str(), input.shape_str().c_str());
-    const int d = out.ndim == 0 ? 0 : wrap_dim(dim, out.ndim);
-    check_index_source(out, source, index, d);
+    const IndexOp v =
+        index_op(out_h, input_h, dim, index_h, source_h, kAllTypes, dtype_bit(diopi_dtype_int64));
+    const View out = v.out, input = v.input, index = v.index, source = v.source;
+    const int d = v.dim;
     launch(kernel, ctx, out, [=] {
       if (out.data != input.data) cast_copy(out, input);
       const std::vector<int64_t> idx = packed<int64_t>(index);

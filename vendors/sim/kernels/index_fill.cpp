@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/elementwise.h"
+#include "common/fill_value.h"
 #include "common/reduce_into.h"
 #include "common/scalar.h"
 
@@ -25,17 +26,7 @@ void index_fill(const Kernel& kernel, diopiContextHandle_t ctx, const View& out,
              out.shape_str().c_str(), input.shape_str().c_str());
   SIMK_CHECK(index.ndim <= 1, "index must be 0-D or 1-D, got %s", index.shape_str().c_str());
   const int d = out.ndim == 0 ? 0 : wrap_dim(dim, out.ndim);
-  View value_t;
-  Scalar value;
-  const bool from_tensor = value_h != nullptr;
-  if (from_tensor) {
-    value_t = input_view(value_h, "value");
-    check_dtype(value_t, kAllTypes, "value");
-    SIMK_CHECK(value_t.ndim == 0, "value must be a 0-dim tensor, got %s",
-               value_t.shape_str().c_str());
-  } else {
-    value = scalar_arg(value_s, "value");
-  }
+  const FillValue value = FillValue::of(value_h, value_s);
   launch(kernel, ctx, out, [=] {
     if (out.data != input.data) cast_copy(out, input);
     std::vector<int64_t> idx = packed<int64_t>(index);
@@ -48,13 +39,7 @@ void index_fill(const Kernel& kernel, diopiContextHandle_t ctx, const View& out,
     }
     dispatch<kAllTypes>(out.dtype, [&](auto tag) {
       using T = TypeOf<decltype(tag)>;
-      T v;
-      if (from_tensor) {
-        cast_copy(contiguous_view(&v, dtype_of<T>, nullptr, 0), value_t);
-      } else {
-        v = value.is_float ? convert<T>(value.f) : convert<T>(value.i);
-      }
-      const acc_t<T> fill = load(v);
+      const acc_t<T> fill = load(value.template get<T>());
       for (const int64_t i : idx) map_fill<T>(select(o, d, i), [fill] { return fill; });
     });
   });

@@ -13,9 +13,6 @@ using namespace simk;
 
 namespace {
 
-constexpr uint32_t kReduceTypes =
-    kFloating | dtype_bit(diopi_dtype_int32) | dtype_bit(diopi_dtype_int64);
-
 void scatter_reduce(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
                     diopiConstTensorHandle_t input_h, int64_t dim, diopiConstTensorHandle_t index_h,
                     diopiConstTensorHandle_t src_h, Combine op, bool include_self) {
@@ -23,7 +20,7 @@ void scatter_reduce(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorH
   const View input = input_view(input_h, "input");
   const View index = input_view(index_h, "index");
   const View src = input_view(src_h, "src");
-  check_dtype(out, kReduceTypes, "out");
+  check_dtype(out, kCombineTypes, "out");
   check_dtype(index, dtype_bit(diopi_dtype_int64), "index");
   SIMK_CHECK(same_shape(out, input) && out.dtype == input.dtype && src.dtype == out.dtype,
              "out (%s, %s), input (%s, %s) and src (%s) must agree", out.shape_str().c_str(),
@@ -34,7 +31,7 @@ void scatter_reduce(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorH
   launch(kernel, ctx, out, [=] {
     if (out.data != input.data) cast_copy(out, input);
     const std::vector<int64_t> idx = packed<int64_t>(index);
-    reduce_into<kReduceTypes>(out, src, op, include_self, [&](auto f) {
+    reduce_into<kCombineTypes>(out, src, op, include_self, [&](auto f) {
       walk_gather(index, src, out, d, idx, kernel.name,
                   [&](int64_t, int64_t so, int64_t oo) { f(oo, so); });
     });

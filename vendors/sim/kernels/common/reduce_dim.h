@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "elementwise.h"
+#include "select.h"
 #include "shape_ops.h"
 
 namespace simk {
@@ -34,39 +35,12 @@ int64_t extreme_index(const A* x, int64_t n, int64_t s) {
 template <bool Max>
 void reduce_dim(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t values_h,
                 diopiTensorHandle_t indices_h, diopiConstTensorHandle_t input_h, int64_t dim_arg) {
-  const View values = output_view(values_h, Max ? "max" : "min");
-  const View indices = output_view(indices_h, Max ? "max_indices" : "min_indices");
   const View input = input_view(input_h, "input");
-  check_dtype(input, kFloatingAndInt | kIntegral, "input");
-  check_dtype(values, kFloatingAndInt | kIntegral, "values");
-  check_dtype(indices, dtype_bit(diopi_dtype_int64), "indices");
-  const int dim = wrap_dim(dim_arg, input.ndim);
-  SIMK_CHECK(input.ndim == 0 || input.sizes[dim] > 0,
-             "cannot reduce over dim %d of input %s: it has no elements", dim,
-             input.shape_str().c_str());
-  check_reduced(values, input, dim, "values");
-  check_reduced(indices, input, dim, "indices");
-  launch(kernel, ctx, values, [=] {
-    dispatch<kFloatingAndInt | kIntegral>(input.dtype, [&](auto tag) {
-      using T = TypeOf<decltype(tag)>;
-      using A = acc_t<T>;
-      const std::vector<T> x = packed<T>(input);
-      std::vector<A> a(x.size());
-      for (size_t i = 0; i < x.size(); ++i) a[i] = load(x[i]);
-      const Lines l = lines_of(input, dim);
-      std::vector<T> best(static_cast<size_t>(l.outer * l.inner));
-      std::vector<int64_t> where(best.size());
-      for (int64_t o = 0; o < l.outer; ++o)
-        for (int64_t i = 0; i < l.inner; ++i) {
-          const int64_t base = o * l.len * l.inner + i;
-          const int64_t k = extreme_index<Max>(a.data() + base, l.len, l.inner);
-          best[o * l.inner + i] = x[base + k * l.inner];
-          where[o * l.inner + i] = k;
-        }
-      unpack(values, best);
-      unpack(indices, where);
-    });
-  });
+  select_lines<kFloatingAndInt | kIntegral>(
+      kernel, ctx, output_view(values_h, Max ? "max" : "min"),
+      output_view(indices_h, Max ? "max_indices" : "min_indices"), input,
+      wrap_dim(dim_arg, input.ndim),
+      [](auto* x, int64_t n, int64_t s) { return extreme_index<Max>(x, n, s); });
 }
 
 template <bool Max>

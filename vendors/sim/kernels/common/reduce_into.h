@@ -22,6 +22,10 @@ namespace simk {
 
 enum class Combine { kSum, kProd, kMean, kAmax, kAmin };
 
+// What the combining ops compute in (ATen's CPU kernels also take the other integer types).
+constexpr uint32_t kCombineTypes =
+    kFloating | dtype_bit(diopi_dtype_int32) | dtype_bit(diopi_dtype_int64);
+
 // The reduction a `reduce` string names (ATen's names; "sum" only where allow_sum), anything
 // else is an error naming it.
 inline Combine parse_combine(const char* reduce, bool allow_sum) {
@@ -81,6 +85,31 @@ inline void check_index_source(const View& out, const View& source, const View& 
   expected.sizes[dim] = index.numel();
   SIMK_CHECK(same_shape(source, expected), "source has shape %s, expected %s",
              source.shape_str().c_str(), expected.shape_str().c_str());
+}
+
+// The checked views of an index_add / index_copy / index_reduce call: out (input's shape and
+// dtype, of `types`), the 1-D index (of `index_types`), source, and dim wrapped (0 for 0-dim).
+struct IndexOp {
+  View out, input, index, source;
+  int dim = 0;
+};
+
+inline IndexOp index_op(diopiTensorHandle_t out_h, diopiConstTensorHandle_t input_h, int64_t dim,
+                        diopiConstTensorHandle_t index_h, diopiConstTensorHandle_t source_h,
+                        uint32_t types, uint32_t index_types) {
+  IndexOp op;
+  op.out = output_view(out_h, "out");
+  op.input = input_view(input_h, "input");
+  op.index = input_view(index_h, "index");
+  op.source = input_view(source_h, "source");
+  check_dtype(op.out, types, "out");
+  check_dtype(op.index, index_types, "index");
+  SIMK_CHECK(same_shape(op.out, op.input) && op.out.dtype == op.input.dtype,
+             "out (%s) must match input (%s)", op.out.shape_str().c_str(),
+             op.input.shape_str().c_str());
+  op.dim = op.out.ndim == 0 ? 0 : wrap_dim(dim, op.out.ndim);
+  check_index_source(op.out, op.source, op.index, op.dim);
+  return op;
 }
 
 // out (already holding the input) (op)= src at the pairs `visit` yields. include_self false:
