@@ -25,18 +25,24 @@ diopiError_t diopiBCELoss(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
     SIMK_CHECK(out.dtype == input.dtype && target.dtype == input.dtype,
                "out (%s) and target (%s) must have input's dtype %s", dtype_name(out.dtype),
                dtype_name(target.dtype), dtype_name(input.dtype));
-    SIMK_CHECK(same_shape(target, input), "target has shape %s, input %s",
-               target.shape_str().c_str(), input.shape_str().c_str());
+    // target and weight broadcast to input's shape; a target that widens it gets no defined
+    // answer from ATen 1.13 (its loss is input-shaped), so it is left to the CPU
+    const View shape = broadcast_shape(input, target);
+    if (!same_shape(shape, input))
+      failf(diopiNoImplement, "target %s broadcasts input %s to another shape",
+            target.shape_str().c_str(), input.shape_str().c_str());
+    const View x_b = broadcast_to(input, shape, "input"),
+               t_b = broadcast_to(target, shape, "target");
     const bool weighted = weight_h != nullptr;
     View weight;
     if (weighted) {
-      weight = broadcast_to(input_view(weight_h, "weight"), input, "weight");
+      weight = broadcast_to(input_view(weight_h, "weight"), shape, "weight");
       SIMK_CHECK(weight.dtype == input.dtype, "weight has dtype %s, input %s",
                  dtype_name(weight.dtype), dtype_name(input.dtype));
     }
     if (reduction == ReductionNone) {
-      SIMK_CHECK(same_shape(out, input), "out has shape %s, input %s", out.shape_str().c_str(),
-                 input.shape_str().c_str());
+      SIMK_CHECK(same_shape(out, shape), "out has shape %s, expected %s", out.shape_str().c_str(),
+                 shape.shape_str().c_str());
     } else {
       SIMK_CHECK(out.numel() == 1, "a reduced loss has one element, out has shape %s",
                  out.shape_str().c_str());
@@ -44,7 +50,7 @@ diopiError_t diopiBCELoss(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
     launch(kernel, ctx, out, [=] {
       dispatch<kFloat32Or64>(input.dtype, [&](auto tag) {
         using T = TypeOf<decltype(tag)>;
-        const std::vector<T> x = packed<T>(input), t = packed<T>(target);
+        const std::vector<T> x = packed<T>(x_b), t = packed<T>(t_b);
         const std::vector<T> w = weighted ? packed<T>(weight) : std::vector<T>();
         std::vector<T> loss(x.size());
         for (size_t i = 0; i < x.size(); ++i) {
