@@ -174,6 +174,11 @@ def _out_sibling(b: AtenBinding, returns: dict, hidden: frozenset):
     if sibling is None or str(sibling.name) in hidden or len(sibling.arguments.out) != n or \
             not index.has_cpu_kernel(str(sibling.name)):
         return None
+    if any(a.name == "reduction" for a in sibling.arguments.flat_all) and \
+            not index.structured(str(sibling.name)):
+        # an unstructured loss's out= kernel (binary_cross_entropy) computes the unreduced loss
+        # in `out` before reducing it: only the functional works with a one-element output
+        return None
     return sibling
 
 
@@ -252,7 +257,9 @@ _POINTER_OPTIONALS = ("int_opt", "float_opt", "bool_opt")
 def _condition(fn: DiopiFunction, b: AtenBinding) -> str:
     """When binding `b` can serve a call: the DIOPI pointers its ATen overload requires are
     given, and those it has no argument for are null."""
-    optional = {a.name: a for a in fn.args if a.kind in _POINTER_OPTIONALS}
+    # a nullable string too: diopiScatter's reduce is null for scatter.src_out only
+    optional = {a.name: a for a in fn.args
+                if a.kind in _POINTER_OPTIONALS or (a.kind == "str" and a.optional)}
     terms = []
     for arg_name, src in b.sources:
         if arg_name not in optional:

@@ -218,6 +218,12 @@ class BindingParser:
                 next_return += 1
             elif not primary and arg in params and (params[arg][0].optional or params[arg][0].kind == "enum"):
                 sources.append((arg, ArgSource("absent")))
+            elif not primary and arg in params and params[arg][0].kind == "str":
+                # a string only the first overload has (diopiScatter's reduce: scatter.src_out
+                # has none): DIOPI gets null from the others, so the parameter is nullable
+                old, old_dir = params[arg]
+                params[arg] = (ctypes_map.CParam(old.ctype, old.kind, True), old_dir)
+                sources.append((arg, ArgSource("absent")))
             else:
                 known = ", ".join(aten_args) or "none"
                 self.err(line, name, f"argument '{arg}' is not an argument of {overload} "

@@ -28,7 +28,9 @@ def linspace(b: CaseBuilder) -> None:
         table += [("fraction", -3.5, 2.25, 8), ("odd", 0.0, 1.0, 7)]
     for tag, start, end, steps in table:
         attrs = {"start": start, "end": end, "steps": steps}
-        b.add(tag, {}, {a.name: attrs[a.name] for a in b.p.attrs})
+        # logspace's base: its first test value (the schema default)
+        b.add(tag, {}, {a.name: attrs[a.name] if a.name in attrs else
+                        attr_values(b.p, a, b.dtype)[0] for a in b.p.attrs})
 
 
 def randperm(b: CaseBuilder) -> None:

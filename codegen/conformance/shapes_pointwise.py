@@ -84,7 +84,7 @@ def broadcast(b: CaseBuilder) -> None:
         inputs = {a.name: b.input_spec(a, s, layout) for a, s in zip(rule_args, shapes)}
         for a in others:   # a tensor outside the rule acts as a scalar (masked_fill's value)
             inputs[a.name] = b.input_spec(a, [], "contiguous")
-        inputs = {a.name: inputs[a.name] for a in p.inputs}
+        inputs = {a.name: inputs.get(a.name) for a in p.inputs}   # an optional weight: absent
         if tag == "base":
             for attrs in attr_combos(p, b.dtype):
                 b.add(tag, inputs, attrs)
@@ -94,8 +94,9 @@ def broadcast(b: CaseBuilder) -> None:
 
 
 def pointwise_loss(b: CaseBuilder) -> None:
-    """mse_loss / smooth_l1_loss: the two-operand broadcast table, every attribute combination
-    (each reduction) on the base shapes, each reduction elsewhere; out_strided unreduced."""
+    """mse_loss / smooth_l1_loss / binary_cross_entropy (without its weight): the two-operand
+    broadcast table, every attribute combination (each reduction) on the base shapes, each
+    reduction elsewhere; out_strided unreduced."""
     p = b.p
     names = {a.name: a for a in p.inputs}
     rule_args = [names[n] for n in p.rule_tensors]
@@ -103,7 +104,7 @@ def pointwise_loss(b: CaseBuilder) -> None:
     for tag, shapes, layout in BROADCAST_2:
         shapes = shapes[:2]
         inputs = {a.name: b.input_spec(a, s, layout) for a, s in zip(rule_args, shapes)}
-        inputs = {a.name: inputs[a.name] for a in p.inputs}
+        inputs = {a.name: inputs.get(a.name) for a in p.inputs}   # an optional weight: absent
         if tag == "base":
             for attrs in attr_combos(p, b.dtype):
                 b.add(tag, inputs, attrs)

@@ -1740,6 +1740,325 @@ diopiError_t adapt_diopiScatterInpScalar(diopiContextHandle_t ctx, diopiTensorHa
       a.kernel<decltype(&::diopiScatterInpScalar)>()(ctx, input, dim, value, index, reduce));
 }
 
+// ---- diopiScatterReduce (family scatter_reduce)
+diopiError_t adapt_diopiScatterReduce(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                      diopiConstTensorHandle_t input, int64_t dim,
+                                      diopiConstTensorHandle_t index, diopiConstTensorHandle_t src,
+                                      const char* reduce, bool include_self) {
+  opweave::Adaptation a(opweave::slot::diopiScatterReduce);
+  a.out(out, true);
+  a.in(input, true);
+  a.in(index, false);
+  a.in(src, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiScatterReduce)>()(ctx, out, input, dim, index, src,
+                                                              reduce, include_self));
+}
+
+// ---- diopiScatterAdd (family scatter_reduce)
+diopiError_t adapt_diopiScatterAdd(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                   diopiConstTensorHandle_t input, int64_t dim,
+                                   diopiConstTensorHandle_t index, diopiConstTensorHandle_t src) {
+  opweave::Adaptation a(opweave::slot::diopiScatterAdd);
+  a.out(out, true);
+  a.in(input, true);
+  a.in(index, false);
+  a.in(src, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiScatterAdd)>()(ctx, out, input, dim, index, src));
+}
+
+// ---- diopiIndexAdd (family index_add)
+diopiError_t adapt_diopiIndexAdd(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                 diopiConstTensorHandle_t input, int64_t dim,
+                                 diopiConstTensorHandle_t index, diopiConstTensorHandle_t source,
+                                 const diopiScalar_t* alpha) {
+  opweave::Adaptation a(opweave::slot::diopiIndexAdd);
+  a.out(out, true);
+  a.in(input, true);
+  a.in(index, false);
+  a.in(source, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(
+      a.kernel<decltype(&::diopiIndexAdd)>()(ctx, out, input, dim, index, source, alpha));
+}
+
+// ---- diopiIndexCopy (family index_copy)
+diopiError_t adapt_diopiIndexCopy(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input, int64_t dim,
+                                  diopiConstTensorHandle_t index, diopiConstTensorHandle_t source) {
+  opweave::Adaptation a(opweave::slot::diopiIndexCopy);
+  a.out(out, true);
+  a.in(input, true);
+  a.in(index, false);
+  a.in(source, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiIndexCopy)>()(ctx, out, input, dim, index, source));
+}
+
+// ---- diopiIndexFillScalar (family index_fill)
+diopiError_t adapt_diopiIndexFillScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiConstTensorHandle_t input, int64_t dim,
+                                        diopiConstTensorHandle_t index,
+                                        const diopiScalar_t* value) {
+  opweave::Adaptation a(opweave::slot::diopiIndexFillScalar);
+  a.out(out, true);
+  a.in(input, true);
+  a.in(index, false);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(
+      a.kernel<decltype(&::diopiIndexFillScalar)>()(ctx, out, input, dim, index, value));
+}
+
+// ---- diopiIndexFill (family index_fill)
+diopiError_t adapt_diopiIndexFill(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input, int64_t dim,
+                                  diopiConstTensorHandle_t index, diopiConstTensorHandle_t value) {
+  opweave::Adaptation a(opweave::slot::diopiIndexFill);
+  a.out(out, true);
+  a.in(input, true);
+  a.in(index, false);
+  a.in(value, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiIndexFill)>()(ctx, out, input, dim, index, value));
+}
+
+// ---- diopiIndexFillInpScalar (family index_fill)
+diopiError_t adapt_diopiIndexFillInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                           int64_t dim, diopiConstTensorHandle_t index,
+                                           const diopiScalar_t* value) {
+  opweave::Adaptation a(opweave::slot::diopiIndexFillInpScalar);
+  a.inout(input, true);
+  a.in(index, false);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiIndexFillInpScalar)>()(ctx, input, dim, index, value));
+}
+
+// ---- diopiIndexFillInp (family index_fill)
+diopiError_t adapt_diopiIndexFillInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                     int64_t dim, diopiConstTensorHandle_t index,
+                                     diopiConstTensorHandle_t value) {
+  opweave::Adaptation a(opweave::slot::diopiIndexFillInp);
+  a.inout(input, true);
+  a.in(index, false);
+  a.in(value, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiIndexFillInp)>()(ctx, input, dim, index, value));
+}
+
+// ---- diopiIndexReduce (family index_reduce)
+diopiError_t adapt_diopiIndexReduce(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                    diopiConstTensorHandle_t input, int64_t dim,
+                                    diopiConstTensorHandle_t index, diopiConstTensorHandle_t source,
+                                    const char* reduce, bool include_self) {
+  opweave::Adaptation a(opweave::slot::diopiIndexReduce);
+  a.out(out, true);
+  a.in(input, true);
+  a.in(index, false);
+  a.in(source, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiIndexReduce)>()(ctx, out, input, dim, index, source,
+                                                            reduce, include_self));
+}
+
+// ---- diopiTake (family take)
+diopiError_t adapt_diopiTake(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                             diopiConstTensorHandle_t input, diopiConstTensorHandle_t index) {
+  opweave::Adaptation a(opweave::slot::diopiTake);
+  a.out(out, true);
+  a.in(input, true);
+  a.in(index, false);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiTake)>()(ctx, out, input, index));
+}
+
+// ---- diopiPut (family put)
+diopiError_t adapt_diopiPut(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                            diopiConstTensorHandle_t input, diopiConstTensorHandle_t index,
+                            diopiConstTensorHandle_t source, bool accumulate) {
+  opweave::Adaptation a(opweave::slot::diopiPut);
+  a.out(out, true);
+  a.in(input, true);
+  a.in(index, false);
+  a.in(source, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiPut)>()(ctx, out, input, index, source, accumulate));
+}
+
+// ---- diopiPutInp (family put)
+diopiError_t adapt_diopiPutInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                               diopiConstTensorHandle_t index, diopiConstTensorHandle_t source,
+                               bool accumulate) {
+  opweave::Adaptation a(opweave::slot::diopiPutInp);
+  a.inout(input, true);
+  a.in(index, false);
+  a.in(source, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiPutInp)>()(ctx, input, index, source, accumulate));
+}
+
+// ---- diopiIsin (family isin)
+diopiError_t adapt_diopiIsin(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                             diopiConstTensorHandle_t elements,
+                             diopiConstTensorHandle_t test_elements, bool assume_unique,
+                             bool invert) {
+  opweave::Adaptation a(opweave::slot::diopiIsin);
+  a.out(out, false);
+  a.in(elements, true);
+  a.in(test_elements, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(
+      a.kernel<decltype(&::diopiIsin)>()(ctx, out, elements, test_elements, assume_unique, invert));
+}
+
+// ---- diopiAngle (family angle)
+diopiError_t adapt_diopiAngle(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                              diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiAngle);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiAngle)>()(ctx, out, input));
+}
+
+// ---- diopiLogcumsumexp (family logcumsumexp)
+diopiError_t adapt_diopiLogcumsumexp(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                     diopiConstTensorHandle_t input, int64_t dim) {
+  opweave::Adaptation a(opweave::slot::diopiLogcumsumexp);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiLogcumsumexp)>()(ctx, out, input, dim));
+}
+
+// ---- diopiHuberLoss (family huber_loss)
+diopiError_t adapt_diopiHuberLoss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input, diopiConstTensorHandle_t target,
+                                  diopiReduction_t reduction, double delta) {
+  opweave::Adaptation a(opweave::slot::diopiHuberLoss);
+  a.out(out, true);
+  a.in(input, true);
+  a.in(target, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(
+      a.kernel<decltype(&::diopiHuberLoss)>()(ctx, out, input, target, reduction, delta));
+}
+
+// ---- diopiBCELoss (family binary_cross_entropy)
+diopiError_t adapt_diopiBCELoss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                diopiConstTensorHandle_t input, diopiConstTensorHandle_t target,
+                                diopiConstTensorHandle_t weight, diopiReduction_t reduction) {
+  opweave::Adaptation a(opweave::slot::diopiBCELoss);
+  a.out(out, true);
+  a.in(input, true);
+  a.in(target, true);
+  a.in(weight, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(
+      a.kernel<decltype(&::diopiBCELoss)>()(ctx, out, input, target, weight, reduction));
+}
+
+// ---- diopiEmbeddingRenorm_ (family embedding_renorm)
+diopiError_t adapt_diopiEmbeddingRenorm_(diopiContextHandle_t ctx, diopiTensorHandle_t inout,
+                                         diopiConstTensorHandle_t indices, double max_norm,
+                                         double norm_type) {
+  opweave::Adaptation a(opweave::slot::diopiEmbeddingRenorm_);
+  a.inout(inout, true);
+  a.in(indices, false);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(
+      a.kernel<decltype(&::diopiEmbeddingRenorm_)>()(ctx, inout, indices, max_norm, norm_type));
+}
+
+// ---- diopiMaxUnpool2d (family max_unpool2d)
+diopiError_t adapt_diopiMaxUnpool2d(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                    diopiConstTensorHandle_t input,
+                                    diopiConstTensorHandle_t indices, diopiSize_t output_size) {
+  opweave::Adaptation a(opweave::slot::diopiMaxUnpool2d);
+  a.out(out, true);
+  a.in(input, true);
+  a.in(indices, false);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiMaxUnpool2d)>()(ctx, out, input, indices, output_size));
+}
+
+// ---- diopiKthvalue (family kthvalue)
+diopiError_t adapt_diopiKthvalue(diopiContextHandle_t ctx, diopiTensorHandle_t values,
+                                 diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
+                                 int64_t k, int64_t dim) {
+  opweave::Adaptation a(opweave::slot::diopiKthvalue);
+  a.out(values, true);
+  a.out(indices, false);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiKthvalue)>()(ctx, values, indices, input, k, dim));
+}
+
+// ---- diopiMedian (family median)
+diopiError_t adapt_diopiMedian(diopiContextHandle_t ctx, diopiTensorHandle_t values,
+                               diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
+                               int64_t dim) {
+  opweave::Adaptation a(opweave::slot::diopiMedian);
+  a.out(values, true);
+  a.out(indices, false);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiMedian)>()(ctx, values, indices, input, dim));
+}
+
+// ---- diopiMedianAll (family median)
+diopiError_t adapt_diopiMedianAll(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiMedianAll);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiMedianAll)>()(ctx, out, input));
+}
+
+// ---- diopiNanmedian (family nanmedian)
+diopiError_t adapt_diopiNanmedian(diopiContextHandle_t ctx, diopiTensorHandle_t values,
+                                  diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
+                                  int64_t dim) {
+  opweave::Adaptation a(opweave::slot::diopiNanmedian);
+  a.out(values, true);
+  a.out(indices, false);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiNanmedian)>()(ctx, values, indices, input, dim));
+}
+
+// ---- diopiNanmedianAll (family nanmedian)
+diopiError_t adapt_diopiNanmedianAll(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                     diopiConstTensorHandle_t input) {
+  opweave::Adaptation a(opweave::slot::diopiNanmedianAll);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiNanmedianAll)>()(ctx, out, input));
+}
+
+// ---- diopiRenorm (family renorm)
+diopiError_t adapt_diopiRenorm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                               diopiConstTensorHandle_t input, const diopiScalar_t* p, int64_t dim,
+                               const diopiScalar_t* maxnorm) {
+  opweave::Adaptation a(opweave::slot::diopiRenorm);
+  a.out(out, true);
+  a.in(input, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiRenorm)>()(ctx, out, input, p, dim, maxnorm));
+}
+
+// ---- diopiLogspace (family logspace)
+diopiError_t adapt_diopiLogspace(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                 const diopiScalar_t* start, const diopiScalar_t* end,
+                                 int64_t steps, double base) {
+  opweave::Adaptation a(opweave::slot::diopiLogspace);
+  a.out(out, true);
+  if (a.declined()) return diopiDtypeNotSupported;
+  return a.finish(a.kernel<decltype(&::diopiLogspace)>()(ctx, out, start, end, steps, base));
+}
+
 // ---- diopiMaskedFill (family masked_fill)
 diopiError_t adapt_diopiMaskedFill(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input, diopiConstTensorHandle_t mask,
@@ -4161,6 +4480,32 @@ const AdaptorThunk kAdaptorThunks[kDiopiSlotArraySize] = {
     {reinterpret_cast<void*>(&adapt_diopiScatterInp), 0x1f50ULL},
     {reinterpret_cast<void*>(&adapt_diopiScatterScalar), 0x1f50ULL},
     {reinterpret_cast<void*>(&adapt_diopiScatterInpScalar), 0x1f50ULL},
+    {reinterpret_cast<void*>(&adapt_diopiScatterReduce), 0x1750ULL},
+    {reinterpret_cast<void*>(&adapt_diopiScatterAdd), 0x1750ULL},
+    {reinterpret_cast<void*>(&adapt_diopiIndexAdd), 0x1750ULL},
+    {reinterpret_cast<void*>(&adapt_diopiIndexCopy), 0x1f50ULL},
+    {reinterpret_cast<void*>(&adapt_diopiIndexFillScalar), 0x1f50ULL},
+    {reinterpret_cast<void*>(&adapt_diopiIndexFill), 0x1f50ULL},
+    {reinterpret_cast<void*>(&adapt_diopiIndexFillInpScalar), 0x1f50ULL},
+    {reinterpret_cast<void*>(&adapt_diopiIndexFillInp), 0x1f50ULL},
+    {reinterpret_cast<void*>(&adapt_diopiIndexReduce), 0x1750ULL},
+    {reinterpret_cast<void*>(&adapt_diopiTake), 0x1f50ULL},
+    {reinterpret_cast<void*>(&adapt_diopiPut), 0x1f50ULL},
+    {reinterpret_cast<void*>(&adapt_diopiPutInp), 0x1f50ULL},
+    {reinterpret_cast<void*>(&adapt_diopiIsin), 0x1750ULL},
+    {reinterpret_cast<void*>(&adapt_diopiAngle), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiLogcumsumexp), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiHuberLoss), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiBCELoss), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiEmbeddingRenorm_), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiMaxUnpool2d), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiKthvalue), 0x650ULL},
+    {reinterpret_cast<void*>(&adapt_diopiMedian), 0x650ULL},
+    {reinterpret_cast<void*>(&adapt_diopiMedianAll), 0x650ULL},
+    {reinterpret_cast<void*>(&adapt_diopiNanmedian), 0x650ULL},
+    {reinterpret_cast<void*>(&adapt_diopiNanmedianAll), 0x650ULL},
+    {reinterpret_cast<void*>(&adapt_diopiRenorm), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiLogspace), 0x600ULL},
     {reinterpret_cast<void*>(&adapt_diopiMaskedFill), 0x1f50ULL},
     {reinterpret_cast<void*>(&adapt_diopiMaskedFillInp), 0x1f50ULL},
     {reinterpret_cast<void*>(&adapt_diopiMaskedFillScalar), 0x1f50ULL},

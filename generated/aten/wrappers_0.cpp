@@ -1019,6 +1019,343 @@ const int kOp__linalg_eigh = opweave::register_op(&kInfo__linalg_eigh);
   return _linalg_eigh_impl(kOp__linalg_eigh, A, UPLO, compute_v);
 }
 
+// ---- aten::index_add.out -> diopiIndexAdd
+const opweave::OpInfo kInfo_index_add_out{"aten::index_add.out",
+                                          "diopiIndexAdd",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_index_add_out = opweave::register_op(&kInfo_index_add_out);
+
+at::Tensor& index_add_out_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                               const at::Tensor& source, const at::Scalar& alpha, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, source) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::index_add_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, source, alpha, out);
+  }
+  opweave::OpGuard guard(op, self, index, source, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIndexAdd)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim,
+      opweave::const_handle(guard.on_device(index)), opweave::const_handle(guard.on_device(source)),
+      &alpha_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::index_add_out>(op, status, self, dim, index, source,
+                                                           alpha, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_index_add_out(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                               const at::Tensor& source, const at::Scalar& alpha, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_index_add_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::index_add_out>(
+        kOp_index_add_out, &index_add_out_impl, self, dim, index, source, alpha, out);
+  }
+#endif
+  return index_add_out_impl(kOp_index_add_out, self, dim, index, source, alpha, out);
+}
+
+// ---- aten::index_add -> diopiIndexAdd (derived from index_add_out)
+const opweave::OpInfo kInfo_index_add{"aten::index_add",
+                                      "diopiIndexAdd",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_index_add = opweave::register_op(&kInfo_index_add);
+
+at::Tensor index_add_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                          const at::Tensor& source, const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, source) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::index_add>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, source, alpha);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::like(self),
+                                     opweave::OpGuard::find_device(self, index, source));
+  index_add_out_impl(op, self, dim, index, source, alpha, out);
+  return out;
+}
+
+at::Tensor wrap_index_add(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                          const at::Tensor& source, const at::Scalar& alpha) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_index_add) != 0)) {
+    return opweave::instrumented_call<at::_ops::index_add>(kOp_index_add, &index_add_impl, self,
+                                                           dim, index, source, alpha);
+  }
+#endif
+  return index_add_impl(kOp_index_add, self, dim, index, source, alpha);
+}
+
+// ---- aten::index_add_ -> diopiIndexAdd (derived from index_add_out)
+const opweave::OpInfo kInfo_index_add_{"aten::index_add_",
+                                       "diopiIndexAdd",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_index_add_ = opweave::register_op(&kInfo_index_add_);
+
+at::Tensor& index_add__impl(int op, at::Tensor& self, int64_t dim, const at::Tensor& index,
+                            const at::Tensor& source, const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, source) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::index_add_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, source, alpha);
+  }
+  opweave::check_inplace(op, self, opweave::rules::like(self));
+  index_add_out_impl(op, self, dim, index, source, alpha, self);
+  return self;
+}
+
+at::Tensor& wrap_index_add_(at::Tensor& self, int64_t dim, const at::Tensor& index,
+                            const at::Tensor& source, const at::Scalar& alpha) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_index_add_) != 0)) {
+    return opweave::instrumented_call<at::_ops::index_add_>(kOp_index_add_, &index_add__impl, self,
+                                                            dim, index, source, alpha);
+  }
+#endif
+  return index_add__impl(kOp_index_add_, self, dim, index, source, alpha);
+}
+
+// ---- aten::median.dim_values -> diopiMedian
+const opweave::OpInfo kInfo_median_dim_values{"aten::median.dim_values",
+                                              "diopiMedian",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_median_dim_values = opweave::register_op(&kInfo_median_dim_values);
+
+::std::tuple<at::Tensor&, at::Tensor&> median_dim_values_impl(int op, const at::Tensor& self,
+                                                              int64_t dim, bool keepdim,
+                                                              at::Tensor& values,
+                                                              at::Tensor& indices) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, values) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::median_dim_values>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, values, indices);
+  }
+  opweave::OpGuard guard(op, self, values, indices);
+  opweave::resize_out(op, values, opweave::rules::reduce_dim(self, dim, keepdim));
+  opweave::resize_out(op, indices, opweave::rules::argreduce(self, dim, keepdim));
+  if (C10_UNLIKELY(opweave::nothing_to_write(values, indices))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        values, indices);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMedian)>(op)(
+      guard.ctx(), opweave::handle(values), opweave::handle(indices),
+      opweave::const_handle(guard.on_device(self)), dim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::median_dim_values>(op, status, self, dim, keepdim,
+                                                               values, indices);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(values, indices);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_median_dim_values(const at::Tensor& self, int64_t dim,
+                                                              bool keepdim, at::Tensor& values,
+                                                              at::Tensor& indices) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_median_dim_values) != 0)) {
+    return opweave::instrumented_call<at::_ops::median_dim_values>(
+        kOp_median_dim_values, &median_dim_values_impl, self, dim, keepdim, values, indices);
+  }
+#endif
+  return median_dim_values_impl(kOp_median_dim_values, self, dim, keepdim, values, indices);
+}
+
+// ---- aten::median.dim -> diopiMedian (derived from median_dim_values)
+const opweave::OpInfo kInfo_median_dim{"aten::median.dim",
+                                       "diopiMedian",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_median_dim = opweave::register_op(&kInfo_median_dim);
+
+::std::tuple<at::Tensor, at::Tensor> median_dim_impl(int op, const at::Tensor& self, int64_t dim,
+                                                     bool keepdim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::median_dim>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim);
+  }
+  at::Tensor values = opweave::allocate(opweave::rules::reduce_dim(self, dim, keepdim),
+                                        opweave::OpGuard::find_device(self));
+  at::Tensor indices = opweave::allocate(opweave::rules::argreduce(self, dim, keepdim),
+                                         opweave::OpGuard::find_device(self));
+  median_dim_values_impl(op, self, dim, keepdim, values, indices);
+  return ::std::tuple<at::Tensor, at::Tensor>(values, indices);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_median_dim(const at::Tensor& self, int64_t dim,
+                                                     bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_median_dim) != 0)) {
+    return opweave::instrumented_call<at::_ops::median_dim>(kOp_median_dim, &median_dim_impl, self,
+                                                            dim, keepdim);
+  }
+#endif
+  return median_dim_impl(kOp_median_dim, self, dim, keepdim);
+}
+
+// ---- aten::median -> diopiMedianAll
+const opweave::OpInfo kInfo_median{"aten::median",
+                                   "diopiMedianAll",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_median = opweave::register_op(&kInfo_median);
+
+at::Tensor median_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::median>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::scalar(self), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMedianAll)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::median>(op, status, self);
+  }
+  return result0;
+}
+
+at::Tensor wrap_median(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_median) != 0)) {
+    return opweave::instrumented_call<at::_ops::median>(kOp_median, &median_impl, self);
+  }
+#endif
+  return median_impl(kOp_median, self);
+}
+
+// ---- aten::renorm.out -> diopiRenorm
+const opweave::OpInfo kInfo_renorm_out{"aten::renorm.out",
+                                       "diopiRenorm",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_renorm_out = opweave::register_op(&kInfo_renorm_out);
+
+at::Tensor& renorm_out_impl(int op, const at::Tensor& self, const at::Scalar& p, int64_t dim,
+                            const at::Scalar& maxnorm, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, p) &&
+                     opweave::dtype_in(kCatalogueDtypes, maxnorm)))) {
+    return opweave::fallback_call<at::_ops::renorm_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, p, dim, maxnorm, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiScalar_t p_d = opweave::to_diopi_scalar(p);
+  const diopiScalar_t maxnorm_d = opweave::to_diopi_scalar(maxnorm);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiRenorm)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &p_d, dim,
+      &maxnorm_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::renorm_out>(op, status, self, p, dim, maxnorm, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_renorm_out(const at::Tensor& self, const at::Scalar& p, int64_t dim,
+                            const at::Scalar& maxnorm, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_renorm_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::renorm_out>(kOp_renorm_out, &renorm_out_impl, self,
+                                                            p, dim, maxnorm, out);
+  }
+#endif
+  return renorm_out_impl(kOp_renorm_out, self, p, dim, maxnorm, out);
+}
+
+// ---- aten::renorm -> diopiRenorm (derived from renorm_out)
+const opweave::OpInfo kInfo_renorm{"aten::renorm",
+                                   "diopiRenorm",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_renorm = opweave::register_op(&kInfo_renorm);
+
+at::Tensor renorm_impl(int op, const at::Tensor& self, const at::Scalar& p, int64_t dim,
+                       const at::Scalar& maxnorm) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, p) &&
+                     opweave::dtype_in(kCatalogueDtypes, maxnorm)))) {
+    return opweave::fallback_call<at::_ops::renorm>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, p, dim, maxnorm);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  renorm_out_impl(op, self, p, dim, maxnorm, out);
+  return out;
+}
+
+at::Tensor wrap_renorm(const at::Tensor& self, const at::Scalar& p, int64_t dim,
+                       const at::Scalar& maxnorm) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_renorm) != 0)) {
+    return opweave::instrumented_call<at::_ops::renorm>(kOp_renorm, &renorm_impl, self, p, dim,
+                                                        maxnorm);
+  }
+#endif
+  return renorm_impl(kOp_renorm, self, p, dim, maxnorm);
+}
+
+// ---- aten::renorm_ -> diopiRenorm (derived from renorm_out)
+const opweave::OpInfo kInfo_renorm_{"aten::renorm_",
+                                    "diopiRenorm",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_renorm_ = opweave::register_op(&kInfo_renorm_);
+
+at::Tensor& renorm__impl(int op, at::Tensor& self, const at::Scalar& p, int64_t dim,
+                         const at::Scalar& maxnorm) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, p) &&
+                     opweave::dtype_in(kCatalogueDtypes, maxnorm)))) {
+    return opweave::fallback_call<at::_ops::renorm_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, p, dim, maxnorm);
+  }
+  opweave::check_inplace(op, self, opweave::rules::like(self));
+  renorm_out_impl(op, self, p, dim, maxnorm, self);
+  return self;
+}
+
+at::Tensor& wrap_renorm_(at::Tensor& self, const at::Scalar& p, int64_t dim,
+                         const at::Scalar& maxnorm) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_renorm_) != 0)) {
+    return opweave::instrumented_call<at::_ops::renorm_>(kOp_renorm_, &renorm__impl, self, p, dim,
+                                                         maxnorm);
+  }
+#endif
+  return renorm__impl(kOp_renorm_, self, p, dim, maxnorm);
+}
+
 // ---- aten::cat.out -> diopiCat
 const opweave::OpInfo kInfo_cat_out{"aten::cat.out",
                                     "diopiCat",
@@ -3461,6 +3798,15 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("linalg_qr", TORCH_FN(wrap_linalg_qr));
   m.impl("_linalg_eigh.eigenvalues", TORCH_FN(wrap__linalg_eigh_eigenvalues));
   m.impl("_linalg_eigh", TORCH_FN(wrap__linalg_eigh));
+  m.impl("index_add.out", TORCH_FN(wrap_index_add_out));
+  m.impl("index_add", TORCH_FN(wrap_index_add));
+  m.impl("index_add_", TORCH_FN(wrap_index_add_));
+  m.impl("median.dim_values", TORCH_FN(wrap_median_dim_values));
+  m.impl("median.dim", TORCH_FN(wrap_median_dim));
+  m.impl("median", TORCH_FN(wrap_median));
+  m.impl("renorm.out", TORCH_FN(wrap_renorm_out));
+  m.impl("renorm", TORCH_FN(wrap_renorm));
+  m.impl("renorm_", TORCH_FN(wrap_renorm_));
   m.impl("cat.out", TORCH_FN(wrap_cat_out));
   m.impl("cat", TORCH_FN(wrap_cat));
   m.impl("min.dim_min", TORCH_FN(wrap_min_dim_min));

@@ -2334,6 +2334,375 @@ at::Tensor autograd_index_select_backward(const at::Tensor& grad, at::IntArrayRe
 }
 #endif
 
+// ---- aten::index_copy.out -> diopiIndexCopy
+const opweave::OpInfo kInfo_index_copy_out{"aten::index_copy.out",
+                                           "diopiIndexCopy",
+                                           true,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_index_copy_out = opweave::register_op(&kInfo_index_copy_out);
+
+at::Tensor& index_copy_out_impl(int op, const at::Tensor& self, int64_t dim,
+                                const at::Tensor& index, const at::Tensor& source,
+                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, source)))) {
+    return opweave::fallback_call<at::_ops::index_copy_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, source, out);
+  }
+  opweave::OpGuard guard(op, self, index, source, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIndexCopy)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim,
+      opweave::const_handle(guard.on_device(index)),
+      opweave::const_handle(guard.on_device(source)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::index_copy_out>(op, status, self, dim, index, source,
+                                                            out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_index_copy_out(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                const at::Tensor& source, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_index_copy_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::index_copy_out>(
+        kOp_index_copy_out, &index_copy_out_impl, self, dim, index, source, out);
+  }
+#endif
+  return index_copy_out_impl(kOp_index_copy_out, self, dim, index, source, out);
+}
+
+// ---- aten::index_copy -> diopiIndexCopy (derived from index_copy_out)
+const opweave::OpInfo kInfo_index_copy{"aten::index_copy",
+                                       "diopiIndexCopy",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_index_copy = opweave::register_op(&kInfo_index_copy);
+
+at::Tensor index_copy_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                           const at::Tensor& source) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, source)))) {
+    return opweave::fallback_call<at::_ops::index_copy>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, source);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::like(self),
+                                     opweave::OpGuard::find_device(self, index, source));
+  index_copy_out_impl(op, self, dim, index, source, out);
+  return out;
+}
+
+at::Tensor wrap_index_copy(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                           const at::Tensor& source) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_index_copy) != 0)) {
+    return opweave::instrumented_call<at::_ops::index_copy>(kOp_index_copy, &index_copy_impl, self,
+                                                            dim, index, source);
+  }
+#endif
+  return index_copy_impl(kOp_index_copy, self, dim, index, source);
+}
+
+// ---- aten::index_copy_ -> diopiIndexCopy (derived from index_copy_out)
+const opweave::OpInfo kInfo_index_copy_{"aten::index_copy_",
+                                        "diopiIndexCopy",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_index_copy_ = opweave::register_op(&kInfo_index_copy_);
+
+at::Tensor& index_copy__impl(int op, at::Tensor& self, int64_t dim, const at::Tensor& index,
+                             const at::Tensor& source) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, source)))) {
+    return opweave::fallback_call<at::_ops::index_copy_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, source);
+  }
+  opweave::check_inplace(op, self, opweave::rules::like(self));
+  index_copy_out_impl(op, self, dim, index, source, self);
+  return self;
+}
+
+at::Tensor& wrap_index_copy_(at::Tensor& self, int64_t dim, const at::Tensor& index,
+                             const at::Tensor& source) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_index_copy_) != 0)) {
+    return opweave::instrumented_call<at::_ops::index_copy_>(kOp_index_copy_, &index_copy__impl,
+                                                             self, dim, index, source);
+  }
+#endif
+  return index_copy__impl(kOp_index_copy_, self, dim, index, source);
+}
+
+// ---- aten::index_reduce.out -> diopiIndexReduce
+const opweave::OpInfo kInfo_index_reduce_out{"aten::index_reduce.out",
+                                             "diopiIndexReduce",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_index_reduce_out = opweave::register_op(&kInfo_index_reduce_out);
+
+at::Tensor& index_reduce_out_impl(int op, const at::Tensor& self, int64_t dim,
+                                  const at::Tensor& index, const at::Tensor& source,
+                                  c10::string_view reduce, bool include_self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, source)))) {
+    return opweave::fallback_call<at::_ops::index_reduce_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, source, reduce,
+        include_self, out);
+  }
+  opweave::OpGuard guard(op, self, index, source, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const std::string reduce_d(reduce);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIndexReduce)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim,
+      opweave::const_handle(guard.on_device(index)), opweave::const_handle(guard.on_device(source)),
+      reduce_d.c_str(), include_self);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::index_reduce_out>(op, status, self, dim, index, source,
+                                                              reduce, include_self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_index_reduce_out(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                  const at::Tensor& source, c10::string_view reduce,
+                                  bool include_self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_index_reduce_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::index_reduce_out>(
+        kOp_index_reduce_out, &index_reduce_out_impl, self, dim, index, source, reduce,
+        include_self, out);
+  }
+#endif
+  return index_reduce_out_impl(kOp_index_reduce_out, self, dim, index, source, reduce, include_self,
+                               out);
+}
+
+// ---- aten::index_reduce -> diopiIndexReduce (derived from index_reduce_out)
+const opweave::OpInfo kInfo_index_reduce{"aten::index_reduce",
+                                         "diopiIndexReduce",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_index_reduce = opweave::register_op(&kInfo_index_reduce);
+
+at::Tensor index_reduce_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                             const at::Tensor& source, c10::string_view reduce, bool include_self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, source)))) {
+    return opweave::fallback_call<at::_ops::index_reduce>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, source, reduce,
+        include_self);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::like(self),
+                                     opweave::OpGuard::find_device(self, index, source));
+  index_reduce_out_impl(op, self, dim, index, source, reduce, include_self, out);
+  return out;
+}
+
+at::Tensor wrap_index_reduce(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                             const at::Tensor& source, c10::string_view reduce, bool include_self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_index_reduce) != 0)) {
+    return opweave::instrumented_call<at::_ops::index_reduce>(
+        kOp_index_reduce, &index_reduce_impl, self, dim, index, source, reduce, include_self);
+  }
+#endif
+  return index_reduce_impl(kOp_index_reduce, self, dim, index, source, reduce, include_self);
+}
+
+// ---- aten::index_reduce_ -> diopiIndexReduce (derived from index_reduce_out)
+const opweave::OpInfo kInfo_index_reduce_{"aten::index_reduce_",
+                                          "diopiIndexReduce",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_index_reduce_ = opweave::register_op(&kInfo_index_reduce_);
+
+at::Tensor& index_reduce__impl(int op, at::Tensor& self, int64_t dim, const at::Tensor& index,
+                               const at::Tensor& source, c10::string_view reduce,
+                               bool include_self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, source)))) {
+    return opweave::fallback_call<at::_ops::index_reduce_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, source, reduce,
+        include_self);
+  }
+  opweave::check_inplace(op, self, opweave::rules::like(self));
+  index_reduce_out_impl(op, self, dim, index, source, reduce, include_self, self);
+  return self;
+}
+
+at::Tensor& wrap_index_reduce_(at::Tensor& self, int64_t dim, const at::Tensor& index,
+                               const at::Tensor& source, c10::string_view reduce,
+                               bool include_self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_index_reduce_) != 0)) {
+    return opweave::instrumented_call<at::_ops::index_reduce_>(
+        kOp_index_reduce_, &index_reduce__impl, self, dim, index, source, reduce, include_self);
+  }
+#endif
+  return index_reduce__impl(kOp_index_reduce_, self, dim, index, source, reduce, include_self);
+}
+
+// ---- aten::angle.out -> diopiAngle
+const opweave::OpInfo kInfo_angle_out{"aten::angle.out",
+                                      "diopiAngle",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_angle_out = opweave::register_op(&kInfo_angle_out);
+
+at::Tensor& angle_out_impl(int op, const at::Tensor& self, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::angle_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like_float(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAngle)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::angle_out>(op, status, self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_angle_out(const at::Tensor& self, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_angle_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::angle_out>(kOp_angle_out, &angle_out_impl, self,
+                                                           out);
+  }
+#endif
+  return angle_out_impl(kOp_angle_out, self, out);
+}
+
+// ---- aten::angle -> diopiAngle (derived from angle_out)
+const opweave::OpInfo kInfo_angle{"aten::angle",
+                                  "diopiAngle",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_angle = opweave::register_op(&kInfo_angle);
+
+at::Tensor angle_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::angle>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like_float(self), opweave::OpGuard::find_device(self));
+  angle_out_impl(op, self, out);
+  return out;
+}
+
+at::Tensor wrap_angle(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_angle) != 0)) {
+    return opweave::instrumented_call<at::_ops::angle>(kOp_angle, &angle_impl, self);
+  }
+#endif
+  return angle_impl(kOp_angle, self);
+}
+
+// ---- aten::huber_loss.out -> diopiHuberLoss
+const opweave::OpInfo kInfo_huber_loss_out{"aten::huber_loss.out",
+                                           "diopiHuberLoss",
+                                           true,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_huber_loss_out = opweave::register_op(&kInfo_huber_loss_out);
+
+at::Tensor& huber_loss_out_impl(int op, const at::Tensor& self, const at::Tensor& target,
+                                int64_t reduction, double delta, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, target)))) {
+    return opweave::fallback_call<at::_ops::huber_loss_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, target, reduction, delta, out);
+  }
+  opweave::OpGuard guard(op, self, target, out);
+  opweave::resize_out(op, out, opweave::rules::pointwise_loss(self, target, reduction));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiHuberLoss)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(target)), static_cast<diopiReduction_t>(reduction),
+      delta);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::huber_loss_out>(op, status, self, target, reduction,
+                                                            delta, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_huber_loss_out(const at::Tensor& self, const at::Tensor& target, int64_t reduction,
+                                double delta, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_huber_loss_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::huber_loss_out>(
+        kOp_huber_loss_out, &huber_loss_out_impl, self, target, reduction, delta, out);
+  }
+#endif
+  return huber_loss_out_impl(kOp_huber_loss_out, self, target, reduction, delta, out);
+}
+
+// ---- aten::huber_loss -> diopiHuberLoss (derived from huber_loss_out)
+const opweave::OpInfo kInfo_huber_loss{"aten::huber_loss",
+                                       "diopiHuberLoss",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_huber_loss = opweave::register_op(&kInfo_huber_loss);
+
+at::Tensor huber_loss_impl(int op, const at::Tensor& self, const at::Tensor& target,
+                           int64_t reduction, double delta) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, target)))) {
+    return opweave::fallback_call<at::_ops::huber_loss>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, target, reduction, delta);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::pointwise_loss(self, target, reduction),
+                                     opweave::OpGuard::find_device(self, target));
+  huber_loss_out_impl(op, self, target, reduction, delta, out);
+  return out;
+}
+
+at::Tensor wrap_huber_loss(const at::Tensor& self, const at::Tensor& target, int64_t reduction,
+                           double delta) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_huber_loss) != 0)) {
+    return opweave::instrumented_call<at::_ops::huber_loss>(kOp_huber_loss, &huber_loss_impl, self,
+                                                            target, reduction, delta);
+  }
+#endif
+  return huber_loss_impl(kOp_huber_loss, self, target, reduction, delta);
+}
+
 // ---- aten::max.dim_max -> diopiMax
 const opweave::OpInfo kInfo_max_dim_max{"aten::max.dim_max",
                                         "diopiMax",
@@ -3446,6 +3815,16 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("index_select.out", TORCH_FN(wrap_index_select_out));
   m.impl("index_select", TORCH_FN(wrap_index_select));
   m.impl("index_select_backward", TORCH_FN(wrap_index_select_backward));
+  m.impl("index_copy.out", TORCH_FN(wrap_index_copy_out));
+  m.impl("index_copy", TORCH_FN(wrap_index_copy));
+  m.impl("index_copy_", TORCH_FN(wrap_index_copy_));
+  m.impl("index_reduce.out", TORCH_FN(wrap_index_reduce_out));
+  m.impl("index_reduce", TORCH_FN(wrap_index_reduce));
+  m.impl("index_reduce_", TORCH_FN(wrap_index_reduce_));
+  m.impl("angle.out", TORCH_FN(wrap_angle_out));
+  m.impl("angle", TORCH_FN(wrap_angle));
+  m.impl("huber_loss.out", TORCH_FN(wrap_huber_loss_out));
+  m.impl("huber_loss", TORCH_FN(wrap_huber_loss));
   m.impl("max.dim_max", TORCH_FN(wrap_max_dim_max));
   m.impl("max.dim", TORCH_FN(wrap_max_dim));
   m.impl("max", TORCH_FN(wrap_max));

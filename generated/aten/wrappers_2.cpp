@@ -1337,6 +1337,162 @@ at::Tensor wrap__softmax_backward_data(const at::Tensor& grad_output, const at::
                                      input_dtype);
 }
 
+// ---- aten::max_unpool2d.out -> diopiMaxUnpool2d
+const opweave::OpInfo kInfo_max_unpool2d_out{"aten::max_unpool2d.out",
+                                             "diopiMaxUnpool2d",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_max_unpool2d_out = opweave::register_op(&kInfo_max_unpool2d_out);
+
+at::Tensor& max_unpool2d_out_impl(int op, const at::Tensor& self, const at::Tensor& indices,
+                                  at::IntArrayRef output_size, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices)))) {
+    return opweave::fallback_call<at::_ops::max_unpool2d_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, indices, output_size, out);
+  }
+  opweave::OpGuard guard(op, self, indices, out);
+  opweave::resize_out(op, out, opweave::rules::adaptive_pool2d(self, output_size));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMaxUnpool2d)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(indices)), opweave::to_diopi_size(output_size));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::max_unpool2d_out>(op, status, self, indices,
+                                                              output_size, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_max_unpool2d_out(const at::Tensor& self, const at::Tensor& indices,
+                                  at::IntArrayRef output_size, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_max_unpool2d_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::max_unpool2d_out>(
+        kOp_max_unpool2d_out, &max_unpool2d_out_impl, self, indices, output_size, out);
+  }
+#endif
+  return max_unpool2d_out_impl(kOp_max_unpool2d_out, self, indices, output_size, out);
+}
+
+// ---- aten::max_unpool2d -> diopiMaxUnpool2d (derived from max_unpool2d_out)
+const opweave::OpInfo kInfo_max_unpool2d{"aten::max_unpool2d",
+                                         "diopiMaxUnpool2d",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_max_unpool2d = opweave::register_op(&kInfo_max_unpool2d);
+
+at::Tensor max_unpool2d_impl(int op, const at::Tensor& self, const at::Tensor& indices,
+                             at::IntArrayRef output_size) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices)))) {
+    return opweave::fallback_call<at::_ops::max_unpool2d>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, indices, output_size);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::adaptive_pool2d(self, output_size),
+                                     opweave::OpGuard::find_device(self, indices));
+  max_unpool2d_out_impl(op, self, indices, output_size, out);
+  return out;
+}
+
+at::Tensor wrap_max_unpool2d(const at::Tensor& self, const at::Tensor& indices,
+                             at::IntArrayRef output_size) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_max_unpool2d) != 0)) {
+    return opweave::instrumented_call<at::_ops::max_unpool2d>(kOp_max_unpool2d, &max_unpool2d_impl,
+                                                              self, indices, output_size);
+  }
+#endif
+  return max_unpool2d_impl(kOp_max_unpool2d, self, indices, output_size);
+}
+
+// ---- aten::kthvalue.values -> diopiKthvalue
+const opweave::OpInfo kInfo_kthvalue_values{"aten::kthvalue.values",
+                                            "diopiKthvalue",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_kthvalue_values = opweave::register_op(&kInfo_kthvalue_values);
+
+::std::tuple<at::Tensor&, at::Tensor&> kthvalue_values_impl(int op, const at::Tensor& self,
+                                                            int64_t k, int64_t dim, bool keepdim,
+                                                            at::Tensor& values,
+                                                            at::Tensor& indices) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, values) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::kthvalue_values>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, k, dim, keepdim, values,
+        indices);
+  }
+  opweave::OpGuard guard(op, self, values, indices);
+  opweave::resize_out(op, values, opweave::rules::reduce_dim(self, dim, keepdim));
+  opweave::resize_out(op, indices, opweave::rules::argreduce(self, dim, keepdim));
+  if (C10_UNLIKELY(opweave::nothing_to_write(values, indices))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        values, indices);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiKthvalue)>(op)(
+      guard.ctx(), opweave::handle(values), opweave::handle(indices),
+      opweave::const_handle(guard.on_device(self)), k, dim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::kthvalue_values>(op, status, self, k, dim, keepdim,
+                                                             values, indices);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(values, indices);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_kthvalue_values(const at::Tensor& self, int64_t k,
+                                                            int64_t dim, bool keepdim,
+                                                            at::Tensor& values,
+                                                            at::Tensor& indices) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_kthvalue_values) != 0)) {
+    return opweave::instrumented_call<at::_ops::kthvalue_values>(
+        kOp_kthvalue_values, &kthvalue_values_impl, self, k, dim, keepdim, values, indices);
+  }
+#endif
+  return kthvalue_values_impl(kOp_kthvalue_values, self, k, dim, keepdim, values, indices);
+}
+
+// ---- aten::kthvalue -> diopiKthvalue (derived from kthvalue_values)
+const opweave::OpInfo kInfo_kthvalue{"aten::kthvalue",
+                                     "diopiKthvalue",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_kthvalue = opweave::register_op(&kInfo_kthvalue);
+
+::std::tuple<at::Tensor, at::Tensor> kthvalue_impl(int op, const at::Tensor& self, int64_t k,
+                                                   int64_t dim, bool keepdim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::kthvalue>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, k, dim, keepdim);
+  }
+  at::Tensor values = opweave::allocate(opweave::rules::reduce_dim(self, dim, keepdim),
+                                        opweave::OpGuard::find_device(self));
+  at::Tensor indices = opweave::allocate(opweave::rules::argreduce(self, dim, keepdim),
+                                         opweave::OpGuard::find_device(self));
+  kthvalue_values_impl(op, self, k, dim, keepdim, values, indices);
+  return ::std::tuple<at::Tensor, at::Tensor>(values, indices);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_kthvalue(const at::Tensor& self, int64_t k, int64_t dim,
+                                                   bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_kthvalue) != 0)) {
+    return opweave::instrumented_call<at::_ops::kthvalue>(kOp_kthvalue, &kthvalue_impl, self, k,
+                                                          dim, keepdim);
+  }
+#endif
+  return kthvalue_impl(kOp_kthvalue, self, k, dim, keepdim);
+}
+
 // ---- aten::stack.out -> diopiStack
 const opweave::OpInfo kInfo_stack_out{"aten::stack.out",
                                       "diopiStack",
@@ -3558,6 +3714,10 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("_softmax", TORCH_FN(wrap__softmax));
   m.impl("_softmax_backward_data.out", TORCH_FN(wrap__softmax_backward_data_out));
   m.impl("_softmax_backward_data", TORCH_FN(wrap__softmax_backward_data));
+  m.impl("max_unpool2d.out", TORCH_FN(wrap_max_unpool2d_out));
+  m.impl("max_unpool2d", TORCH_FN(wrap_max_unpool2d));
+  m.impl("kthvalue.values", TORCH_FN(wrap_kthvalue_values));
+  m.impl("kthvalue", TORCH_FN(wrap_kthvalue));
   m.impl("stack.out", TORCH_FN(wrap_stack_out));
   m.impl("stack", TORCH_FN(wrap_stack));
   m.impl("argmax.out", TORCH_FN(wrap_argmax_out));

@@ -1056,6 +1056,75 @@ at::Tensor wrap_mse_loss_backward(const at::Tensor& grad_output, const at::Tenso
   return mse_loss_backward_impl(kOp_mse_loss_backward, grad_output, self, target, reduction);
 }
 
+// ---- aten::take.out -> diopiTake
+const opweave::OpInfo kInfo_take_out{"aten::take.out",
+                                     "diopiTake",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_take_out = opweave::register_op(&kInfo_take_out);
+
+at::Tensor& take_out_impl(int op, const at::Tensor& self, const at::Tensor& index,
+                          at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index)))) {
+    return opweave::fallback_call<at::_ops::take_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, index, out);
+  }
+  opweave::OpGuard guard(op, self, index, out);
+  opweave::resize_out(op, out, opweave::rules::gather(self, index));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiTake)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(index)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::take_out>(op, status, self, index, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_take_out(const at::Tensor& self, const at::Tensor& index, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_take_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::take_out>(kOp_take_out, &take_out_impl, self, index,
+                                                          out);
+  }
+#endif
+  return take_out_impl(kOp_take_out, self, index, out);
+}
+
+// ---- aten::take -> diopiTake (derived from take_out)
+const opweave::OpInfo kInfo_take{"aten::take",
+                                 "diopiTake",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_take = opweave::register_op(&kInfo_take);
+
+at::Tensor take_impl(int op, const at::Tensor& self, const at::Tensor& index) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index)))) {
+    return opweave::fallback_call<at::_ops::take>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, index);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::gather(self, index),
+                                     opweave::OpGuard::find_device(self, index));
+  take_out_impl(op, self, index, out);
+  return out;
+}
+
+at::Tensor wrap_take(const at::Tensor& self, const at::Tensor& index) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_take) != 0)) {
+    return opweave::instrumented_call<at::_ops::take>(kOp_take, &take_impl, self, index);
+  }
+#endif
+  return take_impl(kOp_take, self, index);
+}
+
 // ---- aten::argmin.out -> diopiArgmin
 const opweave::OpInfo kInfo_argmin_out{"aten::argmin.out",
                                        "diopiArgmin",
@@ -2543,6 +2612,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("mse_loss", TORCH_FN(wrap_mse_loss));
   m.impl("mse_loss_backward.grad_input", TORCH_FN(wrap_mse_loss_backward_grad_input));
   m.impl("mse_loss_backward", TORCH_FN(wrap_mse_loss_backward));
+  m.impl("take.out", TORCH_FN(wrap_take_out));
+  m.impl("take", TORCH_FN(wrap_take));
   m.impl("argmin.out", TORCH_FN(wrap_argmin_out));
   m.impl("argmin", TORCH_FN(wrap_argmin));
   m.impl("hardswish.out", TORCH_FN(wrap_hardswish_out));

@@ -843,6 +843,118 @@ at::Tensor wrap_smooth_l1_loss_backward(const at::Tensor& grad_output, const at:
                                       reduction, beta);
 }
 
+// ---- aten::scatter.reduce_out -> diopiScatter
+const opweave::OpInfo kInfo_scatter_reduce_out{"aten::scatter.reduce_out",
+                                               "diopiScatter",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_scatter_reduce_out = opweave::register_op(&kInfo_scatter_reduce_out);
+
+at::Tensor& scatter_reduce_out_impl(int op, const at::Tensor& self, int64_t dim,
+                                    const at::Tensor& index, const at::Tensor& src,
+                                    c10::string_view reduce, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, src) &&
+                     opweave::dtype_in(kCatalogueDtypes, index)))) {
+    return opweave::fallback_call<at::_ops::scatter_reduce_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, src, reduce, out);
+  }
+  opweave::OpGuard guard(op, self, index, src, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const std::string reduce_d(reduce);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiScatter)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim,
+      opweave::const_handle(guard.on_device(src)), opweave::const_handle(guard.on_device(index)),
+      reduce_d.c_str());
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::scatter_reduce_out>(op, status, self, dim, index, src,
+                                                                reduce, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_scatter_reduce_out(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                    const at::Tensor& src, c10::string_view reduce,
+                                    at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_scatter_reduce_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::scatter_reduce_out>(
+        kOp_scatter_reduce_out, &scatter_reduce_out_impl, self, dim, index, src, reduce, out);
+  }
+#endif
+  return scatter_reduce_out_impl(kOp_scatter_reduce_out, self, dim, index, src, reduce, out);
+}
+
+// ---- aten::scatter.reduce -> diopiScatter (derived from scatter_reduce_out)
+const opweave::OpInfo kInfo_scatter_reduce{"aten::scatter.reduce",
+                                           "diopiScatter",
+                                           true,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_scatter_reduce = opweave::register_op(&kInfo_scatter_reduce);
+
+at::Tensor scatter_reduce_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                               const at::Tensor& src, c10::string_view reduce) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, src)))) {
+    return opweave::fallback_call<at::_ops::scatter_reduce>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, src, reduce);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::like(self),
+                                     opweave::OpGuard::find_device(self, index, src));
+  scatter_reduce_out_impl(op, self, dim, index, src, reduce, out);
+  return out;
+}
+
+at::Tensor wrap_scatter_reduce(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                               const at::Tensor& src, c10::string_view reduce) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_scatter_reduce) != 0)) {
+    return opweave::instrumented_call<at::_ops::scatter_reduce>(
+        kOp_scatter_reduce, &scatter_reduce_impl, self, dim, index, src, reduce);
+  }
+#endif
+  return scatter_reduce_impl(kOp_scatter_reduce, self, dim, index, src, reduce);
+}
+
+// ---- aten::scatter_.reduce -> diopiScatter (derived from scatter_reduce_out)
+const opweave::OpInfo kInfo_scatter__reduce{"aten::scatter_.reduce",
+                                            "diopiScatter",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_scatter__reduce = opweave::register_op(&kInfo_scatter__reduce);
+
+at::Tensor& scatter__reduce_impl(int op, at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                 const at::Tensor& src, c10::string_view reduce) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, src)))) {
+    return opweave::fallback_call<at::_ops::scatter__reduce>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, src, reduce);
+  }
+  opweave::check_inplace(op, self, opweave::rules::like(self));
+  scatter_reduce_out_impl(op, self, dim, index, src, reduce, self);
+  return self;
+}
+
+at::Tensor& wrap_scatter__reduce(at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                 const at::Tensor& src, c10::string_view reduce) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_scatter__reduce) != 0)) {
+    return opweave::instrumented_call<at::_ops::scatter__reduce>(
+        kOp_scatter__reduce, &scatter__reduce_impl, self, dim, index, src, reduce);
+  }
+#endif
+  return scatter__reduce_impl(kOp_scatter__reduce, self, dim, index, src, reduce);
+}
+
 // ---- aten::scatter.src_out -> diopiScatter
 const opweave::OpInfo kInfo_scatter_src_out{"aten::scatter.src_out",
                                             "diopiScatter",
@@ -958,6 +1070,122 @@ at::Tensor& wrap_scatter__src(at::Tensor& self, int64_t dim, const at::Tensor& i
   }
 #endif
   return scatter__src_impl(kOp_scatter__src, self, dim, index, src);
+}
+
+// ---- aten::scatter.value_reduce_out -> diopiScatterScalar
+const opweave::OpInfo kInfo_scatter_value_reduce_out{"aten::scatter.value_reduce_out",
+                                                     "diopiScatterScalar",
+                                                     true,
+                                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_scatter_value_reduce_out = opweave::register_op(&kInfo_scatter_value_reduce_out);
+
+at::Tensor& scatter_value_reduce_out_impl(int op, const at::Tensor& self, int64_t dim,
+                                          const at::Tensor& index, const at::Scalar& value,
+                                          c10::string_view reduce, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, value) &&
+                     opweave::dtype_in(kCatalogueDtypes, index)))) {
+    return opweave::fallback_call<at::_ops::scatter_value_reduce_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, value, reduce, out);
+  }
+  opweave::OpGuard guard(op, self, index, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
+  const std::string reduce_d(reduce);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiScatterScalar)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim,
+      &value_d, opweave::const_handle(guard.on_device(index)), reduce_d.c_str());
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::scatter_value_reduce_out>(op, status, self, dim, index,
+                                                                      value, reduce, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_scatter_value_reduce_out(const at::Tensor& self, int64_t dim,
+                                          const at::Tensor& index, const at::Scalar& value,
+                                          c10::string_view reduce, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_scatter_value_reduce_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::scatter_value_reduce_out>(
+        kOp_scatter_value_reduce_out, &scatter_value_reduce_out_impl, self, dim, index, value,
+        reduce, out);
+  }
+#endif
+  return scatter_value_reduce_out_impl(kOp_scatter_value_reduce_out, self, dim, index, value,
+                                       reduce, out);
+}
+
+// ---- aten::scatter.value_reduce -> diopiScatterScalar (derived from scatter_value_reduce_out)
+const opweave::OpInfo kInfo_scatter_value_reduce{"aten::scatter.value_reduce",
+                                                 "diopiScatterScalar",
+                                                 true,
+                                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_scatter_value_reduce = opweave::register_op(&kInfo_scatter_value_reduce);
+
+at::Tensor scatter_value_reduce_impl(int op, const at::Tensor& self, int64_t dim,
+                                     const at::Tensor& index, const at::Scalar& value,
+                                     c10::string_view reduce) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::scatter_value_reduce>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, value, reduce);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self, index));
+  scatter_value_reduce_out_impl(op, self, dim, index, value, reduce, out);
+  return out;
+}
+
+at::Tensor wrap_scatter_value_reduce(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                     const at::Scalar& value, c10::string_view reduce) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_scatter_value_reduce) != 0)) {
+    return opweave::instrumented_call<at::_ops::scatter_value_reduce>(
+        kOp_scatter_value_reduce, &scatter_value_reduce_impl, self, dim, index, value, reduce);
+  }
+#endif
+  return scatter_value_reduce_impl(kOp_scatter_value_reduce, self, dim, index, value, reduce);
+}
+
+// ---- aten::scatter_.value_reduce -> diopiScatterScalar (derived from scatter_value_reduce_out)
+const opweave::OpInfo kInfo_scatter__value_reduce{"aten::scatter_.value_reduce",
+                                                  "diopiScatterScalar",
+                                                  true,
+                                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_scatter__value_reduce = opweave::register_op(&kInfo_scatter__value_reduce);
+
+at::Tensor& scatter__value_reduce_impl(int op, at::Tensor& self, int64_t dim,
+                                       const at::Tensor& index, const at::Scalar& value,
+                                       c10::string_view reduce) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::scatter__value_reduce>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, value, reduce);
+  }
+  opweave::check_inplace(op, self, opweave::rules::like(self));
+  scatter_value_reduce_out_impl(op, self, dim, index, value, reduce, self);
+  return self;
+}
+
+at::Tensor& wrap_scatter__value_reduce(at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                       const at::Scalar& value, c10::string_view reduce) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_scatter__value_reduce) != 0)) {
+    return opweave::instrumented_call<at::_ops::scatter__value_reduce>(
+        kOp_scatter__value_reduce, &scatter__value_reduce_impl, self, dim, index, value, reduce);
+  }
+#endif
+  return scatter__value_reduce_impl(kOp_scatter__value_reduce, self, dim, index, value, reduce);
 }
 
 // ---- aten::scatter.value_out -> diopiScatterScalar
@@ -1077,6 +1305,214 @@ at::Tensor& wrap_scatter__value(at::Tensor& self, int64_t dim, const at::Tensor&
   }
 #endif
   return scatter__value_impl(kOp_scatter__value, self, dim, index, value);
+}
+
+// ---- aten::put -> diopiPut
+const opweave::OpInfo kInfo_put{"aten::put",
+                                "diopiPut",
+                                true,
+                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_put = opweave::register_op(&kInfo_put);
+
+at::Tensor put_impl(int op, const at::Tensor& self, const at::Tensor& index,
+                    const at::Tensor& source, bool accumulate) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, source)))) {
+    return opweave::fallback_call<at::_ops::put>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, index, source, accumulate);
+  }
+  opweave::OpGuard guard(op, self, index, source);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(self), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiPut)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(index)), opweave::const_handle(guard.on_device(source)),
+      accumulate);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::put>(op, status, self, index, source, accumulate);
+  }
+  return result0;
+}
+
+at::Tensor wrap_put(const at::Tensor& self, const at::Tensor& index, const at::Tensor& source,
+                    bool accumulate) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_put) != 0)) {
+    return opweave::instrumented_call<at::_ops::put>(kOp_put, &put_impl, self, index, source,
+                                                     accumulate);
+  }
+#endif
+  return put_impl(kOp_put, self, index, source, accumulate);
+}
+
+// ---- aten::put_ -> diopiPutInp
+const opweave::OpInfo kInfo_put_{"aten::put_",
+                                 "diopiPutInp",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_put_ = opweave::register_op(&kInfo_put_);
+
+at::Tensor& put__impl(int op, at::Tensor& self, const at::Tensor& index, const at::Tensor& source,
+                      bool accumulate) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, source)))) {
+    return opweave::fallback_call<at::_ops::put_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, index, source, accumulate);
+  }
+  opweave::OpGuard guard(op, self, index, source);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiPutInp)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(index)),
+      opweave::const_handle(guard.on_device(source)), accumulate);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::put_>(op, status, self, index, source, accumulate);
+  }
+  return self;
+}
+
+at::Tensor& wrap_put_(at::Tensor& self, const at::Tensor& index, const at::Tensor& source,
+                      bool accumulate) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_put_) != 0)) {
+    return opweave::instrumented_call<at::_ops::put_>(kOp_put_, &put__impl, self, index, source,
+                                                      accumulate);
+  }
+#endif
+  return put__impl(kOp_put_, self, index, source, accumulate);
+}
+
+// ---- aten::binary_cross_entropy -> diopiBCELoss
+const opweave::OpInfo kInfo_binary_cross_entropy{"aten::binary_cross_entropy",
+                                                 "diopiBCELoss",
+                                                 true,
+                                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_binary_cross_entropy = opweave::register_op(&kInfo_binary_cross_entropy);
+
+at::Tensor binary_cross_entropy_impl(int op, const at::Tensor& self, const at::Tensor& target,
+                                     const c10::optional<at::Tensor>& weight, int64_t reduction) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, target) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight)))) {
+    return opweave::fallback_call<at::_ops::binary_cross_entropy>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, target, weight, reduction);
+  }
+  opweave::OpGuard guard(op, self, target, weight);
+  at::Tensor result0 =
+      opweave::allocate(opweave::rules::pointwise_loss(self, target, reduction), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBCELoss)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(target)), guard.optional_on_device(weight),
+      static_cast<diopiReduction_t>(reduction));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::binary_cross_entropy>(op, status, self, target, weight,
+                                                                  reduction);
+  }
+  return result0;
+}
+
+at::Tensor wrap_binary_cross_entropy(const at::Tensor& self, const at::Tensor& target,
+                                     const c10::optional<at::Tensor>& weight, int64_t reduction) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_binary_cross_entropy) != 0)) {
+    return opweave::instrumented_call<at::_ops::binary_cross_entropy>(
+        kOp_binary_cross_entropy, &binary_cross_entropy_impl, self, target, weight, reduction);
+  }
+#endif
+  return binary_cross_entropy_impl(kOp_binary_cross_entropy, self, target, weight, reduction);
+}
+
+// ---- aten::embedding_renorm_ -> diopiEmbeddingRenorm_
+const opweave::OpInfo kInfo_embedding_renorm_{"aten::embedding_renorm_",
+                                              "diopiEmbeddingRenorm_",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_embedding_renorm_ = opweave::register_op(&kInfo_embedding_renorm_);
+
+at::Tensor& embedding_renorm__impl(int op, at::Tensor& self, const at::Tensor& indices,
+                                   double max_norm, double norm_type) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices)))) {
+    return opweave::fallback_call<at::_ops::embedding_renorm_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, indices, max_norm, norm_type);
+  }
+  opweave::OpGuard guard(op, self, indices);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiEmbeddingRenorm_)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(indices)), max_norm,
+      norm_type);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::embedding_renorm_>(op, status, self, indices, max_norm,
+                                                               norm_type);
+  }
+  return self;
+}
+
+at::Tensor& wrap_embedding_renorm_(at::Tensor& self, const at::Tensor& indices, double max_norm,
+                                   double norm_type) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_embedding_renorm_) != 0)) {
+    return opweave::instrumented_call<at::_ops::embedding_renorm_>(
+        kOp_embedding_renorm_, &embedding_renorm__impl, self, indices, max_norm, norm_type);
+  }
+#endif
+  return embedding_renorm__impl(kOp_embedding_renorm_, self, indices, max_norm, norm_type);
+}
+
+// ---- aten::logspace.out -> diopiLogspace
+const opweave::OpInfo kInfo_logspace_out{"aten::logspace.out",
+                                         "diopiLogspace",
+                                         false,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_logspace_out = opweave::register_op(&kInfo_logspace_out);
+
+at::Tensor& logspace_out_impl(int op, const at::Scalar& start, const at::Scalar& end, int64_t steps,
+                              double base, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, start) &&
+                     opweave::dtype_in(kCatalogueDtypes, end)))) {
+    return opweave::fallback_call<at::_ops::logspace_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", start, end, steps, base, out);
+  }
+  opweave::OpGuard guard(op, out);
+  opweave::resize_out(op, out, opweave::rules::linspace(steps));
+  const diopiScalar_t start_d = opweave::to_diopi_scalar(start);
+  const diopiScalar_t end_d = opweave::to_diopi_scalar(end);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLogspace)>(op)(
+      guard.ctx(), opweave::handle(out), &start_d, &end_d, steps, base);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::logspace_out>(op, status, start, end, steps, base, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_logspace_out(const at::Scalar& start, const at::Scalar& end, int64_t steps,
+                              double base, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_logspace_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::logspace_out>(kOp_logspace_out, &logspace_out_impl,
+                                                              start, end, steps, base, out);
+  }
+#endif
+  return logspace_out_impl(kOp_logspace_out, start, end, steps, base, out);
 }
 
 // ---- aten::masked_fill.Tensor -> diopiMaskedFill
@@ -2754,12 +3190,23 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("smooth_l1_loss", TORCH_FN(wrap_smooth_l1_loss));
   m.impl("smooth_l1_loss_backward.grad_input", TORCH_FN(wrap_smooth_l1_loss_backward_grad_input));
   m.impl("smooth_l1_loss_backward", TORCH_FN(wrap_smooth_l1_loss_backward));
+  m.impl("scatter.reduce_out", TORCH_FN(wrap_scatter_reduce_out));
+  m.impl("scatter.reduce", TORCH_FN(wrap_scatter_reduce));
+  m.impl("scatter_.reduce", TORCH_FN(wrap_scatter__reduce));
   m.impl("scatter.src_out", TORCH_FN(wrap_scatter_src_out));
   m.impl("scatter.src", TORCH_FN(wrap_scatter_src));
   m.impl("scatter_.src", TORCH_FN(wrap_scatter__src));
+  m.impl("scatter.value_reduce_out", TORCH_FN(wrap_scatter_value_reduce_out));
+  m.impl("scatter.value_reduce", TORCH_FN(wrap_scatter_value_reduce));
+  m.impl("scatter_.value_reduce", TORCH_FN(wrap_scatter__value_reduce));
   m.impl("scatter.value_out", TORCH_FN(wrap_scatter_value_out));
   m.impl("scatter.value", TORCH_FN(wrap_scatter_value));
   m.impl("scatter_.value", TORCH_FN(wrap_scatter__value));
+  m.impl("put", TORCH_FN(wrap_put));
+  m.impl("put_", TORCH_FN(wrap_put_));
+  m.impl("binary_cross_entropy", TORCH_FN(wrap_binary_cross_entropy));
+  m.impl("embedding_renorm_", TORCH_FN(wrap_embedding_renorm_));
+  m.impl("logspace.out", TORCH_FN(wrap_logspace_out));
   m.impl("masked_fill.Tensor", TORCH_FN(wrap_masked_fill_Tensor));
   m.impl("masked_fill_.Tensor", TORCH_FN(wrap_masked_fill__Tensor));
   m.impl("masked_fill.Scalar", TORCH_FN(wrap_masked_fill_Scalar));

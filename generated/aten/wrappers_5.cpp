@@ -1235,6 +1235,88 @@ at::Tensor autograd_gather_backward(const at::Tensor& grad, const at::Tensor& se
 }
 #endif
 
+// ---- aten::isin.Tensor_Tensor_out -> diopiIsin
+const opweave::OpInfo kInfo_isin_Tensor_Tensor_out{"aten::isin.Tensor_Tensor_out",
+                                                   "diopiIsin",
+                                                   true,
+                                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_isin_Tensor_Tensor_out = opweave::register_op(&kInfo_isin_Tensor_Tensor_out);
+
+at::Tensor& isin_Tensor_Tensor_out_impl(int op, const at::Tensor& elements,
+                                        const at::Tensor& test_elements, bool assume_unique,
+                                        bool invert, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, elements) &&
+                     opweave::dtype_in(kCatalogueDtypes, test_elements)))) {
+    return opweave::fallback_call<at::_ops::isin_Tensor_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", elements, test_elements,
+        assume_unique, invert, out);
+  }
+  opweave::OpGuard guard(op, elements, test_elements, out);
+  opweave::resize_out(op, out, opweave::rules::like_bool(elements));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIsin)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(elements)),
+      opweave::const_handle(guard.on_device(test_elements)), assume_unique, invert);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::isin_Tensor_Tensor_out>(
+        op, status, elements, test_elements, assume_unique, invert, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_isin_Tensor_Tensor_out(const at::Tensor& elements, const at::Tensor& test_elements,
+                                        bool assume_unique, bool invert, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_isin_Tensor_Tensor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::isin_Tensor_Tensor_out>(
+        kOp_isin_Tensor_Tensor_out, &isin_Tensor_Tensor_out_impl, elements, test_elements,
+        assume_unique, invert, out);
+  }
+#endif
+  return isin_Tensor_Tensor_out_impl(kOp_isin_Tensor_Tensor_out, elements, test_elements,
+                                     assume_unique, invert, out);
+}
+
+// ---- aten::isin.Tensor_Tensor -> diopiIsin (derived from isin_Tensor_Tensor_out)
+const opweave::OpInfo kInfo_isin_Tensor_Tensor{"aten::isin.Tensor_Tensor",
+                                               "diopiIsin",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_isin_Tensor_Tensor = opweave::register_op(&kInfo_isin_Tensor_Tensor);
+
+at::Tensor isin_Tensor_Tensor_impl(int op, const at::Tensor& elements,
+                                   const at::Tensor& test_elements, bool assume_unique,
+                                   bool invert) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, elements) &&
+                     opweave::dtype_in(kCatalogueDtypes, test_elements)))) {
+    return opweave::fallback_call<at::_ops::isin_Tensor_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", elements, test_elements,
+        assume_unique, invert);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::like_bool(elements),
+                                     opweave::OpGuard::find_device(elements, test_elements));
+  isin_Tensor_Tensor_out_impl(op, elements, test_elements, assume_unique, invert, out);
+  return out;
+}
+
+at::Tensor wrap_isin_Tensor_Tensor(const at::Tensor& elements, const at::Tensor& test_elements,
+                                   bool assume_unique, bool invert) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_isin_Tensor_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::isin_Tensor_Tensor>(
+        kOp_isin_Tensor_Tensor, &isin_Tensor_Tensor_impl, elements, test_elements, assume_unique,
+        invert);
+  }
+#endif
+  return isin_Tensor_Tensor_impl(kOp_isin_Tensor_Tensor, elements, test_elements, assume_unique,
+                                 invert);
+}
+
 // ---- aten::_adaptive_avg_pool2d -> diopiAdaptiveAvgPool2d
 const opweave::OpInfo kInfo__adaptive_avg_pool2d{"aten::_adaptive_avg_pool2d",
                                                  "diopiAdaptiveAvgPool2d",
@@ -2386,6 +2468,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("gather.out", TORCH_FN(wrap_gather_out));
   m.impl("gather", TORCH_FN(wrap_gather));
   m.impl("gather_backward", TORCH_FN(wrap_gather_backward));
+  m.impl("isin.Tensor_Tensor_out", TORCH_FN(wrap_isin_Tensor_Tensor_out));
+  m.impl("isin.Tensor_Tensor", TORCH_FN(wrap_isin_Tensor_Tensor));
   m.impl("_adaptive_avg_pool2d", TORCH_FN(wrap__adaptive_avg_pool2d));
   m.impl("_adaptive_avg_pool2d_backward", TORCH_FN(wrap__adaptive_avg_pool2d_backward));
   m.impl("all.out", TORCH_FN(wrap_all_out));

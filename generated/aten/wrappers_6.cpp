@@ -1117,6 +1117,423 @@ at::Tensor wrap_embedding_dense_backward(const at::Tensor& grad_output, const at
                                        num_weights, padding_idx, scale_grad_by_freq);
 }
 
+// ---- aten::scatter_reduce.two_out -> diopiScatterReduce
+const opweave::OpInfo kInfo_scatter_reduce_two_out{"aten::scatter_reduce.two_out",
+                                                   "diopiScatterReduce",
+                                                   true,
+                                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_scatter_reduce_two_out = opweave::register_op(&kInfo_scatter_reduce_two_out);
+
+at::Tensor& scatter_reduce_two_out_impl(int op, const at::Tensor& self, int64_t dim,
+                                        const at::Tensor& index, const at::Tensor& src,
+                                        c10::string_view reduce, bool include_self,
+                                        at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, src)))) {
+    return opweave::fallback_call<at::_ops::scatter_reduce_two_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, src, reduce,
+        include_self, out);
+  }
+  opweave::OpGuard guard(op, self, index, src, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  const std::string reduce_d(reduce);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiScatterReduce)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim,
+      opweave::const_handle(guard.on_device(index)), opweave::const_handle(guard.on_device(src)),
+      reduce_d.c_str(), include_self);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::scatter_reduce_two_out>(op, status, self, dim, index,
+                                                                    src, reduce, include_self, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_scatter_reduce_two_out(const at::Tensor& self, int64_t dim,
+                                        const at::Tensor& index, const at::Tensor& src,
+                                        c10::string_view reduce, bool include_self,
+                                        at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_scatter_reduce_two_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::scatter_reduce_two_out>(
+        kOp_scatter_reduce_two_out, &scatter_reduce_two_out_impl, self, dim, index, src, reduce,
+        include_self, out);
+  }
+#endif
+  return scatter_reduce_two_out_impl(kOp_scatter_reduce_two_out, self, dim, index, src, reduce,
+                                     include_self, out);
+}
+
+// ---- aten::scatter_reduce.two -> diopiScatterReduce (derived from scatter_reduce_two_out)
+const opweave::OpInfo kInfo_scatter_reduce_two{"aten::scatter_reduce.two",
+                                               "diopiScatterReduce",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_scatter_reduce_two = opweave::register_op(&kInfo_scatter_reduce_two);
+
+at::Tensor scatter_reduce_two_impl(int op, const at::Tensor& self, int64_t dim,
+                                   const at::Tensor& index, const at::Tensor& src,
+                                   c10::string_view reduce, bool include_self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, src)))) {
+    return opweave::fallback_call<at::_ops::scatter_reduce_two>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, src, reduce,
+        include_self);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::like(self),
+                                     opweave::OpGuard::find_device(self, index, src));
+  scatter_reduce_two_out_impl(op, self, dim, index, src, reduce, include_self, out);
+  return out;
+}
+
+at::Tensor wrap_scatter_reduce_two(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                   const at::Tensor& src, c10::string_view reduce,
+                                   bool include_self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_scatter_reduce_two) != 0)) {
+    return opweave::instrumented_call<at::_ops::scatter_reduce_two>(
+        kOp_scatter_reduce_two, &scatter_reduce_two_impl, self, dim, index, src, reduce,
+        include_self);
+  }
+#endif
+  return scatter_reduce_two_impl(kOp_scatter_reduce_two, self, dim, index, src, reduce,
+                                 include_self);
+}
+
+// ---- aten::scatter_reduce_.two -> diopiScatterReduce (derived from scatter_reduce_two_out)
+const opweave::OpInfo kInfo_scatter_reduce__two{"aten::scatter_reduce_.two",
+                                                "diopiScatterReduce",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_scatter_reduce__two = opweave::register_op(&kInfo_scatter_reduce__two);
+
+at::Tensor& scatter_reduce__two_impl(int op, at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                     const at::Tensor& src, c10::string_view reduce,
+                                     bool include_self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, src)))) {
+    return opweave::fallback_call<at::_ops::scatter_reduce__two>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, src, reduce,
+        include_self);
+  }
+  opweave::check_inplace(op, self, opweave::rules::like(self));
+  scatter_reduce_two_out_impl(op, self, dim, index, src, reduce, include_self, self);
+  return self;
+}
+
+at::Tensor& wrap_scatter_reduce__two(at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                     const at::Tensor& src, c10::string_view reduce,
+                                     bool include_self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_scatter_reduce__two) != 0)) {
+    return opweave::instrumented_call<at::_ops::scatter_reduce__two>(
+        kOp_scatter_reduce__two, &scatter_reduce__two_impl, self, dim, index, src, reduce,
+        include_self);
+  }
+#endif
+  return scatter_reduce__two_impl(kOp_scatter_reduce__two, self, dim, index, src, reduce,
+                                  include_self);
+}
+
+// ---- aten::scatter_add.out -> diopiScatterAdd
+const opweave::OpInfo kInfo_scatter_add_out{"aten::scatter_add.out",
+                                            "diopiScatterAdd",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_scatter_add_out = opweave::register_op(&kInfo_scatter_add_out);
+
+at::Tensor& scatter_add_out_impl(int op, const at::Tensor& self, int64_t dim,
+                                 const at::Tensor& index, const at::Tensor& src, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, src)))) {
+    return opweave::fallback_call<at::_ops::scatter_add_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, src, out);
+  }
+  opweave::OpGuard guard(op, self, index, src, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiScatterAdd)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim,
+      opweave::const_handle(guard.on_device(index)), opweave::const_handle(guard.on_device(src)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::scatter_add_out>(op, status, self, dim, index, src,
+                                                             out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_scatter_add_out(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                 const at::Tensor& src, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_scatter_add_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::scatter_add_out>(
+        kOp_scatter_add_out, &scatter_add_out_impl, self, dim, index, src, out);
+  }
+#endif
+  return scatter_add_out_impl(kOp_scatter_add_out, self, dim, index, src, out);
+}
+
+// ---- aten::scatter_add -> diopiScatterAdd (derived from scatter_add_out)
+const opweave::OpInfo kInfo_scatter_add{"aten::scatter_add",
+                                        "diopiScatterAdd",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_scatter_add = opweave::register_op(&kInfo_scatter_add);
+
+at::Tensor scatter_add_impl(int op, const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                            const at::Tensor& src) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, src)))) {
+    return opweave::fallback_call<at::_ops::scatter_add>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, src);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::like(self),
+                                     opweave::OpGuard::find_device(self, index, src));
+  scatter_add_out_impl(op, self, dim, index, src, out);
+  return out;
+}
+
+at::Tensor wrap_scatter_add(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                            const at::Tensor& src) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_scatter_add) != 0)) {
+    return opweave::instrumented_call<at::_ops::scatter_add>(kOp_scatter_add, &scatter_add_impl,
+                                                             self, dim, index, src);
+  }
+#endif
+  return scatter_add_impl(kOp_scatter_add, self, dim, index, src);
+}
+
+// ---- aten::scatter_add_ -> diopiScatterAdd (derived from scatter_add_out)
+const opweave::OpInfo kInfo_scatter_add_{"aten::scatter_add_",
+                                         "diopiScatterAdd",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_scatter_add_ = opweave::register_op(&kInfo_scatter_add_);
+
+at::Tensor& scatter_add__impl(int op, at::Tensor& self, int64_t dim, const at::Tensor& index,
+                              const at::Tensor& src) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, src)))) {
+    return opweave::fallback_call<at::_ops::scatter_add_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, src);
+  }
+  opweave::check_inplace(op, self, opweave::rules::like(self));
+  scatter_add_out_impl(op, self, dim, index, src, self);
+  return self;
+}
+
+at::Tensor& wrap_scatter_add_(at::Tensor& self, int64_t dim, const at::Tensor& index,
+                              const at::Tensor& src) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_scatter_add_) != 0)) {
+    return opweave::instrumented_call<at::_ops::scatter_add_>(kOp_scatter_add_, &scatter_add__impl,
+                                                              self, dim, index, src);
+  }
+#endif
+  return scatter_add__impl(kOp_scatter_add_, self, dim, index, src);
+}
+
+// ---- aten::_logcumsumexp.out -> diopiLogcumsumexp
+const opweave::OpInfo kInfo__logcumsumexp_out{"aten::_logcumsumexp.out",
+                                              "diopiLogcumsumexp",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp__logcumsumexp_out = opweave::register_op(&kInfo__logcumsumexp_out);
+
+at::Tensor& _logcumsumexp_out_impl(int op, const at::Tensor& self, int64_t dim, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::_logcumsumexp_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLogcumsumexp)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::_logcumsumexp_out>(op, status, self, dim, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap__logcumsumexp_out(const at::Tensor& self, int64_t dim, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp__logcumsumexp_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::_logcumsumexp_out>(
+        kOp__logcumsumexp_out, &_logcumsumexp_out_impl, self, dim, out);
+  }
+#endif
+  return _logcumsumexp_out_impl(kOp__logcumsumexp_out, self, dim, out);
+}
+
+// ---- aten::_logcumsumexp -> diopiLogcumsumexp (derived from _logcumsumexp_out)
+const opweave::OpInfo kInfo__logcumsumexp{"aten::_logcumsumexp",
+                                          "diopiLogcumsumexp",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp__logcumsumexp = opweave::register_op(&kInfo__logcumsumexp);
+
+at::Tensor _logcumsumexp_impl(int op, const at::Tensor& self, int64_t dim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::_logcumsumexp>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  _logcumsumexp_out_impl(op, self, dim, out);
+  return out;
+}
+
+at::Tensor wrap__logcumsumexp(const at::Tensor& self, int64_t dim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp__logcumsumexp) != 0)) {
+    return opweave::instrumented_call<at::_ops::_logcumsumexp>(kOp__logcumsumexp,
+                                                               &_logcumsumexp_impl, self, dim);
+  }
+#endif
+  return _logcumsumexp_impl(kOp__logcumsumexp, self, dim);
+}
+
+// ---- aten::nanmedian.dim_values -> diopiNanmedian
+const opweave::OpInfo kInfo_nanmedian_dim_values{"aten::nanmedian.dim_values",
+                                                 "diopiNanmedian",
+                                                 true,
+                                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_nanmedian_dim_values = opweave::register_op(&kInfo_nanmedian_dim_values);
+
+::std::tuple<at::Tensor&, at::Tensor&> nanmedian_dim_values_impl(int op, const at::Tensor& self,
+                                                                 int64_t dim, bool keepdim,
+                                                                 at::Tensor& values,
+                                                                 at::Tensor& indices) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, values) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::nanmedian_dim_values>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, values, indices);
+  }
+  opweave::OpGuard guard(op, self, values, indices);
+  opweave::resize_out(op, values, opweave::rules::reduce_dim(self, dim, keepdim));
+  opweave::resize_out(op, indices, opweave::rules::argreduce(self, dim, keepdim));
+  if (C10_UNLIKELY(opweave::nothing_to_write(values, indices))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        values, indices);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiNanmedian)>(op)(
+      guard.ctx(), opweave::handle(values), opweave::handle(indices),
+      opweave::const_handle(guard.on_device(self)), dim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::nanmedian_dim_values>(op, status, self, dim, keepdim,
+                                                                  values, indices);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(values, indices);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_nanmedian_dim_values(const at::Tensor& self,
+                                                                 int64_t dim, bool keepdim,
+                                                                 at::Tensor& values,
+                                                                 at::Tensor& indices) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_nanmedian_dim_values) != 0)) {
+    return opweave::instrumented_call<at::_ops::nanmedian_dim_values>(
+        kOp_nanmedian_dim_values, &nanmedian_dim_values_impl, self, dim, keepdim, values, indices);
+  }
+#endif
+  return nanmedian_dim_values_impl(kOp_nanmedian_dim_values, self, dim, keepdim, values, indices);
+}
+
+// ---- aten::nanmedian.dim -> diopiNanmedian (derived from nanmedian_dim_values)
+const opweave::OpInfo kInfo_nanmedian_dim{"aten::nanmedian.dim",
+                                          "diopiNanmedian",
+                                          true,
+                                          {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                          {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_nanmedian_dim = opweave::register_op(&kInfo_nanmedian_dim);
+
+::std::tuple<at::Tensor, at::Tensor> nanmedian_dim_impl(int op, const at::Tensor& self, int64_t dim,
+                                                        bool keepdim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::nanmedian_dim>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim);
+  }
+  at::Tensor values = opweave::allocate(opweave::rules::reduce_dim(self, dim, keepdim),
+                                        opweave::OpGuard::find_device(self));
+  at::Tensor indices = opweave::allocate(opweave::rules::argreduce(self, dim, keepdim),
+                                         opweave::OpGuard::find_device(self));
+  nanmedian_dim_values_impl(op, self, dim, keepdim, values, indices);
+  return ::std::tuple<at::Tensor, at::Tensor>(values, indices);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_nanmedian_dim(const at::Tensor& self, int64_t dim,
+                                                        bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_nanmedian_dim) != 0)) {
+    return opweave::instrumented_call<at::_ops::nanmedian_dim>(
+        kOp_nanmedian_dim, &nanmedian_dim_impl, self, dim, keepdim);
+  }
+#endif
+  return nanmedian_dim_impl(kOp_nanmedian_dim, self, dim, keepdim);
+}
+
+// ---- aten::nanmedian -> diopiNanmedianAll
+const opweave::OpInfo kInfo_nanmedian{"aten::nanmedian",
+                                      "diopiNanmedianAll",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_nanmedian = opweave::register_op(&kInfo_nanmedian);
+
+at::Tensor nanmedian_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::nanmedian>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::scalar(self), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiNanmedianAll)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::nanmedian>(op, status, self);
+  }
+  return result0;
+}
+
+at::Tensor wrap_nanmedian(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_nanmedian) != 0)) {
+    return opweave::instrumented_call<at::_ops::nanmedian>(kOp_nanmedian, &nanmedian_impl, self);
+  }
+#endif
+  return nanmedian_impl(kOp_nanmedian, self);
+}
+
 // ---- aten::max_pool2d_with_indices.out -> diopiMaxPool2dWithIndices
 const opweave::OpInfo kInfo_max_pool2d_with_indices_out{"aten::max_pool2d_with_indices.out",
                                                         "diopiMaxPool2dWithIndices",
@@ -2782,6 +3199,17 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("where.self", TORCH_FN(wrap_where_self));
   m.impl("embedding", TORCH_FN(wrap_embedding));
   m.impl("embedding_dense_backward", TORCH_FN(wrap_embedding_dense_backward));
+  m.impl("scatter_reduce.two_out", TORCH_FN(wrap_scatter_reduce_two_out));
+  m.impl("scatter_reduce.two", TORCH_FN(wrap_scatter_reduce_two));
+  m.impl("scatter_reduce_.two", TORCH_FN(wrap_scatter_reduce__two));
+  m.impl("scatter_add.out", TORCH_FN(wrap_scatter_add_out));
+  m.impl("scatter_add", TORCH_FN(wrap_scatter_add));
+  m.impl("scatter_add_", TORCH_FN(wrap_scatter_add_));
+  m.impl("_logcumsumexp.out", TORCH_FN(wrap__logcumsumexp_out));
+  m.impl("_logcumsumexp", TORCH_FN(wrap__logcumsumexp));
+  m.impl("nanmedian.dim_values", TORCH_FN(wrap_nanmedian_dim_values));
+  m.impl("nanmedian.dim", TORCH_FN(wrap_nanmedian_dim));
+  m.impl("nanmedian", TORCH_FN(wrap_nanmedian));
   m.impl("max_pool2d_with_indices.out", TORCH_FN(wrap_max_pool2d_with_indices_out));
   m.impl("max_pool2d_with_indices", TORCH_FN(wrap_max_pool2d_with_indices));
   m.impl("max_pool2d_with_indices_backward.grad_input",

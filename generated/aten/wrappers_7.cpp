@@ -1205,6 +1205,174 @@ at::Tensor wrap_nll_loss_backward(const at::Tensor& grad_output, const at::Tenso
                                 ignore_index, total_weight);
 }
 
+// ---- aten::index_fill.int_Scalar -> diopiIndexFillScalar
+const opweave::OpInfo kInfo_index_fill_int_Scalar{"aten::index_fill.int_Scalar",
+                                                  "diopiIndexFillScalar",
+                                                  true,
+                                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_index_fill_int_Scalar = opweave::register_op(&kInfo_index_fill_int_Scalar);
+
+at::Tensor index_fill_int_Scalar_impl(int op, const at::Tensor& self, int64_t dim,
+                                      const at::Tensor& index, const at::Scalar& value) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::index_fill_int_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, value);
+  }
+  opweave::OpGuard guard(op, self, index);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(self), guard.device());
+  const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIndexFillScalar)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)), dim,
+      opweave::const_handle(guard.on_device(index)), &value_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::index_fill_int_Scalar>(op, status, self, dim, index,
+                                                                   value);
+  }
+  return result0;
+}
+
+at::Tensor wrap_index_fill_int_Scalar(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                      const at::Scalar& value) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_index_fill_int_Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::index_fill_int_Scalar>(
+        kOp_index_fill_int_Scalar, &index_fill_int_Scalar_impl, self, dim, index, value);
+  }
+#endif
+  return index_fill_int_Scalar_impl(kOp_index_fill_int_Scalar, self, dim, index, value);
+}
+
+// ---- aten::index_fill.int_Tensor -> diopiIndexFill
+const opweave::OpInfo kInfo_index_fill_int_Tensor{"aten::index_fill.int_Tensor",
+                                                  "diopiIndexFill",
+                                                  true,
+                                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_index_fill_int_Tensor = opweave::register_op(&kInfo_index_fill_int_Tensor);
+
+at::Tensor index_fill_int_Tensor_impl(int op, const at::Tensor& self, int64_t dim,
+                                      const at::Tensor& index, const at::Tensor& value) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::index_fill_int_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, value);
+  }
+  opweave::OpGuard guard(op, self, index, value);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(self), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIndexFill)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)), dim,
+      opweave::const_handle(guard.on_device(index)), opweave::const_handle(guard.on_device(value)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::index_fill_int_Tensor>(op, status, self, dim, index,
+                                                                   value);
+  }
+  return result0;
+}
+
+at::Tensor wrap_index_fill_int_Tensor(const at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                      const at::Tensor& value) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_index_fill_int_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::index_fill_int_Tensor>(
+        kOp_index_fill_int_Tensor, &index_fill_int_Tensor_impl, self, dim, index, value);
+  }
+#endif
+  return index_fill_int_Tensor_impl(kOp_index_fill_int_Tensor, self, dim, index, value);
+}
+
+// ---- aten::index_fill_.int_Scalar -> diopiIndexFillInpScalar
+const opweave::OpInfo kInfo_index_fill__int_Scalar{"aten::index_fill_.int_Scalar",
+                                                   "diopiIndexFillInpScalar",
+                                                   true,
+                                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_index_fill__int_Scalar = opweave::register_op(&kInfo_index_fill__int_Scalar);
+
+at::Tensor& index_fill__int_Scalar_impl(int op, at::Tensor& self, int64_t dim,
+                                        const at::Tensor& index, const at::Scalar& value) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::index_fill__int_Scalar>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, value);
+  }
+  opweave::OpGuard guard(op, self, index);
+  const diopiScalar_t value_d = opweave::to_diopi_scalar(value);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIndexFillInpScalar)>(op)(
+      guard.ctx(), opweave::handle(self), dim, opweave::const_handle(guard.on_device(index)),
+      &value_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::index_fill__int_Scalar>(op, status, self, dim, index,
+                                                                    value);
+  }
+  return self;
+}
+
+at::Tensor& wrap_index_fill__int_Scalar(at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                        const at::Scalar& value) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_index_fill__int_Scalar) != 0)) {
+    return opweave::instrumented_call<at::_ops::index_fill__int_Scalar>(
+        kOp_index_fill__int_Scalar, &index_fill__int_Scalar_impl, self, dim, index, value);
+  }
+#endif
+  return index_fill__int_Scalar_impl(kOp_index_fill__int_Scalar, self, dim, index, value);
+}
+
+// ---- aten::index_fill_.int_Tensor -> diopiIndexFillInp
+const opweave::OpInfo kInfo_index_fill__int_Tensor{"aten::index_fill_.int_Tensor",
+                                                   "diopiIndexFillInp",
+                                                   true,
+                                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_index_fill__int_Tensor = opweave::register_op(&kInfo_index_fill__int_Tensor);
+
+at::Tensor& index_fill__int_Tensor_impl(int op, at::Tensor& self, int64_t dim,
+                                        const at::Tensor& index, const at::Tensor& value) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, index) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::index_fill__int_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, value);
+  }
+  opweave::OpGuard guard(op, self, index, value);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIndexFillInp)>(op)(
+      guard.ctx(), opweave::handle(self), dim, opweave::const_handle(guard.on_device(index)),
+      opweave::const_handle(guard.on_device(value)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::index_fill__int_Tensor>(op, status, self, dim, index,
+                                                                    value);
+  }
+  return self;
+}
+
+at::Tensor& wrap_index_fill__int_Tensor(at::Tensor& self, int64_t dim, const at::Tensor& index,
+                                        const at::Tensor& value) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_index_fill__int_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::index_fill__int_Tensor>(
+        kOp_index_fill__int_Tensor, &index_fill__int_Tensor_impl, self, dim, index, value);
+  }
+#endif
+  return index_fill__int_Tensor_impl(kOp_index_fill__int_Tensor, self, dim, index, value);
+}
+
 // ---- aten::native_batch_norm -> diopiBatchNorm
 const opweave::OpInfo kInfo_native_batch_norm{"aten::native_batch_norm",
                                               "diopiBatchNorm",
@@ -2656,6 +2824,10 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("nll_loss_forward", TORCH_FN(wrap_nll_loss_forward));
   m.impl("nll_loss_backward.grad_input", TORCH_FN(wrap_nll_loss_backward_grad_input));
   m.impl("nll_loss_backward", TORCH_FN(wrap_nll_loss_backward));
+  m.impl("index_fill.int_Scalar", TORCH_FN(wrap_index_fill_int_Scalar));
+  m.impl("index_fill.int_Tensor", TORCH_FN(wrap_index_fill_int_Tensor));
+  m.impl("index_fill_.int_Scalar", TORCH_FN(wrap_index_fill__int_Scalar));
+  m.impl("index_fill_.int_Tensor", TORCH_FN(wrap_index_fill__int_Tensor));
   m.impl("native_batch_norm", TORCH_FN(wrap_native_batch_norm));
   m.impl("native_batch_norm_backward", TORCH_FN(wrap_native_batch_norm_backward));
   m.impl("avg_pool2d.out", TORCH_FN(wrap_avg_pool2d_out));

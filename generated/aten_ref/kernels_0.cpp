@@ -15,10 +15,12 @@
 #include <ATen/ops/amin_ops.h>
 #include <ATen/ops/any_ops.h>
 #include <ATen/ops/arange_ops.h>
+#include <ATen/ops/binary_cross_entropy_ops.h>
 #include <ATen/ops/bitwise_and_ops.h>
 #include <ATen/ops/bitwise_not_ops.h>
 #include <ATen/ops/cat_ops.h>
 #include <ATen/ops/copysign_ops.h>
+#include <ATen/ops/embedding_renorm_ops.h>
 #include <ATen/ops/erf_ops.h>
 #include <ATen/ops/erfc_ops.h>
 #include <ATen/ops/fill_ops.h>
@@ -26,6 +28,7 @@
 #include <ATen/ops/ge_ops.h>
 #include <ATen/ops/hardshrink_ops.h>
 #include <ATen/ops/hardsigmoid_ops.h>
+#include <ATen/ops/index_add_ops.h>
 #include <ATen/ops/isnan_ops.h>
 #include <ATen/ops/lerp_ops.h>
 #include <ATen/ops/linalg_cholesky_ex_ops.h>
@@ -34,16 +37,20 @@
 #include <ATen/ops/log_sigmoid_forward_ops.h>
 #include <ATen/ops/logaddexp2_ops.h>
 #include <ATen/ops/logical_xor_ops.h>
+#include <ATen/ops/logspace_ops.h>
 #include <ATen/ops/masked_fill_ops.h>
 #include <ATen/ops/mean_ops.h>
+#include <ATen/ops/median_ops.h>
 #include <ATen/ops/min_ops.h>
 #include <ATen/ops/mm_ops.h>
 #include <ATen/ops/nextafter_ops.h>
 #include <ATen/ops/norm_ops.h>
 #include <ATen/ops/normal_ops.h>
 #include <ATen/ops/polygamma_ops.h>
+#include <ATen/ops/put_ops.h>
 #include <ATen/ops/randperm_ops.h>
 #include <ATen/ops/relu_ops.h>
+#include <ATen/ops/renorm_ops.h>
 #include <ATen/ops/repeat_ops.h>
 #include <ATen/ops/round_ops.h>
 #include <ATen/ops/scatter_ops.h>
@@ -562,7 +569,7 @@ extern "C" diopiError_t diopiSmoothL1LossBackward(diopiContextHandle_t ctx,
   }
 }
 
-// aten::scatter.src_out
+// aten::scatter.reduce_out, aten::scatter.src_out
 extern "C" diopiError_t diopiScatter(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                      diopiConstTensorHandle_t input, int64_t dim,
                                      diopiConstTensorHandle_t src, diopiConstTensorHandle_t index,
@@ -570,14 +577,28 @@ extern "C" diopiError_t diopiScatter(diopiContextHandle_t ctx, diopiTensorHandle
   (void)ctx;
   try {
     const aten_ref::BelowAutograd below_autograd;
-    at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor index_t = aten_ref::wrap(index);
-    at::Tensor src_t = aten_ref::wrap(src);
-    aten_ref::Output out_o(out);
-    opweave::compat::redispatch<at::_ops::scatter_src_out>(aten_ref::kCpuKeys, input_t, dim,
-                                                           index_t, src_t, out_o.tensor());
-    out_o.commit();
-    return diopiSuccess;
+    if (reduce != nullptr) {  // aten::scatter.reduce_out
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor index_t = aten_ref::wrap(index);
+      at::Tensor src_t = aten_ref::wrap(src);
+      aten_ref::Output out_o(out);
+      opweave::compat::redispatch<at::_ops::scatter_reduce_out>(
+          aten_ref::kCpuKeys, input_t, dim, index_t, src_t, c10::string_view(reduce),
+          out_o.tensor());
+      out_o.commit();
+      return diopiSuccess;
+    }
+    if (reduce == nullptr) {  // aten::scatter.src_out
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor index_t = aten_ref::wrap(index);
+      at::Tensor src_t = aten_ref::wrap(src);
+      aten_ref::Output out_o(out);
+      opweave::compat::redispatch<at::_ops::scatter_src_out>(aten_ref::kCpuKeys, input_t, dim,
+                                                             index_t, src_t, out_o.tensor());
+      out_o.commit();
+      return diopiSuccess;
+    }
+    throw std::invalid_argument("no ATen overload of diopiScatter serves these arguments");
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
   }
@@ -601,7 +622,7 @@ extern "C" diopiError_t diopiScatterInp(diopiContextHandle_t ctx, diopiTensorHan
   }
 }
 
-// aten::scatter.value_out
+// aten::scatter.value_reduce_out, aten::scatter.value_out
 extern "C" diopiError_t diopiScatterScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                            diopiConstTensorHandle_t input, int64_t dim,
                                            const diopiScalar_t* value,
@@ -609,13 +630,26 @@ extern "C" diopiError_t diopiScatterScalar(diopiContextHandle_t ctx, diopiTensor
   (void)ctx;
   try {
     const aten_ref::BelowAutograd below_autograd;
-    at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor index_t = aten_ref::wrap(index);
-    aten_ref::Output out_o(out);
-    opweave::compat::redispatch<at::_ops::scatter_value_out>(
-        aten_ref::kCpuKeys, input_t, dim, index_t, aten_ref::scalar(value), out_o.tensor());
-    out_o.commit();
-    return diopiSuccess;
+    if (reduce != nullptr) {  // aten::scatter.value_reduce_out
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor index_t = aten_ref::wrap(index);
+      aten_ref::Output out_o(out);
+      opweave::compat::redispatch<at::_ops::scatter_value_reduce_out>(
+          aten_ref::kCpuKeys, input_t, dim, index_t, aten_ref::scalar(value),
+          c10::string_view(reduce), out_o.tensor());
+      out_o.commit();
+      return diopiSuccess;
+    }
+    if (reduce == nullptr) {  // aten::scatter.value_out
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor index_t = aten_ref::wrap(index);
+      aten_ref::Output out_o(out);
+      opweave::compat::redispatch<at::_ops::scatter_value_out>(
+          aten_ref::kCpuKeys, input_t, dim, index_t, aten_ref::scalar(value), out_o.tensor());
+      out_o.commit();
+      return diopiSuccess;
+    }
+    throw std::invalid_argument("no ATen overload of diopiScatterScalar serves these arguments");
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
   }
@@ -632,6 +666,176 @@ extern "C" diopiError_t diopiScatterInpScalar(diopiContextHandle_t ctx, diopiTen
     at::Tensor index_t = aten_ref::wrap(index);
     opweave::compat::redispatch<at::_ops::scatter__value>(aten_ref::kCpuKeys, input_t, dim, index_t,
                                                           aten_ref::scalar(value));
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::index_add.out
+extern "C" diopiError_t diopiIndexAdd(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                      diopiConstTensorHandle_t input, int64_t dim,
+                                      diopiConstTensorHandle_t index,
+                                      diopiConstTensorHandle_t source, const diopiScalar_t* alpha) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor index_t = aten_ref::wrap(index);
+    at::Tensor source_t = aten_ref::wrap(source);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::index_add_out>(aten_ref::kCpuKeys, input_t, dim, index_t,
+                                                         source_t, aten_ref::scalar(alpha),
+                                                         out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::put
+extern "C" diopiError_t diopiPut(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t index,
+                                 diopiConstTensorHandle_t source, bool accumulate) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor index_t = aten_ref::wrap(index);
+    at::Tensor source_t = aten_ref::wrap(source);
+    const auto result = opweave::compat::redispatch<at::_ops::put>(aten_ref::kCpuKeys, input_t,
+                                                                   index_t, source_t, accumulate);
+    aten_ref::copy_result(out, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::put_
+extern "C" diopiError_t diopiPutInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                    diopiConstTensorHandle_t index, diopiConstTensorHandle_t source,
+                                    bool accumulate) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor index_t = aten_ref::wrap(index);
+    at::Tensor source_t = aten_ref::wrap(source);
+    opweave::compat::redispatch<at::_ops::put_>(aten_ref::kCpuKeys, input_t, index_t, source_t,
+                                                accumulate);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::binary_cross_entropy
+extern "C" diopiError_t diopiBCELoss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                     diopiConstTensorHandle_t input,
+                                     diopiConstTensorHandle_t target,
+                                     diopiConstTensorHandle_t weight, diopiReduction_t reduction) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor target_t = aten_ref::wrap(target);
+    c10::optional<at::Tensor> weight_t = aten_ref::wrap_optional(weight);
+    const auto result = opweave::compat::redispatch<at::_ops::binary_cross_entropy>(
+        aten_ref::kCpuKeys, input_t, target_t, weight_t, static_cast<int64_t>(reduction));
+    aten_ref::copy_result(out, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::embedding_renorm_
+extern "C" diopiError_t diopiEmbeddingRenorm_(diopiContextHandle_t ctx, diopiTensorHandle_t inout,
+                                              diopiConstTensorHandle_t indices, double max_norm,
+                                              double norm_type) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor inout_t = aten_ref::wrap(inout);
+    at::Tensor indices_t = aten_ref::wrap(indices);
+    opweave::compat::redispatch<at::_ops::embedding_renorm_>(aten_ref::kCpuKeys, inout_t, indices_t,
+                                                             max_norm, norm_type);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::median.dim_values
+extern "C" diopiError_t diopiMedian(diopiContextHandle_t ctx, diopiTensorHandle_t values,
+                                    diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
+                                    int64_t dim) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor values_t = aten_ref::wrap(values);
+    aten_ref::Output values_o(values);
+    aten_ref::Output indices_o(indices);
+    opweave::compat::redispatch<at::_ops::median_dim_values>(
+        aten_ref::kCpuKeys, input_t, dim, aten_ref::keepdim_of(values_t, input_t),
+        values_o.tensor(), indices_o.tensor());
+    values_o.commit();
+    indices_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::median
+extern "C" diopiError_t diopiMedianAll(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                       diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    const auto result = opweave::compat::redispatch<at::_ops::median>(aten_ref::kCpuKeys, input_t);
+    aten_ref::copy_result(out, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::renorm.out
+extern "C" diopiError_t diopiRenorm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                    diopiConstTensorHandle_t input, const diopiScalar_t* p,
+                                    int64_t dim, const diopiScalar_t* maxnorm) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::renorm_out>(aten_ref::kCpuKeys, input_t,
+                                                      aten_ref::scalar(p), dim,
+                                                      aten_ref::scalar(maxnorm), out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::logspace.out
+extern "C" diopiError_t diopiLogspace(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                      const diopiScalar_t* start, const diopiScalar_t* end,
+                                      int64_t steps, double base) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::logspace_out>(aten_ref::kCpuKeys, aten_ref::scalar(start),
+                                                        aten_ref::scalar(end), steps, base,
+                                                        out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -17,6 +17,7 @@
 #include <ATen/ops/acos_ops.h>
 #include <ATen/ops/all_ops.h>
 #include <ATen/ops/amax_ops.h>
+#include <ATen/ops/angle_ops.h>
 #include <ATen/ops/atan2_ops.h>
 #include <ATen/ops/baddbmm_ops.h>
 #include <ATen/ops/cos_ops.h>
@@ -35,10 +36,14 @@
 #include <ATen/ops/gelu_backward_ops.h>
 #include <ATen/ops/gelu_ops.h>
 #include <ATen/ops/heaviside_ops.h>
+#include <ATen/ops/huber_loss_ops.h>
 #include <ATen/ops/i0_ops.h>
+#include <ATen/ops/index_copy_ops.h>
 #include <ATen/ops/index_ops.h>
+#include <ATen/ops/index_reduce_ops.h>
 #include <ATen/ops/index_select_backward_ops.h>
 #include <ATen/ops/index_select_ops.h>
+#include <ATen/ops/isin_ops.h>
 #include <ATen/ops/isneginf_ops.h>
 #include <ATen/ops/linalg_cross_ops.h>
 #include <ATen/ops/linalg_inv_ex_ops.h>
@@ -989,6 +994,107 @@ extern "C" diopiError_t diopiGatherBackward(diopiContextHandle_t ctx,
     const auto result = opweave::compat::redispatch<at::_ops::gather_backward>(
         aten_ref::kCpuKeys, grad_output_t, input_t, dim, index_t, false);
     aten_ref::copy_result(grad_input, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::index_copy.out
+extern "C" diopiError_t diopiIndexCopy(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                       diopiConstTensorHandle_t input, int64_t dim,
+                                       diopiConstTensorHandle_t index,
+                                       diopiConstTensorHandle_t source) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor index_t = aten_ref::wrap(index);
+    at::Tensor source_t = aten_ref::wrap(source);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::index_copy_out>(aten_ref::kCpuKeys, input_t, dim, index_t,
+                                                          source_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::index_reduce.out
+extern "C" diopiError_t diopiIndexReduce(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                         diopiConstTensorHandle_t input, int64_t dim,
+                                         diopiConstTensorHandle_t index,
+                                         diopiConstTensorHandle_t source, const char* reduce,
+                                         bool include_self) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor index_t = aten_ref::wrap(index);
+    at::Tensor source_t = aten_ref::wrap(source);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::index_reduce_out>(
+        aten_ref::kCpuKeys, input_t, dim, index_t, source_t, c10::string_view(reduce), include_self,
+        out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::isin.Tensor_Tensor_out
+extern "C" diopiError_t diopiIsin(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t elements,
+                                  diopiConstTensorHandle_t test_elements, bool assume_unique,
+                                  bool invert) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor elements_t = aten_ref::wrap(elements);
+    at::Tensor test_elements_t = aten_ref::wrap(test_elements);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::isin_Tensor_Tensor_out>(
+        aten_ref::kCpuKeys, elements_t, test_elements_t, assume_unique, invert, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::angle.out
+extern "C" diopiError_t diopiAngle(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                   diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::angle_out>(aten_ref::kCpuKeys, input_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::huber_loss.out
+extern "C" diopiError_t diopiHuberLoss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                       diopiConstTensorHandle_t input,
+                                       diopiConstTensorHandle_t target, diopiReduction_t reduction,
+                                       double delta) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor target_t = aten_ref::wrap(target);
+    aten_ref::Output out_o(out, aten_ref::Output::kMayResize);
+    opweave::compat::redispatch<at::_ops::huber_loss_out>(aten_ref::kCpuKeys, input_t, target_t,
+                                                          static_cast<int64_t>(reduction), delta,
+                                                          out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -9,6 +9,7 @@
 // ATen/core/Tensor.h first: the per-operator headers assume it.
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/_linalg_svd_ops.h>
+#include <ATen/ops/_logcumsumexp_ops.h>
 #include <ATen/ops/_softmax_backward_data_ops.h>
 #include <ATen/ops/_softmax_ops.h>
 #include <ATen/ops/abs_ops.h>
@@ -29,6 +30,7 @@
 #include <ATen/ops/hardtanh_backward_ops.h>
 #include <ATen/ops/hardtanh_ops.h>
 #include <ATen/ops/hypot_ops.h>
+#include <ATen/ops/kthvalue_ops.h>
 #include <ATen/ops/leaky_relu_backward_ops.h>
 #include <ATen/ops/leaky_relu_ops.h>
 #include <ATen/ops/lgamma_ops.h>
@@ -38,14 +40,18 @@
 #include <ATen/ops/logit_ops.h>
 #include <ATen/ops/max_pool2d_with_indices_backward_ops.h>
 #include <ATen/ops/max_pool2d_with_indices_ops.h>
+#include <ATen/ops/max_unpool2d_ops.h>
 #include <ATen/ops/maximum_ops.h>
 #include <ATen/ops/mish_ops.h>
 #include <ATen/ops/nan_to_num_ops.h>
+#include <ATen/ops/nanmedian_ops.h>
 #include <ATen/ops/native_layer_norm_backward_ops.h>
 #include <ATen/ops/native_layer_norm_ops.h>
 #include <ATen/ops/remainder_ops.h>
 #include <ATen/ops/roll_ops.h>
 #include <ATen/ops/rsqrt_ops.h>
+#include <ATen/ops/scatter_add_ops.h>
+#include <ATen/ops/scatter_reduce_ops.h>
 #include <ATen/ops/sign_ops.h>
 #include <ATen/ops/signbit_ops.h>
 #include <ATen/ops/sin_ops.h>
@@ -733,6 +739,147 @@ extern "C" diopiError_t diopiEmbeddingBackward(diopiContextHandle_t ctx, diopiTe
     at::Tensor indices_t = aten_ref::wrap(indices);
     const auto result = opweave::compat::redispatch<at::_ops::embedding_dense_backward>(
         aten_ref::kCpuKeys, grad_t, indices_t, num_weights, padding_idx, scale_grad_byfreq);
+    aten_ref::copy_result(out, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::scatter_reduce.two_out
+extern "C" diopiError_t diopiScatterReduce(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                           diopiConstTensorHandle_t input, int64_t dim,
+                                           diopiConstTensorHandle_t index,
+                                           diopiConstTensorHandle_t src, const char* reduce,
+                                           bool include_self) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor index_t = aten_ref::wrap(index);
+    at::Tensor src_t = aten_ref::wrap(src);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::scatter_reduce_two_out>(
+        aten_ref::kCpuKeys, input_t, dim, index_t, src_t, c10::string_view(reduce), include_self,
+        out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::scatter_add.out
+extern "C" diopiError_t diopiScatterAdd(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiConstTensorHandle_t input, int64_t dim,
+                                        diopiConstTensorHandle_t index,
+                                        diopiConstTensorHandle_t src) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor index_t = aten_ref::wrap(index);
+    at::Tensor src_t = aten_ref::wrap(src);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::scatter_add_out>(aten_ref::kCpuKeys, input_t, dim,
+                                                           index_t, src_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::_logcumsumexp.out
+extern "C" diopiError_t diopiLogcumsumexp(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                          diopiConstTensorHandle_t input, int64_t dim) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::_logcumsumexp_out>(aten_ref::kCpuKeys, input_t, dim,
+                                                             out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::max_unpool2d.out
+extern "C" diopiError_t diopiMaxUnpool2d(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                         diopiConstTensorHandle_t input,
+                                         diopiConstTensorHandle_t indices,
+                                         diopiSize_t output_size) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor indices_t = aten_ref::wrap(indices);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::max_unpool2d_out>(
+        aten_ref::kCpuKeys, input_t, indices_t, aten_ref::ints(output_size), out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::kthvalue.values
+extern "C" diopiError_t diopiKthvalue(diopiContextHandle_t ctx, diopiTensorHandle_t values,
+                                      diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
+                                      int64_t k, int64_t dim) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor values_t = aten_ref::wrap(values);
+    aten_ref::Output values_o(values);
+    aten_ref::Output indices_o(indices);
+    opweave::compat::redispatch<at::_ops::kthvalue_values>(aten_ref::kCpuKeys, input_t, k, dim,
+                                                           aten_ref::keepdim_of(values_t, input_t),
+                                                           values_o.tensor(), indices_o.tensor());
+    values_o.commit();
+    indices_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::nanmedian.dim_values
+extern "C" diopiError_t diopiNanmedian(diopiContextHandle_t ctx, diopiTensorHandle_t values,
+                                       diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
+                                       int64_t dim) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor values_t = aten_ref::wrap(values);
+    aten_ref::Output values_o(values);
+    aten_ref::Output indices_o(indices);
+    opweave::compat::redispatch<at::_ops::nanmedian_dim_values>(
+        aten_ref::kCpuKeys, input_t, dim, aten_ref::keepdim_of(values_t, input_t),
+        values_o.tensor(), indices_o.tensor());
+    values_o.commit();
+    indices_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::nanmedian
+extern "C" diopiError_t diopiNanmedianAll(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                          diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    const auto result =
+        opweave::compat::redispatch<at::_ops::nanmedian>(aten_ref::kCpuKeys, input_t);
     aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {

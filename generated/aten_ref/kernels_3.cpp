@@ -31,6 +31,7 @@
 #include <ATen/ops/geqrf_ops.h>
 #include <ATen/ops/hardswish_backward_ops.h>
 #include <ATen/ops/hardswish_ops.h>
+#include <ATen/ops/index_fill_ops.h>
 #include <ATen/ops/index_put_ops.h>
 #include <ATen/ops/isposinf_ops.h>
 #include <ATen/ops/le_ops.h>
@@ -57,6 +58,7 @@
 #include <ATen/ops/special_modified_bessel_i0_ops.h>
 #include <ATen/ops/special_modified_bessel_k1_ops.h>
 #include <ATen/ops/special_scaled_modified_bessel_k1_ops.h>
+#include <ATen/ops/take_ops.h>
 #include <ATen/ops/tan_ops.h>
 #include <ATen/ops/tanh_backward_ops.h>
 #include <ATen/ops/tanh_ops.h>
@@ -629,6 +631,98 @@ extern "C" diopiError_t diopiMSELossBackward(
         aten_ref::kCpuKeys, grad_output_t, input_t, target_t, static_cast<int64_t>(reduction),
         grad_input_o.tensor());
     grad_input_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::index_fill.int_Scalar
+extern "C" diopiError_t diopiIndexFillScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                             diopiConstTensorHandle_t input, int64_t dim,
+                                             diopiConstTensorHandle_t index,
+                                             const diopiScalar_t* value) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor index_t = aten_ref::wrap(index);
+    const auto result = opweave::compat::redispatch<at::_ops::index_fill_int_Scalar>(
+        aten_ref::kCpuKeys, input_t, dim, index_t, aten_ref::scalar(value));
+    aten_ref::copy_result(out, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::index_fill.int_Tensor
+extern "C" diopiError_t diopiIndexFill(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                       diopiConstTensorHandle_t input, int64_t dim,
+                                       diopiConstTensorHandle_t index,
+                                       diopiConstTensorHandle_t value) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor index_t = aten_ref::wrap(index);
+    at::Tensor value_t = aten_ref::wrap(value);
+    const auto result = opweave::compat::redispatch<at::_ops::index_fill_int_Tensor>(
+        aten_ref::kCpuKeys, input_t, dim, index_t, value_t);
+    aten_ref::copy_result(out, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::index_fill_.int_Scalar
+extern "C" diopiError_t diopiIndexFillInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                                int64_t dim, diopiConstTensorHandle_t index,
+                                                const diopiScalar_t* value) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor index_t = aten_ref::wrap(index);
+    opweave::compat::redispatch<at::_ops::index_fill__int_Scalar>(aten_ref::kCpuKeys, input_t, dim,
+                                                                  index_t, aten_ref::scalar(value));
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::index_fill_.int_Tensor
+extern "C" diopiError_t diopiIndexFillInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                          int64_t dim, diopiConstTensorHandle_t index,
+                                          diopiConstTensorHandle_t value) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor index_t = aten_ref::wrap(index);
+    at::Tensor value_t = aten_ref::wrap(value);
+    opweave::compat::redispatch<at::_ops::index_fill__int_Tensor>(aten_ref::kCpuKeys, input_t, dim,
+                                                                  index_t, value_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::take.out
+extern "C" diopiError_t diopiTake(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input, diopiConstTensorHandle_t index) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor index_t = aten_ref::wrap(index);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::take_out>(aten_ref::kCpuKeys, input_t, index_t,
+                                                    out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -117,11 +117,17 @@ SeededCpuGenerator::SeededCpuGenerator(diopiGeneratorHandle_t device_generator) 
 
 Output::Output(diopiTensorHandle_t h, Mode mode) : view_(wrap(h)) {
   const bool direct = view_.is_contiguous() && (mode == kInPlace || view_.numel() > 1);
-  work_ = direct ? view_ : at::empty(view_.sizes(), view_.options());
+  // An alias rather than view_ itself: a kernel that restrides its out= (max_unpool2d follows a
+  // channels-last input) changes work_'s strides only, and commit() copies the values back.
+  work_ = direct ? view_.alias() : at::empty(view_.sizes(), view_.options());
 }
 
 void Output::commit() {
-  if (!work_.is_same(view_)) view_.copy_(work_);
+  const bool alias = work_.is_alias_of(view_);
+  if (alias && work_.sizes() == view_.sizes() && work_.strides() == view_.strides() &&
+      work_.storage_offset() == view_.storage_offset())
+    return;
+  view_.copy_(alias ? work_.clone() : work_);  // a restrided alias overlaps view_
 }
 
 void copy_result(diopiTensorHandle_t out, const at::Tensor& result) {

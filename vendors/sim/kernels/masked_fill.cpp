@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/elementwise.h"
+#include "common/fill_value.h"
 #include "common/scalar.h"
 #include "common/shape_ops.h"
 
@@ -28,27 +29,11 @@ void masked_fill(const Kernel& kernel, diopiContextHandle_t ctx, const View& out
   check_dtype(mask, dtype_bit(diopi_dtype_bool) | dtype_bit(diopi_dtype_uint8), "mask");
   broadcast_to(input, out, "input");
   broadcast_to(mask, out, "mask");
-  View value_t;
-  Scalar value;
-  const bool from_tensor = value_h != nullptr;
-  if (from_tensor) {
-    value_t = input_view(value_h, "value");
-    check_dtype(value_t, kAllTypes, "value");
-    SIMK_CHECK(value_t.ndim == 0, "value must be a 0-dim tensor, got %s",
-               value_t.shape_str().c_str());
-  } else {
-    value = scalar_arg(value_s, "value");
-  }
+  const FillValue value = FillValue::of(value_h, value_s);
   launch(kernel, ctx, out, [=] {
     dispatch<kAllTypes>(out.dtype, [&](auto tag) {
       using T = TypeOf<decltype(tag)>;
-      T v;
-      if (from_tensor) {
-        cast_copy(contiguous_view(&v, dtype_of<T>, nullptr, 0), value_t);
-      } else {
-        v = value.is_float ? convert<T>(value.f) : convert<T>(value.i);
-      }
-      const acc_t<T> fill = load(v);
+      const acc_t<T> fill = load(value.template get<T>());
       Buffer sm, si;
       const View vm = broadcast_to(as_dtype(mask, diopi_dtype_bool, sm), out, "mask");
       const View vi = broadcast_to(as_dtype(input, out.dtype, si), out, "input");

@@ -52,20 +52,7 @@ void scatter(const Kernel& kernel, diopiContextHandle_t ctx, const View& out, co
   } else {
     value = scalar_arg(value_s, "value");
   }
-  if (index.numel() > 0) {
-    SIMK_CHECK(index.ndim == input.ndim,
-               "index %s and input %s must have the same number of "
-               "dims",
-               index.shape_str().c_str(), input.shape_str().c_str());
-    for (int k = 0; k < input.ndim; ++k) {
-      SIMK_CHECK(k == d || index.sizes[k] <= input.sizes[k],
-                 "index %s is larger than input %s "
-                 "outside dim %d",
-                 index.shape_str().c_str(), input.shape_str().c_str(), d);
-      SIMK_CHECK(!from_src || index.sizes[k] <= src.sizes[k], "index %s is larger than src %s",
-                 index.shape_str().c_str(), src.shape_str().c_str());
-    }
-  }
+  check_scatter_shapes(index, input, from_src ? &src : nullptr, d);
   launch(kernel, ctx, out, [=] {
     if (out.data != input.data) cast_copy(out, input);
     const std::vector<int64_t> idx = packed<int64_t>(index);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "elementwise.h"
+#include "select.h"
 #include "shape_ops.h"
 
 namespace simk {
@@ -34,39 +35,12 @@ int64_t extreme_index(const A* x, int64_t n, int64_t s) {
 template <bool Max>
 void reduce_dim(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t values_h,
                 diopiTensorHandle_t indices_h, diopiConstTensorHandle_t input_h, int64_t dim_arg) {
-  const View values = output_view(values_h, Max ? "max" : "min");
-  const View indices = output_view(indices_h, Max ? "max_indices" : "min_indices");
   const View input = input_view(input_h, "input");
-  check_dtype(input, kFloatingAndInt | kIntegral, "input");
-  check_dtype(values, kFloatingAndInt | kIntegral, "values");
-  check_dtype(indices, dtype_bit(diopi_dtype_int64), "indices");
-  const int dim = wrap_dim(dim_arg, input.ndim);
-  SIMK_CHECK(input.ndim == 0 || input.sizes[dim] > 0,
-             "cannot reduce over dim %d of input %s: it has no elements", dim,
-             input.shape_str().c_str());
-  check_reduced(values, input, dim, "values");
-  check_reduced(indices, input, dim, "indices");
-  launch(kernel, ctx, values, [=] {
-    dispatch<kFloatingAndInt | kIntegral>(input.dtype, [&](auto tag) {
-      using T = TypeOf<decltype(tag)>;
-      using A = acc_t<T>;
-      const std::vector<T> x = packed<T>(input);
-      std::vector<A> a(x.size());
-      for (size_t i = 0; i < x.size(); ++i) a[i] = load(x[i]);
-      const Lines l = lines_of(input, dim);
-      std::vector<T> best(static_cast<size_t>(l.outer * l.inner));
-      std::vector<int64_t> where(best.size());
-      for (int64_t o = 0; o < l.outer; ++o)
-        for (int64_t i = 0; i < l.inner; ++i) {
-          const int64_t base = o * l.len * l.inner + i;
-          const int64_t k = extreme_index<Max>(a.data() + base, l.len, l.inner);
-          best[o * l.inner + i] = x[base + k * l.inner];
-          where[o * l.inner + i] = k;
-        }
-      unpack(values, best);
-      unpack(indices, where);
-    });
-  });
+  select_lines<kFloatingAndInt | kIntegral>(
+      kernel, ctx, output_view(values_h, Max ? "max" : "min"),
+      output_view(indices_h, Max ? "max_indices" : "min_indices"), input,
+      wrap_dim(dim_arg, input.ndim),
+      [](auto* x, int64_t n, int64_t s) { return extreme_index<Max>(x, n, s); });
 }
 
 template <bool Max>
@@ -133,6 +107,22 @@ void arg_extreme(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHand
   });
 }
 
+// Replaces each line along dim of x (a row-major copy of a tensor shaped like `shape`) by its
+// running op(acc, value) from init, in order along the line.
+template <class A, class Op>
+void scan_lines(std::vector<A>& x, const View& shape, int dim, A init, Op op) {
+  const Lines l = lines_of(shape, dim);
+  for (int64_t o = 0; o < l.outer; ++o)
+    for (int64_t i = 0; i < l.inner; ++i) {
+      A acc = init;
+      A* p = x.data() + o * l.len * l.inner + i;
+      for (int64_t j = 0; j < l.len; ++j) {
+        acc = op(acc, p[j * l.inner]);
+        p[j * l.inner] = acc;
+      }
+    }
+}
+
 // Cumulative sum (Prod false) or product along dim, in double or int64 (ATen's acc type).
 template <bool Prod>
 void cumulative(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
@@ -147,20 +137,13 @@ void cumulative(const Kernel& kernel, diopiContextHandle_t ctx, diopiTensorHandl
   auto run = [=](auto zero) {
     using A = decltype(zero);
     std::vector<A> x = packed<A>(input);
-    const Lines l = lines_of(input, d);
-    for (int64_t o = 0; o < l.outer; ++o)
-      for (int64_t i = 0; i < l.inner; ++i) {
-        A acc = Prod ? 1 : 0;
-        A* p = x.data() + o * l.len * l.inner + i;
-        for (int64_t j = 0; j < l.len; ++j) {
-          if constexpr (Prod) {
-            acc *= p[j * l.inner];
-          } else {
-            acc += p[j * l.inner];
-          }
-          p[j * l.inner] = acc;
-        }
+    scan_lines(x, input, d, static_cast<A>(Prod ? 1 : 0), [](A acc, A v) -> A {
+      if constexpr (Prod) {
+        return acc * v;
+      } else {
+        return acc + v;
       }
+    });
     unpack(out, x);
   };
   const bool floating = is_floating(out.dtype);
