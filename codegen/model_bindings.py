@@ -130,6 +130,11 @@ class BindingParser:
             if not isinstance(arg, str) or not C_IDENT.match(arg):
                 self.err(line, name, f"argument name {arg!r} is not a C identifier")
                 return None
+            if arg.startswith("ow_") or arg == "ctx":
+                # generated function bodies name their own locals ow_*; ctx is every
+                # function's first parameter
+                self.err(line, name, f"argument name '{arg}' is reserved (ctx, ow_*)")
+                return None
             if arg in seen:
                 self.err(line, name, f"argument '{arg}' listed twice")
                 return None

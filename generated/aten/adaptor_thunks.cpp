@@ -13,765 +13,770 @@ namespace {
 diopiError_t adapt_diopiAdd(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input, diopiConstTensorHandle_t other,
                             const diopiScalar_t* alpha) {
-  opweave::Adaptation a(opweave::slot::diopiAdd);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAdd)>()(ctx, out, input, other, alpha));
+  opweave::Adaptation ow_a(opweave::slot::diopiAdd);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAdd)>()(ctx, out, input, other, alpha));
 }
 
 // ---- diopiAddInp (family add)
 diopiError_t adapt_diopiAddInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                diopiConstTensorHandle_t other, const diopiScalar_t* alpha) {
-  opweave::Adaptation a(opweave::slot::diopiAddInp);
-  a.inout(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAddInp)>()(ctx, input, other, alpha));
+  opweave::Adaptation ow_a(opweave::slot::diopiAddInp);
+  ow_a.inout(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAddInp)>()(ctx, input, other, alpha));
 }
 
 // ---- diopiAddScalar (family add)
 diopiError_t adapt_diopiAddScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input, const diopiScalar_t* other,
                                   const diopiScalar_t* alpha) {
-  opweave::Adaptation a(opweave::slot::diopiAddScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAddScalar)>()(ctx, out, input, other, alpha));
+  opweave::Adaptation ow_a(opweave::slot::diopiAddScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAddScalar)>()(ctx, out, input, other, alpha));
 }
 
 // ---- diopiAddInpScalar (family add)
 diopiError_t adapt_diopiAddInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                      const diopiScalar_t* other, const diopiScalar_t* alpha) {
-  opweave::Adaptation a(opweave::slot::diopiAddInpScalar);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAddInpScalar)>()(ctx, input, other, alpha));
+  opweave::Adaptation ow_a(opweave::slot::diopiAddInpScalar);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAddInpScalar)>()(ctx, input, other, alpha));
 }
 
 // ---- diopiSub (family sub)
 diopiError_t adapt_diopiSub(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input, diopiConstTensorHandle_t other,
                             const diopiScalar_t* alpha) {
-  opweave::Adaptation a(opweave::slot::diopiSub);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSub)>()(ctx, out, input, other, alpha));
+  opweave::Adaptation ow_a(opweave::slot::diopiSub);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSub)>()(ctx, out, input, other, alpha));
 }
 
 // ---- diopiSubInp (family sub)
 diopiError_t adapt_diopiSubInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                diopiConstTensorHandle_t other, const diopiScalar_t* alpha) {
-  opweave::Adaptation a(opweave::slot::diopiSubInp);
-  a.inout(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSubInp)>()(ctx, input, other, alpha));
+  opweave::Adaptation ow_a(opweave::slot::diopiSubInp);
+  ow_a.inout(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSubInp)>()(ctx, input, other, alpha));
 }
 
 // ---- diopiSubScalar (family sub)
 diopiError_t adapt_diopiSubScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input, const diopiScalar_t* other,
                                   const diopiScalar_t* alpha) {
-  opweave::Adaptation a(opweave::slot::diopiSubScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSubScalar)>()(ctx, out, input, other, alpha));
+  opweave::Adaptation ow_a(opweave::slot::diopiSubScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSubScalar)>()(ctx, out, input, other, alpha));
 }
 
 // ---- diopiSubInpScalar (family sub)
 diopiError_t adapt_diopiSubInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                      const diopiScalar_t* other, const diopiScalar_t* alpha) {
-  opweave::Adaptation a(opweave::slot::diopiSubInpScalar);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSubInpScalar)>()(ctx, input, other, alpha));
+  opweave::Adaptation ow_a(opweave::slot::diopiSubInpScalar);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSubInpScalar)>()(ctx, input, other, alpha));
 }
 
 // ---- diopiMul (family mul)
 diopiError_t adapt_diopiMul(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiMul);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMul)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiMul);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMul)>()(ctx, out, input, other));
 }
 
 // ---- diopiMulInp (family mul)
 diopiError_t adapt_diopiMulInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiMulInp);
-  a.inout(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMulInp)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiMulInp);
+  ow_a.inout(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMulInp)>()(ctx, input, other));
 }
 
 // ---- diopiMulScalar (family mul)
 diopiError_t adapt_diopiMulScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input, const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiMulScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMulScalar)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiMulScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMulScalar)>()(ctx, out, input, other));
 }
 
 // ---- diopiMulInpScalar (family mul)
 diopiError_t adapt_diopiMulInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                      const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiMulInpScalar);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMulInpScalar)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiMulInpScalar);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMulInpScalar)>()(ctx, input, other));
 }
 
 // ---- diopiDiv (family div)
 diopiError_t adapt_diopiDiv(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input, diopiConstTensorHandle_t other,
                             diopiRoundMode_t rounding_mode) {
-  opweave::Adaptation a(opweave::slot::diopiDiv);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiDiv)>()(ctx, out, input, other, rounding_mode));
+  opweave::Adaptation ow_a(opweave::slot::diopiDiv);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiDiv)>()(ctx, out, input, other, rounding_mode));
 }
 
 // ---- diopiDivInp (family div)
 diopiError_t adapt_diopiDivInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                diopiConstTensorHandle_t other, diopiRoundMode_t rounding_mode) {
-  opweave::Adaptation a(opweave::slot::diopiDivInp);
-  a.inout(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiDivInp)>()(ctx, input, other, rounding_mode));
+  opweave::Adaptation ow_a(opweave::slot::diopiDivInp);
+  ow_a.inout(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiDivInp)>()(ctx, input, other, rounding_mode));
 }
 
 // ---- diopiDivScalar (family div)
 diopiError_t adapt_diopiDivScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input, const diopiScalar_t* other,
                                   diopiRoundMode_t rounding_mode) {
-  opweave::Adaptation a(opweave::slot::diopiDivScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiDivScalar)>()(ctx, out, input, other, rounding_mode));
+  opweave::Adaptation ow_a(opweave::slot::diopiDivScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiDivScalar)>()(ctx, out, input, other, rounding_mode));
 }
 
 // ---- diopiDivInpScalar (family div)
 diopiError_t adapt_diopiDivInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                      const diopiScalar_t* other, diopiRoundMode_t rounding_mode) {
-  opweave::Adaptation a(opweave::slot::diopiDivInpScalar);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiDivInpScalar)>()(ctx, input, other, rounding_mode));
+  opweave::Adaptation ow_a(opweave::slot::diopiDivInpScalar);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiDivInpScalar)>()(ctx, input, other, rounding_mode));
 }
 
 // ---- diopiPow (family pow)
 diopiError_t adapt_diopiPow(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input, const diopiScalar_t* exponent) {
-  opweave::Adaptation a(opweave::slot::diopiPow);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiPow)>()(ctx, out, input, exponent));
+  opweave::Adaptation ow_a(opweave::slot::diopiPow);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiPow)>()(ctx, out, input, exponent));
 }
 
 // ---- diopiPowTensor (family pow)
 diopiError_t adapt_diopiPowTensor(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input,
                                   diopiConstTensorHandle_t exponent) {
-  opweave::Adaptation a(opweave::slot::diopiPowTensor);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(exponent, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiPowTensor)>()(ctx, out, input, exponent));
+  opweave::Adaptation ow_a(opweave::slot::diopiPowTensor);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(exponent, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiPowTensor)>()(ctx, out, input, exponent));
 }
 
 // ---- diopiPowScalar (family pow)
 diopiError_t adapt_diopiPowScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   const diopiScalar_t* input, diopiConstTensorHandle_t exponent) {
-  opweave::Adaptation a(opweave::slot::diopiPowScalar);
-  a.out(out, true);
-  a.in(exponent, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiPowScalar)>()(ctx, out, input, exponent));
+  opweave::Adaptation ow_a(opweave::slot::diopiPowScalar);
+  ow_a.out(out, true);
+  ow_a.in(exponent, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiPowScalar)>()(ctx, out, input, exponent));
 }
 
 // ---- diopiMaximum (family maximum)
 diopiError_t adapt_diopiMaximum(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiMaximum);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMaximum)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiMaximum);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMaximum)>()(ctx, out, input, other));
 }
 
 // ---- diopiMinimum (family minimum)
 diopiError_t adapt_diopiMinimum(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiMinimum);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMinimum)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiMinimum);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMinimum)>()(ctx, out, input, other));
 }
 
 // ---- diopiLerpScalar (family lerp)
 diopiError_t adapt_diopiLerpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input, diopiConstTensorHandle_t end,
                                    const diopiScalar_t* weight) {
-  opweave::Adaptation a(opweave::slot::diopiLerpScalar);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(end, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLerpScalar)>()(ctx, out, input, end, weight));
+  opweave::Adaptation ow_a(opweave::slot::diopiLerpScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(end, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLerpScalar)>()(ctx, out, input, end, weight));
 }
 
 // ---- diopiLerpTensor (family lerp)
 diopiError_t adapt_diopiLerpTensor(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input, diopiConstTensorHandle_t end,
                                    diopiConstTensorHandle_t weight) {
-  opweave::Adaptation a(opweave::slot::diopiLerpTensor);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(end, true);
-  a.in(weight, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLerpTensor)>()(ctx, out, input, end, weight));
+  opweave::Adaptation ow_a(opweave::slot::diopiLerpTensor);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(end, true);
+  ow_a.in(weight, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLerpTensor)>()(ctx, out, input, end, weight));
 }
 
 // ---- diopiAddcmul (family addcmul)
 diopiError_t adapt_diopiAddcmul(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t tensor1,
                                 diopiConstTensorHandle_t tensor2, const diopiScalar_t* value) {
-  opweave::Adaptation a(opweave::slot::diopiAddcmul);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(tensor1, true);
-  a.in(tensor2, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAddcmul)>()(ctx, out, input, tensor1, tensor2, value));
+  opweave::Adaptation ow_a(opweave::slot::diopiAddcmul);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(tensor1, true);
+  ow_a.in(tensor2, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiAddcmul)>()(ctx, out, input, tensor1, tensor2, value));
 }
 
 // ---- diopiAddcdiv (family addcdiv)
 diopiError_t adapt_diopiAddcdiv(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t tensor1,
                                 diopiConstTensorHandle_t tensor2, const diopiScalar_t* value) {
-  opweave::Adaptation a(opweave::slot::diopiAddcdiv);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(tensor1, true);
-  a.in(tensor2, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAddcdiv)>()(ctx, out, input, tensor1, tensor2, value));
+  opweave::Adaptation ow_a(opweave::slot::diopiAddcdiv);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(tensor1, true);
+  ow_a.in(tensor2, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiAddcdiv)>()(ctx, out, input, tensor1, tensor2, value));
 }
 
 // ---- diopiNeg (family neg)
 diopiError_t adapt_diopiNeg(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiNeg);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNeg)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiNeg);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiNeg)>()(ctx, out, input));
 }
 
 // ---- diopiNegInp (family neg)
 diopiError_t adapt_diopiNegInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiNegInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNegInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiNegInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiNegInp)>()(ctx, input));
 }
 
 // ---- diopiExp (family exp)
 diopiError_t adapt_diopiExp(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiExp);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiExp)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiExp);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiExp)>()(ctx, out, input));
 }
 
 // ---- diopiExpInp (family exp)
 diopiError_t adapt_diopiExpInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiExpInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiExpInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiExpInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiExpInp)>()(ctx, input));
 }
 
 // ---- diopiLog (family log)
 diopiError_t adapt_diopiLog(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiLog);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLog)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiLog);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLog)>()(ctx, out, input));
 }
 
 // ---- diopiLogInp (family log)
 diopiError_t adapt_diopiLogInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiLogInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLogInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiLogInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLogInp)>()(ctx, input));
 }
 
 // ---- diopiLog1p (family log1p)
 diopiError_t adapt_diopiLog1p(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiLog1p);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLog1p)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiLog1p);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLog1p)>()(ctx, out, input));
 }
 
 // ---- diopiLog1pInp (family log1p)
 diopiError_t adapt_diopiLog1pInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiLog1pInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLog1pInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiLog1pInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLog1pInp)>()(ctx, input));
 }
 
 // ---- diopiSqrt (family sqrt)
 diopiError_t adapt_diopiSqrt(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSqrt);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSqrt)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSqrt);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSqrt)>()(ctx, out, input));
 }
 
 // ---- diopiSqrtInp (family sqrt)
 diopiError_t adapt_diopiSqrtInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSqrtInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSqrtInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSqrtInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSqrtInp)>()(ctx, input));
 }
 
 // ---- diopiRsqrt (family rsqrt)
 diopiError_t adapt_diopiRsqrt(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiRsqrt);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiRsqrt)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiRsqrt);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiRsqrt)>()(ctx, out, input));
 }
 
 // ---- diopiRsqrtInp (family rsqrt)
 diopiError_t adapt_diopiRsqrtInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiRsqrtInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiRsqrtInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiRsqrtInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiRsqrtInp)>()(ctx, input));
 }
 
 // ---- diopiAbs (family abs)
 diopiError_t adapt_diopiAbs(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiAbs);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAbs)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiAbs);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAbs)>()(ctx, out, input));
 }
 
 // ---- diopiAbsInp (family abs)
 diopiError_t adapt_diopiAbsInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiAbsInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAbsInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiAbsInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAbsInp)>()(ctx, input));
 }
 
 // ---- diopiSin (family sin)
 diopiError_t adapt_diopiSin(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSin);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSin)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSin);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSin)>()(ctx, out, input));
 }
 
 // ---- diopiSinInp (family sin)
 diopiError_t adapt_diopiSinInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSinInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSinInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSinInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSinInp)>()(ctx, input));
 }
 
 // ---- diopiCos (family cos)
 diopiError_t adapt_diopiCos(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiCos);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiCos)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiCos);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiCos)>()(ctx, out, input));
 }
 
 // ---- diopiCosInp (family cos)
 diopiError_t adapt_diopiCosInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiCosInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiCosInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiCosInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiCosInp)>()(ctx, input));
 }
 
 // ---- diopiReciprocal (family reciprocal)
 diopiError_t adapt_diopiReciprocal(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiReciprocal);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiReciprocal)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiReciprocal);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiReciprocal)>()(ctx, out, input));
 }
 
 // ---- diopiReciprocalInp (family reciprocal)
 diopiError_t adapt_diopiReciprocalInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiReciprocalInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiReciprocalInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiReciprocalInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiReciprocalInp)>()(ctx, input));
 }
 
 // ---- diopiFloor (family floor)
 diopiError_t adapt_diopiFloor(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiFloor);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiFloor)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiFloor);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiFloor)>()(ctx, out, input));
 }
 
 // ---- diopiFloorInp (family floor)
 diopiError_t adapt_diopiFloorInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiFloorInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiFloorInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiFloorInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiFloorInp)>()(ctx, input));
 }
 
 // ---- diopiCeil (family ceil)
 diopiError_t adapt_diopiCeil(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiCeil);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiCeil)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiCeil);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiCeil)>()(ctx, out, input));
 }
 
 // ---- diopiCeilInp (family ceil)
 diopiError_t adapt_diopiCeilInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiCeilInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiCeilInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiCeilInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiCeilInp)>()(ctx, input));
 }
 
 // ---- diopiErf (family erf)
 diopiError_t adapt_diopiErf(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiErf);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiErf)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiErf);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiErf)>()(ctx, out, input));
 }
 
 // ---- diopiErfInp (family erf)
 diopiError_t adapt_diopiErfInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiErfInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiErfInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiErfInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiErfInp)>()(ctx, input));
 }
 
 // ---- diopiLog2 (family log2)
 diopiError_t adapt_diopiLog2(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiLog2);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLog2)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiLog2);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLog2)>()(ctx, out, input));
 }
 
 // ---- diopiLog2Inp (family log2)
 diopiError_t adapt_diopiLog2Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiLog2Inp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLog2Inp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiLog2Inp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLog2Inp)>()(ctx, input));
 }
 
 // ---- diopiLog10 (family log10)
 diopiError_t adapt_diopiLog10(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiLog10);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLog10)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiLog10);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLog10)>()(ctx, out, input));
 }
 
 // ---- diopiLog10Inp (family log10)
 diopiError_t adapt_diopiLog10Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiLog10Inp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLog10Inp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiLog10Inp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLog10Inp)>()(ctx, input));
 }
 
 // ---- diopiSign (family sign)
 diopiError_t adapt_diopiSign(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSign);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSign)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSign);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSign)>()(ctx, out, input));
 }
 
 // ---- diopiClampScalar (family clamp)
 diopiError_t adapt_diopiClampScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                     diopiConstTensorHandle_t input, const diopiScalar_t* min,
                                     const diopiScalar_t* max) {
-  opweave::Adaptation a(opweave::slot::diopiClampScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiClampScalar)>()(ctx, out, input, min, max));
+  opweave::Adaptation ow_a(opweave::slot::diopiClampScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiClampScalar)>()(ctx, out, input, min, max));
 }
 
 // ---- diopiClampInpScalar (family clamp)
 diopiError_t adapt_diopiClampInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                        const diopiScalar_t* min, const diopiScalar_t* max) {
-  opweave::Adaptation a(opweave::slot::diopiClampInpScalar);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiClampInpScalar)>()(ctx, input, min, max));
+  opweave::Adaptation ow_a(opweave::slot::diopiClampInpScalar);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiClampInpScalar)>()(ctx, input, min, max));
 }
 
 // ---- diopiClampMinScalar (family clamp)
 diopiError_t adapt_diopiClampMinScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                        diopiConstTensorHandle_t input, const diopiScalar_t* min) {
-  opweave::Adaptation a(opweave::slot::diopiClampMinScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiClampMinScalar)>()(ctx, out, input, min));
+  opweave::Adaptation ow_a(opweave::slot::diopiClampMinScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiClampMinScalar)>()(ctx, out, input, min));
 }
 
 // ---- diopiClampMinInpScalar (family clamp)
 diopiError_t adapt_diopiClampMinInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                           const diopiScalar_t* min) {
-  opweave::Adaptation a(opweave::slot::diopiClampMinInpScalar);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiClampMinInpScalar)>()(ctx, input, min));
+  opweave::Adaptation ow_a(opweave::slot::diopiClampMinInpScalar);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiClampMinInpScalar)>()(ctx, input, min));
 }
 
 // ---- diopiClampMaxScalar (family clamp)
 diopiError_t adapt_diopiClampMaxScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                        diopiConstTensorHandle_t input, const diopiScalar_t* max) {
-  opweave::Adaptation a(opweave::slot::diopiClampMaxScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiClampMaxScalar)>()(ctx, out, input, max));
+  opweave::Adaptation ow_a(opweave::slot::diopiClampMaxScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiClampMaxScalar)>()(ctx, out, input, max));
 }
 
 // ---- diopiClampMaxInpScalar (family clamp)
 diopiError_t adapt_diopiClampMaxInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                           const diopiScalar_t* max) {
-  opweave::Adaptation a(opweave::slot::diopiClampMaxInpScalar);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiClampMaxInpScalar)>()(ctx, input, max));
+  opweave::Adaptation ow_a(opweave::slot::diopiClampMaxInpScalar);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiClampMaxInpScalar)>()(ctx, input, max));
 }
 
 // ---- diopiClamp (family clamp)
 diopiError_t adapt_diopiClamp(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input, diopiConstTensorHandle_t min,
                               diopiConstTensorHandle_t max) {
-  opweave::Adaptation a(opweave::slot::diopiClamp);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(min, true);
-  a.in(max, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiClamp)>()(ctx, out, input, min, max));
+  opweave::Adaptation ow_a(opweave::slot::diopiClamp);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(min, true);
+  ow_a.in(max, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiClamp)>()(ctx, out, input, min, max));
 }
 
 // ---- diopiClampInp (family clamp)
 diopiError_t adapt_diopiClampInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                  diopiConstTensorHandle_t min, diopiConstTensorHandle_t max) {
-  opweave::Adaptation a(opweave::slot::diopiClampInp);
-  a.inout(input, true);
-  a.in(min, true);
-  a.in(max, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiClampInp)>()(ctx, input, min, max));
+  opweave::Adaptation ow_a(opweave::slot::diopiClampInp);
+  ow_a.inout(input, true);
+  ow_a.in(min, true);
+  ow_a.in(max, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiClampInp)>()(ctx, input, min, max));
 }
 
 // ---- diopiClampMin (family clamp)
 diopiError_t adapt_diopiClampMin(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiConstTensorHandle_t input, diopiConstTensorHandle_t min) {
-  opweave::Adaptation a(opweave::slot::diopiClampMin);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(min, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiClampMin)>()(ctx, out, input, min));
+  opweave::Adaptation ow_a(opweave::slot::diopiClampMin);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(min, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiClampMin)>()(ctx, out, input, min));
 }
 
 // ---- diopiClampMinInp (family clamp)
 diopiError_t adapt_diopiClampMinInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                     diopiConstTensorHandle_t min) {
-  opweave::Adaptation a(opweave::slot::diopiClampMinInp);
-  a.inout(input, true);
-  a.in(min, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiClampMinInp)>()(ctx, input, min));
+  opweave::Adaptation ow_a(opweave::slot::diopiClampMinInp);
+  ow_a.inout(input, true);
+  ow_a.in(min, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiClampMinInp)>()(ctx, input, min));
 }
 
 // ---- diopiClampMax (family clamp)
 diopiError_t adapt_diopiClampMax(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiConstTensorHandle_t input, diopiConstTensorHandle_t max) {
-  opweave::Adaptation a(opweave::slot::diopiClampMax);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(max, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiClampMax)>()(ctx, out, input, max));
+  opweave::Adaptation ow_a(opweave::slot::diopiClampMax);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(max, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiClampMax)>()(ctx, out, input, max));
 }
 
 // ---- diopiClampMaxInp (family clamp)
 diopiError_t adapt_diopiClampMaxInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                     diopiConstTensorHandle_t max) {
-  opweave::Adaptation a(opweave::slot::diopiClampMaxInp);
-  a.inout(input, true);
-  a.in(max, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiClampMaxInp)>()(ctx, input, max));
+  opweave::Adaptation ow_a(opweave::slot::diopiClampMaxInp);
+  ow_a.inout(input, true);
+  ow_a.in(max, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiClampMaxInp)>()(ctx, input, max));
 }
 
 // ---- diopiSigmoid (family sigmoid)
 diopiError_t adapt_diopiSigmoid(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                 diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSigmoid);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSigmoid)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSigmoid);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSigmoid)>()(ctx, out, input));
 }
 
 // ---- diopiSigmoidInp (family sigmoid)
 diopiError_t adapt_diopiSigmoidInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSigmoidInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSigmoidInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSigmoidInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSigmoidInp)>()(ctx, input));
 }
 
 // ---- diopiSigmoidBackward (family sigmoid)
 diopiError_t adapt_diopiSigmoidBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input,
                                         diopiConstTensorHandle_t grad_output,
                                         diopiConstTensorHandle_t output) {
-  opweave::Adaptation a(opweave::slot::diopiSigmoidBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(output, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiSigmoidBackward)>()(ctx, grad_input, grad_output, output));
+  opweave::Adaptation ow_a(opweave::slot::diopiSigmoidBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(output, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiSigmoidBackward)>()(ctx, grad_input, grad_output, output));
 }
 
 // ---- diopiTanh (family tanh)
 diopiError_t adapt_diopiTanh(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiTanh);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiTanh)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiTanh);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiTanh)>()(ctx, out, input));
 }
 
 // ---- diopiTanhInp (family tanh)
 diopiError_t adapt_diopiTanhInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiTanhInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiTanhInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiTanhInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiTanhInp)>()(ctx, input));
 }
 
 // ---- diopiTanhBackward (family tanh)
 diopiError_t adapt_diopiTanhBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input,
                                      diopiConstTensorHandle_t grad_output,
                                      diopiConstTensorHandle_t output) {
-  opweave::Adaptation a(opweave::slot::diopiTanhBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(output, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiTanhBackward)>()(ctx, grad_input, grad_output, output));
+  opweave::Adaptation ow_a(opweave::slot::diopiTanhBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(output, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiTanhBackward)>()(ctx, grad_input, grad_output, output));
 }
 
 // ---- diopiRelu (family relu)
 diopiError_t adapt_diopiRelu(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiRelu);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiRelu)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiRelu);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiRelu)>()(ctx, out, input));
 }
 
 // ---- diopiReluInp (family relu)
 diopiError_t adapt_diopiReluInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiReluInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiReluInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiReluInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiReluInp)>()(ctx, input));
 }
 
 // ---- diopiThreshold (family threshold)
 diopiError_t adapt_diopiThreshold(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input, const diopiScalar_t* threshold,
                                   const diopiScalar_t* value) {
-  opweave::Adaptation a(opweave::slot::diopiThreshold);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiThreshold)>()(ctx, out, input, threshold, value));
+  opweave::Adaptation ow_a(opweave::slot::diopiThreshold);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiThreshold)>()(ctx, out, input, threshold, value));
 }
 
 // ---- diopiThresholdBackward (family threshold)
@@ -779,86 +784,87 @@ diopiError_t adapt_diopiThresholdBackward(diopiContextHandle_t ctx, diopiTensorH
                                           diopiConstTensorHandle_t grad_output,
                                           diopiConstTensorHandle_t input,
                                           const diopiScalar_t* threshold) {
-  opweave::Adaptation a(opweave::slot::diopiThresholdBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiThresholdBackward)>()(ctx, grad_input, grad_output,
-                                                                  input, threshold));
+  opweave::Adaptation ow_a(opweave::slot::diopiThresholdBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiThresholdBackward)>()(
+      ctx, grad_input, grad_output, input, threshold));
 }
 
 // ---- diopiSilu (family silu)
 diopiError_t adapt_diopiSilu(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSilu);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSilu)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSilu);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSilu)>()(ctx, out, input));
 }
 
 // ---- diopiSiluInp (family silu)
 diopiError_t adapt_diopiSiluInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSiluInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSiluInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSiluInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSiluInp)>()(ctx, input));
 }
 
 // ---- diopiSiluBackward (family silu)
 diopiError_t adapt_diopiSiluBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input,
                                      diopiConstTensorHandle_t grad_output,
                                      diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSiluBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSiluBackward)>()(ctx, grad_input, grad_output, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSiluBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiSiluBackward)>()(ctx, grad_input, grad_output, input));
 }
 
 // ---- diopiGelu (family gelu)
 diopiError_t adapt_diopiGelu(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input, const char* approximate) {
-  opweave::Adaptation a(opweave::slot::diopiGelu);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiGelu)>()(ctx, out, input, approximate));
+  opweave::Adaptation ow_a(opweave::slot::diopiGelu);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiGelu)>()(ctx, out, input, approximate));
 }
 
 // ---- diopiGeluBackward (family gelu)
 diopiError_t adapt_diopiGeluBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input,
                                      diopiConstTensorHandle_t grad_output,
                                      diopiConstTensorHandle_t input, const char* approximate) {
-  opweave::Adaptation a(opweave::slot::diopiGeluBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiGeluBackward)>()(ctx, grad_input, grad_output, input, approximate));
+  opweave::Adaptation ow_a(opweave::slot::diopiGeluBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiGeluBackward)>()(ctx, grad_input, grad_output,
+                                                                   input, approximate));
 }
 
 // ---- diopiLeakyRelu (family leaky_relu)
 diopiError_t adapt_diopiLeakyRelu(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input,
                                   const diopiScalar_t* negative_slope) {
-  opweave::Adaptation a(opweave::slot::diopiLeakyRelu);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLeakyRelu)>()(ctx, out, input, negative_slope));
+  opweave::Adaptation ow_a(opweave::slot::diopiLeakyRelu);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLeakyRelu)>()(ctx, out, input, negative_slope));
 }
 
 // ---- diopiLeakyReluInp (family leaky_relu)
 diopiError_t adapt_diopiLeakyReluInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                      const diopiScalar_t* negative_slope) {
-  opweave::Adaptation a(opweave::slot::diopiLeakyReluInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLeakyReluInp)>()(ctx, input, negative_slope));
+  opweave::Adaptation ow_a(opweave::slot::diopiLeakyReluInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLeakyReluInp)>()(ctx, input, negative_slope));
 }
 
 // ---- diopiLeakyReluBackward (family leaky_relu)
@@ -867,12 +873,12 @@ diopiError_t adapt_diopiLeakyReluBackward(diopiContextHandle_t ctx, diopiTensorH
                                           diopiConstTensorHandle_t input,
                                           const diopiScalar_t* negative_slope,
                                           bool input_is_result) {
-  opweave::Adaptation a(opweave::slot::diopiLeakyReluBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLeakyReluBackward)>()(
+  opweave::Adaptation ow_a(opweave::slot::diopiLeakyReluBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLeakyReluBackward)>()(
       ctx, grad_input, grad_output, input, negative_slope, input_is_result));
 }
 
@@ -880,11 +886,11 @@ diopiError_t adapt_diopiLeakyReluBackward(diopiContextHandle_t ctx, diopiTensorH
 diopiError_t adapt_diopiSoftplus(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiConstTensorHandle_t input, const diopiScalar_t* beta,
                                  const diopiScalar_t* threshold) {
-  opweave::Adaptation a(opweave::slot::diopiSoftplus);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSoftplus)>()(ctx, out, input, beta, threshold));
+  opweave::Adaptation ow_a(opweave::slot::diopiSoftplus);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSoftplus)>()(ctx, out, input, beta, threshold));
 }
 
 // ---- diopiSoftplusBackward (family softplus)
@@ -892,24 +898,25 @@ diopiError_t adapt_diopiSoftplusBackward(diopiContextHandle_t ctx, diopiTensorHa
                                          diopiConstTensorHandle_t grad_output,
                                          diopiConstTensorHandle_t input, const diopiScalar_t* beta,
                                          const diopiScalar_t* threshold) {
-  opweave::Adaptation a(opweave::slot::diopiSoftplusBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSoftplusBackward)>()(ctx, grad_input, grad_output,
-                                                                 input, beta, threshold));
+  opweave::Adaptation ow_a(opweave::slot::diopiSoftplusBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSoftplusBackward)>()(ctx, grad_input, grad_output,
+                                                                       input, beta, threshold));
 }
 
 // ---- diopiElu (family elu)
 diopiError_t adapt_diopiElu(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input, const diopiScalar_t* alpha,
                             const diopiScalar_t* scale, const diopiScalar_t* input_scale) {
-  opweave::Adaptation a(opweave::slot::diopiElu);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiElu)>()(ctx, out, input, alpha, scale, input_scale));
+  opweave::Adaptation ow_a(opweave::slot::diopiElu);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiElu)>()(ctx, out, input, alpha, scale, input_scale));
 }
 
 // ---- diopiEluBackward (family elu)
@@ -918,386 +925,387 @@ diopiError_t adapt_diopiEluBackward(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t input, const diopiScalar_t* alpha,
                                     const diopiScalar_t* scale, const diopiScalar_t* input_scale,
                                     bool input_is_result) {
-  opweave::Adaptation a(opweave::slot::diopiEluBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiEluBackward)>()(
+  opweave::Adaptation ow_a(opweave::slot::diopiEluBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiEluBackward)>()(
       ctx, grad_input, grad_output, input, alpha, scale, input_scale, input_is_result));
 }
 
 // ---- diopiEq (family eq)
 diopiError_t adapt_diopiEq(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                            diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiEq);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiEq)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiEq);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiEq)>()(ctx, out, input, other));
 }
 
 // ---- diopiEqScalar (family eq)
 diopiError_t adapt_diopiEqScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiConstTensorHandle_t input, const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiEqScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiEqScalar)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiEqScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiEqScalar)>()(ctx, out, input, other));
 }
 
 // ---- diopiEqInp (family eq)
 diopiError_t adapt_diopiEqInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                               diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiEqInp);
-  a.inout(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiEqInp)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiEqInp);
+  ow_a.inout(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiEqInp)>()(ctx, input, other));
 }
 
 // ---- diopiEqInpScalar (family eq)
 diopiError_t adapt_diopiEqInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                     const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiEqInpScalar);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiEqInpScalar)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiEqInpScalar);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiEqInpScalar)>()(ctx, input, other));
 }
 
 // ---- diopiLt (family lt)
 diopiError_t adapt_diopiLt(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                            diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiLt);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLt)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiLt);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLt)>()(ctx, out, input, other));
 }
 
 // ---- diopiLtScalar (family lt)
 diopiError_t adapt_diopiLtScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiConstTensorHandle_t input, const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiLtScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLtScalar)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiLtScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLtScalar)>()(ctx, out, input, other));
 }
 
 // ---- diopiLtInp (family lt)
 diopiError_t adapt_diopiLtInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                               diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiLtInp);
-  a.inout(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLtInp)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiLtInp);
+  ow_a.inout(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLtInp)>()(ctx, input, other));
 }
 
 // ---- diopiLtInpScalar (family lt)
 diopiError_t adapt_diopiLtInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                     const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiLtInpScalar);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLtInpScalar)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiLtInpScalar);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLtInpScalar)>()(ctx, input, other));
 }
 
 // ---- diopiGt (family gt)
 diopiError_t adapt_diopiGt(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                            diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiGt);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiGt)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiGt);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiGt)>()(ctx, out, input, other));
 }
 
 // ---- diopiGtScalar (family gt)
 diopiError_t adapt_diopiGtScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiConstTensorHandle_t input, const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiGtScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiGtScalar)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiGtScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiGtScalar)>()(ctx, out, input, other));
 }
 
 // ---- diopiGtInp (family gt)
 diopiError_t adapt_diopiGtInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                               diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiGtInp);
-  a.inout(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiGtInp)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiGtInp);
+  ow_a.inout(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiGtInp)>()(ctx, input, other));
 }
 
 // ---- diopiGtInpScalar (family gt)
 diopiError_t adapt_diopiGtInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                     const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiGtInpScalar);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiGtInpScalar)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiGtInpScalar);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiGtInpScalar)>()(ctx, input, other));
 }
 
 // ---- diopiNe (family ne)
 diopiError_t adapt_diopiNe(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                            diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiNe);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNe)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiNe);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiNe)>()(ctx, out, input, other));
 }
 
 // ---- diopiNeScalar (family ne)
 diopiError_t adapt_diopiNeScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiConstTensorHandle_t input, const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiNeScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNeScalar)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiNeScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiNeScalar)>()(ctx, out, input, other));
 }
 
 // ---- diopiNeInp (family ne)
 diopiError_t adapt_diopiNeInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                               diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiNeInp);
-  a.inout(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNeInp)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiNeInp);
+  ow_a.inout(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiNeInp)>()(ctx, input, other));
 }
 
 // ---- diopiNeInpScalar (family ne)
 diopiError_t adapt_diopiNeInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                     const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiNeInpScalar);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNeInpScalar)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiNeInpScalar);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiNeInpScalar)>()(ctx, input, other));
 }
 
 // ---- diopiLe (family le)
 diopiError_t adapt_diopiLe(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                            diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiLe);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLe)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiLe);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLe)>()(ctx, out, input, other));
 }
 
 // ---- diopiLeScalar (family le)
 diopiError_t adapt_diopiLeScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiConstTensorHandle_t input, const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiLeScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLeScalar)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiLeScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLeScalar)>()(ctx, out, input, other));
 }
 
 // ---- diopiLeInp (family le)
 diopiError_t adapt_diopiLeInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                               diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiLeInp);
-  a.inout(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLeInp)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiLeInp);
+  ow_a.inout(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLeInp)>()(ctx, input, other));
 }
 
 // ---- diopiLeInpScalar (family le)
 diopiError_t adapt_diopiLeInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                     const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiLeInpScalar);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLeInpScalar)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiLeInpScalar);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLeInpScalar)>()(ctx, input, other));
 }
 
 // ---- diopiGe (family ge)
 diopiError_t adapt_diopiGe(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                            diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiGe);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiGe)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiGe);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiGe)>()(ctx, out, input, other));
 }
 
 // ---- diopiGeScalar (family ge)
 diopiError_t adapt_diopiGeScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiConstTensorHandle_t input, const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiGeScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiGeScalar)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiGeScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiGeScalar)>()(ctx, out, input, other));
 }
 
 // ---- diopiGeInp (family ge)
 diopiError_t adapt_diopiGeInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                               diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiGeInp);
-  a.inout(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiGeInp)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiGeInp);
+  ow_a.inout(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiGeInp)>()(ctx, input, other));
 }
 
 // ---- diopiGeInpScalar (family ge)
 diopiError_t adapt_diopiGeInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                     const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiGeInpScalar);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiGeInpScalar)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiGeInpScalar);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiGeInpScalar)>()(ctx, input, other));
 }
 
 // ---- diopiWhere (family where)
 diopiError_t adapt_diopiWhere(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t condition, diopiConstTensorHandle_t input,
                               diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiWhere);
-  a.out(out, true);
-  a.in(condition, false);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiWhere)>()(ctx, out, condition, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiWhere);
+  ow_a.out(out, true);
+  ow_a.in(condition, false);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiWhere)>()(ctx, out, condition, input, other));
 }
 
 // ---- diopiSum (family sum)
 diopiError_t adapt_diopiSum(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input, diopiSize_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiSum);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSum)>()(ctx, out, input, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiSum);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSum)>()(ctx, out, input, dim));
 }
 
 // ---- diopiMean (family mean)
 diopiError_t adapt_diopiMean(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input, diopiSize_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiMean);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMean)>()(ctx, out, input, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiMean);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMean)>()(ctx, out, input, dim));
 }
 
 // ---- diopiMm (family mm)
 diopiError_t adapt_diopiMm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                            diopiConstTensorHandle_t input, diopiConstTensorHandle_t mat2) {
-  opweave::Adaptation a(opweave::slot::diopiMm);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(mat2, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMm)>()(ctx, out, input, mat2));
+  opweave::Adaptation ow_a(opweave::slot::diopiMm);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(mat2, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMm)>()(ctx, out, input, mat2));
 }
 
 // ---- diopiLinalgSvd (family svd)
 diopiError_t adapt_diopiLinalgSvd(diopiContextHandle_t ctx, diopiTensorHandle_t U,
                                   diopiTensorHandle_t S, diopiTensorHandle_t Vh,
                                   diopiConstTensorHandle_t A, bool full_matrices, bool compute_uv) {
-  opweave::Adaptation a(opweave::slot::diopiLinalgSvd);
-  a.out(U, true);
-  a.out(S, true);
-  a.out(Vh, true);
-  a.in(A, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiLinalgSvd)>()(ctx, U, S, Vh, A, full_matrices, compute_uv));
+  opweave::Adaptation ow_a(opweave::slot::diopiLinalgSvd);
+  ow_a.out(U, true);
+  ow_a.out(S, true);
+  ow_a.out(Vh, true);
+  ow_a.in(A, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiLinalgSvd)>()(ctx, U, S, Vh, A, full_matrices, compute_uv));
 }
 
 // ---- diopiLinalgInvEx (family inv)
 diopiError_t adapt_diopiLinalgInvEx(diopiContextHandle_t ctx, diopiTensorHandle_t inverse,
                                     diopiTensorHandle_t info, diopiConstTensorHandle_t A) {
-  opweave::Adaptation a(opweave::slot::diopiLinalgInvEx);
-  a.out(inverse, true);
-  a.out(info, false);
-  a.in(A, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLinalgInvEx)>()(ctx, inverse, info, A));
+  opweave::Adaptation ow_a(opweave::slot::diopiLinalgInvEx);
+  ow_a.out(inverse, true);
+  ow_a.out(info, false);
+  ow_a.in(A, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLinalgInvEx)>()(ctx, inverse, info, A));
 }
 
 // ---- diopiLinalgQR (family qr)
 diopiError_t adapt_diopiLinalgQR(diopiContextHandle_t ctx, diopiConstTensorHandle_t A,
                                  const char* mode, diopiTensorHandle_t Q, diopiTensorHandle_t R) {
-  opweave::Adaptation a(opweave::slot::diopiLinalgQR);
-  a.in(A, true);
-  a.out(Q, true);
-  a.out(R, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLinalgQR)>()(ctx, A, mode, Q, R));
+  opweave::Adaptation ow_a(opweave::slot::diopiLinalgQR);
+  ow_a.in(A, true);
+  ow_a.out(Q, true);
+  ow_a.out(R, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLinalgQR)>()(ctx, A, mode, Q, R));
 }
 
 // ---- diopiLinalgEigh (family eigh)
 diopiError_t adapt_diopiLinalgEigh(diopiContextHandle_t ctx, diopiTensorHandle_t eigenvalues,
                                    diopiTensorHandle_t eigenvectors, diopiConstTensorHandle_t A,
                                    const char* UPLO, bool compute_v) {
-  opweave::Adaptation a(opweave::slot::diopiLinalgEigh);
-  a.out(eigenvalues, true);
-  a.out(eigenvectors, true);
-  a.in(A, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiLinalgEigh)>()(ctx, eigenvalues, eigenvectors, A, UPLO, compute_v));
+  opweave::Adaptation ow_a(opweave::slot::diopiLinalgEigh);
+  ow_a.out(eigenvalues, true);
+  ow_a.out(eigenvectors, true);
+  ow_a.in(A, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLinalgEigh)>()(ctx, eigenvalues, eigenvectors, A,
+                                                                 UPLO, compute_v));
 }
 
 // ---- diopiLinalgLuFactorEx (family lu_factor)
 diopiError_t adapt_diopiLinalgLuFactorEx(diopiContextHandle_t ctx, diopiTensorHandle_t LU,
                                          diopiTensorHandle_t pivots, diopiTensorHandle_t info,
                                          diopiConstTensorHandle_t A) {
-  opweave::Adaptation a(opweave::slot::diopiLinalgLuFactorEx);
-  a.out(LU, true);
-  a.out(pivots, false);
-  a.out(info, false);
-  a.in(A, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLinalgLuFactorEx)>()(ctx, LU, pivots, info, A));
+  opweave::Adaptation ow_a(opweave::slot::diopiLinalgLuFactorEx);
+  ow_a.out(LU, true);
+  ow_a.out(pivots, false);
+  ow_a.out(info, false);
+  ow_a.in(A, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLinalgLuFactorEx)>()(ctx, LU, pivots, info, A));
 }
 
 // ---- diopiLinalgDet (family det)
 diopiError_t adapt_diopiLinalgDet(diopiContextHandle_t ctx, diopiTensorHandle_t result,
                                   diopiTensorHandle_t LU, diopiTensorHandle_t pivots,
                                   diopiConstTensorHandle_t A) {
-  opweave::Adaptation a(opweave::slot::diopiLinalgDet);
-  a.out(result, true);
-  a.out(LU, true);
-  a.out(pivots, false);
-  a.in(A, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLinalgDet)>()(ctx, result, LU, pivots, A));
+  opweave::Adaptation ow_a(opweave::slot::diopiLinalgDet);
+  ow_a.out(result, true);
+  ow_a.out(LU, true);
+  ow_a.out(pivots, false);
+  ow_a.in(A, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLinalgDet)>()(ctx, result, LU, pivots, A));
 }
 
 // ---- diopiLinalgSlogdet (family det)
 diopiError_t adapt_diopiLinalgSlogdet(diopiContextHandle_t ctx, diopiTensorHandle_t sign,
                                       diopiTensorHandle_t logabsdet, diopiTensorHandle_t LU,
                                       diopiTensorHandle_t pivots, diopiConstTensorHandle_t A) {
-  opweave::Adaptation a(opweave::slot::diopiLinalgSlogdet);
-  a.out(sign, true);
-  a.out(logabsdet, true);
-  a.out(LU, true);
-  a.out(pivots, false);
-  a.in(A, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLinalgSlogdet)>()(ctx, sign, logabsdet, LU, pivots, A));
+  opweave::Adaptation ow_a(opweave::slot::diopiLinalgSlogdet);
+  ow_a.out(sign, true);
+  ow_a.out(logabsdet, true);
+  ow_a.out(LU, true);
+  ow_a.out(pivots, false);
+  ow_a.in(A, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiLinalgSlogdet)>()(ctx, sign, logabsdet, LU, pivots, A));
 }
 
 // ---- diopiLinalgSolveEx (family solve)
@@ -1305,51 +1313,51 @@ diopiError_t adapt_diopiLinalgSolveEx(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiTensorHandle_t LU, diopiTensorHandle_t pivots,
                                       diopiTensorHandle_t info, diopiConstTensorHandle_t A,
                                       diopiConstTensorHandle_t B, bool left) {
-  opweave::Adaptation a(opweave::slot::diopiLinalgSolveEx);
-  a.out(result, true);
-  a.out(LU, true);
-  a.out(pivots, false);
-  a.out(info, false);
-  a.in(A, true);
-  a.in(B, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiLinalgSolveEx)>()(ctx, result, LU, pivots, info, A, B, left));
+  opweave::Adaptation ow_a(opweave::slot::diopiLinalgSolveEx);
+  ow_a.out(result, true);
+  ow_a.out(LU, true);
+  ow_a.out(pivots, false);
+  ow_a.out(info, false);
+  ow_a.in(A, true);
+  ow_a.in(B, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiLinalgSolveEx)>()(ctx, result, LU, pivots, info, A, B, left));
 }
 
 // ---- diopiLinalgLuSolve (family solve)
 diopiError_t adapt_diopiLinalgLuSolve(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                       diopiConstTensorHandle_t LU, diopiConstTensorHandle_t pivots,
                                       diopiConstTensorHandle_t B, bool left, bool adjoint) {
-  opweave::Adaptation a(opweave::slot::diopiLinalgLuSolve);
-  a.out(out, true);
-  a.in(LU, true);
-  a.in(pivots, false);
-  a.in(B, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiLinalgLuSolve)>()(ctx, out, LU, pivots, B, left, adjoint));
+  opweave::Adaptation ow_a(opweave::slot::diopiLinalgLuSolve);
+  ow_a.out(out, true);
+  ow_a.in(LU, true);
+  ow_a.in(pivots, false);
+  ow_a.in(B, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiLinalgLuSolve)>()(ctx, out, LU, pivots, B, left, adjoint));
 }
 
 // ---- diopiLinalgCross (family cross)
 diopiError_t adapt_diopiLinalgCross(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                     diopiConstTensorHandle_t input, diopiConstTensorHandle_t other,
                                     int64_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiLinalgCross);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLinalgCross)>()(ctx, out, input, other, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiLinalgCross);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLinalgCross)>()(ctx, out, input, other, dim));
 }
 
 // ---- diopiEye (family eye)
 diopiError_t adapt_diopiEye(diopiContextHandle_t ctx, diopiTensorHandle_t out, int64_t n,
                             int64_t m) {
-  opweave::Adaptation a(opweave::slot::diopiEye);
-  a.out(out, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiEye)>()(ctx, out, n, m));
+  opweave::Adaptation ow_a(opweave::slot::diopiEye);
+  ow_a.out(out, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiEye)>()(ctx, out, n, m));
 }
 
 // ---- diopiTriangularSolve (family triangular_solve)
@@ -1357,14 +1365,14 @@ diopiError_t adapt_diopiTriangularSolve(diopiContextHandle_t ctx, diopiTensorHan
                                         diopiTensorHandle_t cloned_mat, diopiConstTensorHandle_t b,
                                         diopiConstTensorHandle_t mat, bool upper, bool transpose,
                                         bool unitriangular) {
-  opweave::Adaptation a(opweave::slot::diopiTriangularSolve);
-  a.out(out, true);
-  a.out(cloned_mat, true);
-  a.in(b, true);
-  a.in(mat, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiTriangularSolve)>()(ctx, out, cloned_mat, b, mat, upper,
-                                                                transpose, unitriangular));
+  opweave::Adaptation ow_a(opweave::slot::diopiTriangularSolve);
+  ow_a.out(out, true);
+  ow_a.out(cloned_mat, true);
+  ow_a.in(b, true);
+  ow_a.in(mat, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiTriangularSolve)>()(
+      ctx, out, cloned_mat, b, mat, upper, transpose, unitriangular));
 }
 
 // ---- diopiLinalgSolveTriangular (family triangular_solve)
@@ -1372,87 +1380,89 @@ diopiError_t adapt_diopiLinalgSolveTriangular(diopiContextHandle_t ctx, diopiTen
                                               diopiConstTensorHandle_t A,
                                               diopiConstTensorHandle_t B, bool upper, bool left,
                                               bool unitriangular) {
-  opweave::Adaptation a(opweave::slot::diopiLinalgSolveTriangular);
-  a.out(out, true);
-  a.in(A, true);
-  a.in(B, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLinalgSolveTriangular)>()(ctx, out, A, B, upper, left,
-                                                                      unitriangular));
+  opweave::Adaptation ow_a(opweave::slot::diopiLinalgSolveTriangular);
+  ow_a.out(out, true);
+  ow_a.in(A, true);
+  ow_a.in(B, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLinalgSolveTriangular)>()(ctx, out, A, B, upper,
+                                                                            left, unitriangular));
 }
 
 // ---- diopiGeqrf (family geqrf)
 diopiError_t adapt_diopiGeqrf(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiTensorHandle_t tau, diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiGeqrf);
-  a.out(out, true);
-  a.out(tau, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiGeqrf)>()(ctx, out, tau, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiGeqrf);
+  ow_a.out(out, true);
+  ow_a.out(tau, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiGeqrf)>()(ctx, out, tau, input));
 }
 
 // ---- diopiLinalgLdlFactorEx (family ldl_factor)
 diopiError_t adapt_diopiLinalgLdlFactorEx(diopiContextHandle_t ctx, diopiTensorHandle_t LD,
                                           diopiTensorHandle_t pivots, diopiTensorHandle_t info,
                                           diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiLinalgLdlFactorEx);
-  a.out(LD, true);
-  a.out(pivots, false);
-  a.out(info, false);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLinalgLdlFactorEx)>()(ctx, LD, pivots, info, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiLinalgLdlFactorEx);
+  ow_a.out(LD, true);
+  ow_a.out(pivots, false);
+  ow_a.out(info, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiLinalgLdlFactorEx)>()(ctx, LD, pivots, info, input));
 }
 
 // ---- diopiCholesky (family cholesky)
 diopiError_t adapt_diopiCholesky(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiTensorHandle_t info, diopiConstTensorHandle_t mat, bool upper,
                                  bool checkerror) {
-  opweave::Adaptation a(opweave::slot::diopiCholesky);
-  a.out(out, true);
-  a.out(info, false);
-  a.in(mat, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiCholesky)>()(ctx, out, info, mat, upper, checkerror));
+  opweave::Adaptation ow_a(opweave::slot::diopiCholesky);
+  ow_a.out(out, true);
+  ow_a.out(info, false);
+  ow_a.in(mat, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiCholesky)>()(ctx, out, info, mat, upper, checkerror));
 }
 
 // ---- diopiBmm (family bmm)
 diopiError_t adapt_diopiBmm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input, diopiConstTensorHandle_t mat2) {
-  opweave::Adaptation a(opweave::slot::diopiBmm);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(mat2, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBmm)>()(ctx, out, input, mat2));
+  opweave::Adaptation ow_a(opweave::slot::diopiBmm);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(mat2, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBmm)>()(ctx, out, input, mat2));
 }
 
 // ---- diopiBaddbmm (family baddbmm)
 diopiError_t adapt_diopiBaddbmm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t batch1,
                                 diopiConstTensorHandle_t batch2, double beta, double alpha) {
-  opweave::Adaptation a(opweave::slot::diopiBaddbmm);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(batch1, true);
-  a.in(batch2, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiBaddbmm)>()(ctx, out, input, batch1, batch2, beta, alpha));
+  opweave::Adaptation ow_a(opweave::slot::diopiBaddbmm);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(batch1, true);
+  ow_a.in(batch2, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiBaddbmm)>()(ctx, out, input, batch1, batch2, beta, alpha));
 }
 
 // ---- diopiBaddbmmInp (family baddbmm)
 diopiError_t adapt_diopiBaddbmmInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                    diopiConstTensorHandle_t batch1, diopiConstTensorHandle_t batch2,
                                    double beta, double alpha) {
-  opweave::Adaptation a(opweave::slot::diopiBaddbmmInp);
-  a.inout(input, true);
-  a.in(batch1, true);
-  a.in(batch2, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiBaddbmmInp)>()(ctx, input, batch1, batch2, beta, alpha));
+  opweave::Adaptation ow_a(opweave::slot::diopiBaddbmmInp);
+  ow_a.inout(input, true);
+  ow_a.in(batch1, true);
+  ow_a.in(batch2, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiBaddbmmInp)>()(ctx, input, batch1, batch2, beta, alpha));
 }
 
 // ---- diopiAddmm (family addmm)
@@ -1460,59 +1470,60 @@ diopiError_t adapt_diopiAddmm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input, diopiConstTensorHandle_t mat1,
                               diopiConstTensorHandle_t mat2, const diopiScalar_t* beta,
                               const diopiScalar_t* alpha) {
-  opweave::Adaptation a(opweave::slot::diopiAddmm);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(mat1, true);
-  a.in(mat2, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAddmm)>()(ctx, out, input, mat1, mat2, beta, alpha));
+  opweave::Adaptation ow_a(opweave::slot::diopiAddmm);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(mat1, true);
+  ow_a.in(mat2, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiAddmm)>()(ctx, out, input, mat1, mat2, beta, alpha));
 }
 
 // ---- diopiSoftmax (family softmax)
 diopiError_t adapt_diopiSoftmax(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                 diopiConstTensorHandle_t input, int64_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiSoftmax);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSoftmax)>()(ctx, out, input, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiSoftmax);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSoftmax)>()(ctx, out, input, dim));
 }
 
 // ---- diopiSoftmaxBackward (family softmax)
 diopiError_t adapt_diopiSoftmaxBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input,
                                         diopiConstTensorHandle_t grad_output,
                                         diopiConstTensorHandle_t output, int64_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiSoftmaxBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(output, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiSoftmaxBackward)>()(ctx, grad_input, grad_output, output, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiSoftmaxBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(output, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiSoftmaxBackward)>()(ctx, grad_input, grad_output, output, dim));
 }
 
 // ---- diopiLogSoftmax (family log_softmax)
 diopiError_t adapt_diopiLogSoftmax(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input, int64_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiLogSoftmax);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLogSoftmax)>()(ctx, out, input, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiLogSoftmax);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLogSoftmax)>()(ctx, out, input, dim));
 }
 
 // ---- diopiLogSoftmaxBackward (family log_softmax)
 diopiError_t adapt_diopiLogSoftmaxBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input,
                                            diopiConstTensorHandle_t grad_output,
                                            diopiConstTensorHandle_t output, int64_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiLogSoftmaxBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(output, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiLogSoftmaxBackward)>()(ctx, grad_input, grad_output, output, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiLogSoftmaxBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(output, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLogSoftmaxBackward)>()(ctx, grad_input,
+                                                                         grad_output, output, dim));
 }
 
 // ---- diopiNLLLoss (family nll_loss)
@@ -1520,14 +1531,14 @@ diopiError_t adapt_diopiNLLLoss(diopiContextHandle_t ctx, diopiTensorHandle_t ou
                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t target,
                                 diopiConstTensorHandle_t weight, diopiReduction_t reduction,
                                 int64_t ignore_index) {
-  opweave::Adaptation a(opweave::slot::diopiNLLLoss);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(target, false);
-  a.in(weight, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNLLLoss)>()(ctx, out, input, target, weight, reduction,
-                                                        ignore_index));
+  opweave::Adaptation ow_a(opweave::slot::diopiNLLLoss);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(target, false);
+  ow_a.in(weight, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiNLLLoss)>()(ctx, out, input, target, weight,
+                                                              reduction, ignore_index));
 }
 
 // ---- diopiNLLLossBackward (family nll_loss)
@@ -1537,14 +1548,14 @@ diopiError_t adapt_diopiNLLLossBackward(diopiContextHandle_t ctx, diopiTensorHan
                                         diopiConstTensorHandle_t target,
                                         diopiConstTensorHandle_t weight, diopiReduction_t reduction,
                                         int64_t ignore_index) {
-  opweave::Adaptation a(opweave::slot::diopiNLLLossBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(input, true);
-  a.in(target, false);
-  a.in(weight, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNLLLossBackward)>()(
+  opweave::Adaptation ow_a(opweave::slot::diopiNLLLossBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  ow_a.in(target, false);
+  ow_a.in(weight, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiNLLLossBackward)>()(
       ctx, grad_input, grad_output, input, target, weight, reduction, ignore_index));
 }
 
@@ -1552,12 +1563,12 @@ diopiError_t adapt_diopiNLLLossBackward(diopiContextHandle_t ctx, diopiTensorHan
 diopiError_t adapt_diopiMSELoss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t target,
                                 diopiReduction_t reduction) {
-  opweave::Adaptation a(opweave::slot::diopiMSELoss);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(target, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMSELoss)>()(ctx, out, input, target, reduction));
+  opweave::Adaptation ow_a(opweave::slot::diopiMSELoss);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(target, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMSELoss)>()(ctx, out, input, target, reduction));
 }
 
 // ---- diopiMSELossBackward (family mse_loss)
@@ -1566,14 +1577,14 @@ diopiError_t adapt_diopiMSELossBackward(diopiContextHandle_t ctx, diopiTensorHan
                                         diopiConstTensorHandle_t input,
                                         diopiConstTensorHandle_t target,
                                         diopiReduction_t reduction) {
-  opweave::Adaptation a(opweave::slot::diopiMSELossBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(input, true);
-  a.in(target, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMSELossBackward)>()(ctx, grad_input, grad_output, input,
-                                                                target, reduction));
+  opweave::Adaptation ow_a(opweave::slot::diopiMSELossBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  ow_a.in(target, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMSELossBackward)>()(ctx, grad_input, grad_output,
+                                                                      input, target, reduction));
 }
 
 // ---- diopiSmoothL1Loss (family smooth_l1_loss)
@@ -1581,13 +1592,13 @@ diopiError_t adapt_diopiSmoothL1Loss(diopiContextHandle_t ctx, diopiTensorHandle
                                      diopiConstTensorHandle_t input,
                                      diopiConstTensorHandle_t target, diopiReduction_t reduction,
                                      double beta) {
-  opweave::Adaptation a(opweave::slot::diopiSmoothL1Loss);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(target, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiSmoothL1Loss)>()(ctx, out, input, target, reduction, beta));
+  opweave::Adaptation ow_a(opweave::slot::diopiSmoothL1Loss);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(target, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiSmoothL1Loss)>()(ctx, out, input, target, reduction, beta));
 }
 
 // ---- diopiSmoothL1LossBackward (family smooth_l1_loss)
@@ -1597,13 +1608,13 @@ diopiError_t adapt_diopiSmoothL1LossBackward(diopiContextHandle_t ctx,
                                              diopiConstTensorHandle_t input,
                                              diopiConstTensorHandle_t target,
                                              diopiReduction_t reduction, double beta) {
-  opweave::Adaptation a(opweave::slot::diopiSmoothL1LossBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(input, true);
-  a.in(target, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSmoothL1LossBackward)>()(
+  opweave::Adaptation ow_a(opweave::slot::diopiSmoothL1LossBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  ow_a.in(target, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSmoothL1LossBackward)>()(
       ctx, grad_input, grad_output, input, target, reduction, beta));
 }
 
@@ -1611,13 +1622,13 @@ diopiError_t adapt_diopiSmoothL1LossBackward(diopiContextHandle_t ctx,
 diopiError_t adapt_diopiEmbedding(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t weight, diopiConstTensorHandle_t indices,
                                   int64_t padding_idx, bool scale_grad_byfreq, bool sparse) {
-  opweave::Adaptation a(opweave::slot::diopiEmbedding);
-  a.out(out, true);
-  a.in(weight, true);
-  a.in(indices, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiEmbedding)>()(ctx, out, weight, indices, padding_idx,
-                                                          scale_grad_byfreq, sparse));
+  opweave::Adaptation ow_a(opweave::slot::diopiEmbedding);
+  ow_a.out(out, true);
+  ow_a.in(weight, true);
+  ow_a.in(indices, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiEmbedding)>()(
+      ctx, out, weight, indices, padding_idx, scale_grad_byfreq, sparse));
 }
 
 // ---- diopiEmbeddingBackward (family embedding)
@@ -1626,12 +1637,12 @@ diopiError_t adapt_diopiEmbeddingBackward(diopiContextHandle_t ctx, diopiTensorH
                                           diopiConstTensorHandle_t indices, int64_t num_weights,
                                           int64_t padding_idx, bool scale_grad_byfreq,
                                           bool sparse) {
-  opweave::Adaptation a(opweave::slot::diopiEmbeddingBackward);
-  a.out(out, true);
-  a.in(grad, true);
-  a.in(indices, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiEmbeddingBackward)>()(
+  opweave::Adaptation ow_a(opweave::slot::diopiEmbeddingBackward);
+  ow_a.out(out, true);
+  ow_a.in(grad, true);
+  ow_a.in(indices, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiEmbeddingBackward)>()(
       ctx, out, grad, indices, num_weights, padding_idx, scale_grad_byfreq, sparse));
 }
 
@@ -1639,12 +1650,12 @@ diopiError_t adapt_diopiEmbeddingBackward(diopiContextHandle_t ctx, diopiTensorH
 diopiError_t adapt_diopiIndexSelect(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                     diopiConstTensorHandle_t input, int64_t dim,
                                     diopiConstTensorHandle_t index) {
-  opweave::Adaptation a(opweave::slot::diopiIndexSelect);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(index, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiIndexSelect)>()(ctx, out, input, dim, index));
+  opweave::Adaptation ow_a(opweave::slot::diopiIndexSelect);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(index, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiIndexSelect)>()(ctx, out, input, dim, index));
 }
 
 // ---- diopiIndexSelectBackward (family index_select)
@@ -1652,25 +1663,25 @@ diopiError_t adapt_diopiIndexSelectBackward(diopiContextHandle_t ctx,
                                             diopiTensorHandle_t grad_input,
                                             diopiConstTensorHandle_t grad, diopiSize_t input_sizes,
                                             int64_t dim, diopiConstTensorHandle_t index) {
-  opweave::Adaptation a(opweave::slot::diopiIndexSelectBackward);
-  a.out(grad_input, true);
-  a.in(grad, true);
-  a.in(index, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiIndexSelectBackward)>()(ctx, grad_input, grad,
-                                                                    input_sizes, dim, index));
+  opweave::Adaptation ow_a(opweave::slot::diopiIndexSelectBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad, true);
+  ow_a.in(index, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiIndexSelectBackward)>()(ctx, grad_input, grad,
+                                                                          input_sizes, dim, index));
 }
 
 // ---- diopiGather (family gather)
 diopiError_t adapt_diopiGather(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                diopiConstTensorHandle_t input, int64_t dim,
                                diopiConstTensorHandle_t index) {
-  opweave::Adaptation a(opweave::slot::diopiGather);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(index, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiGather)>()(ctx, out, input, dim, index));
+  opweave::Adaptation ow_a(opweave::slot::diopiGather);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(index, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiGather)>()(ctx, out, input, dim, index));
 }
 
 // ---- diopiGatherBackward (family gather)
@@ -1678,14 +1689,14 @@ diopiError_t adapt_diopiGatherBackward(diopiContextHandle_t ctx, diopiTensorHand
                                        diopiConstTensorHandle_t grad_output,
                                        diopiConstTensorHandle_t input, int64_t dim,
                                        diopiConstTensorHandle_t index) {
-  opweave::Adaptation a(opweave::slot::diopiGatherBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(input, true);
-  a.in(index, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiGatherBackward)>()(ctx, grad_input, grad_output, input,
-                                                               dim, index));
+  opweave::Adaptation ow_a(opweave::slot::diopiGatherBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  ow_a.in(index, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiGatherBackward)>()(ctx, grad_input, grad_output,
+                                                                     input, dim, index));
 }
 
 // ---- diopiScatter (family scatter)
@@ -1693,25 +1704,27 @@ diopiError_t adapt_diopiScatter(diopiContextHandle_t ctx, diopiTensorHandle_t ou
                                 diopiConstTensorHandle_t input, int64_t dim,
                                 diopiConstTensorHandle_t src, diopiConstTensorHandle_t index,
                                 const char* reduce) {
-  opweave::Adaptation a(opweave::slot::diopiScatter);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(src, true);
-  a.in(index, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiScatter)>()(ctx, out, input, dim, src, index, reduce));
+  opweave::Adaptation ow_a(opweave::slot::diopiScatter);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(src, true);
+  ow_a.in(index, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiScatter)>()(ctx, out, input, dim, src, index, reduce));
 }
 
 // ---- diopiScatterInp (family scatter)
 diopiError_t adapt_diopiScatterInp(diopiContextHandle_t ctx, diopiTensorHandle_t input, int64_t dim,
                                    diopiConstTensorHandle_t src, diopiConstTensorHandle_t index,
                                    const char* reduce) {
-  opweave::Adaptation a(opweave::slot::diopiScatterInp);
-  a.inout(input, true);
-  a.in(src, true);
-  a.in(index, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiScatterInp)>()(ctx, input, dim, src, index, reduce));
+  opweave::Adaptation ow_a(opweave::slot::diopiScatterInp);
+  ow_a.inout(input, true);
+  ow_a.in(src, true);
+  ow_a.in(index, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiScatterInp)>()(ctx, input, dim, src, index, reduce));
 }
 
 // ---- diopiScatterScalar (family scatter)
@@ -1719,25 +1732,25 @@ diopiError_t adapt_diopiScatterScalar(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiConstTensorHandle_t input, int64_t dim,
                                       const diopiScalar_t* value, diopiConstTensorHandle_t index,
                                       const char* reduce) {
-  opweave::Adaptation a(opweave::slot::diopiScatterScalar);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(index, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiScatterScalar)>()(ctx, out, input, dim, value, index, reduce));
+  opweave::Adaptation ow_a(opweave::slot::diopiScatterScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(index, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiScatterScalar)>()(ctx, out, input, dim, value, index, reduce));
 }
 
 // ---- diopiScatterInpScalar (family scatter)
 diopiError_t adapt_diopiScatterInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                          int64_t dim, const diopiScalar_t* value,
                                          diopiConstTensorHandle_t index, const char* reduce) {
-  opweave::Adaptation a(opweave::slot::diopiScatterInpScalar);
-  a.inout(input, true);
-  a.in(index, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiScatterInpScalar)>()(ctx, input, dim, value, index, reduce));
+  opweave::Adaptation ow_a(opweave::slot::diopiScatterInpScalar);
+  ow_a.inout(input, true);
+  ow_a.in(index, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiScatterInpScalar)>()(ctx, input, dim, value, index, reduce));
 }
 
 // ---- diopiScatterReduce (family scatter_reduce)
@@ -1745,27 +1758,27 @@ diopiError_t adapt_diopiScatterReduce(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiConstTensorHandle_t input, int64_t dim,
                                       diopiConstTensorHandle_t index, diopiConstTensorHandle_t src,
                                       const char* reduce, bool include_self) {
-  opweave::Adaptation a(opweave::slot::diopiScatterReduce);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(index, false);
-  a.in(src, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiScatterReduce)>()(ctx, out, input, dim, index, src,
-                                                              reduce, include_self));
+  opweave::Adaptation ow_a(opweave::slot::diopiScatterReduce);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(index, false);
+  ow_a.in(src, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiScatterReduce)>()(ctx, out, input, dim, index,
+                                                                    src, reduce, include_self));
 }
 
 // ---- diopiScatterAdd (family scatter_reduce)
 diopiError_t adapt_diopiScatterAdd(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input, int64_t dim,
                                    diopiConstTensorHandle_t index, diopiConstTensorHandle_t src) {
-  opweave::Adaptation a(opweave::slot::diopiScatterAdd);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(index, false);
-  a.in(src, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiScatterAdd)>()(ctx, out, input, dim, index, src));
+  opweave::Adaptation ow_a(opweave::slot::diopiScatterAdd);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(index, false);
+  ow_a.in(src, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiScatterAdd)>()(ctx, out, input, dim, index, src));
 }
 
 // ---- diopiIndexAdd (family index_add)
@@ -1773,27 +1786,28 @@ diopiError_t adapt_diopiIndexAdd(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  diopiConstTensorHandle_t input, int64_t dim,
                                  diopiConstTensorHandle_t index, diopiConstTensorHandle_t source,
                                  const diopiScalar_t* alpha) {
-  opweave::Adaptation a(opweave::slot::diopiIndexAdd);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(index, false);
-  a.in(source, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiIndexAdd)>()(ctx, out, input, dim, index, source, alpha));
+  opweave::Adaptation ow_a(opweave::slot::diopiIndexAdd);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(index, false);
+  ow_a.in(source, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiIndexAdd)>()(ctx, out, input, dim, index, source, alpha));
 }
 
 // ---- diopiIndexCopy (family index_copy)
 diopiError_t adapt_diopiIndexCopy(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input, int64_t dim,
                                   diopiConstTensorHandle_t index, diopiConstTensorHandle_t source) {
-  opweave::Adaptation a(opweave::slot::diopiIndexCopy);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(index, false);
-  a.in(source, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiIndexCopy)>()(ctx, out, input, dim, index, source));
+  opweave::Adaptation ow_a(opweave::slot::diopiIndexCopy);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(index, false);
+  ow_a.in(source, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiIndexCopy)>()(ctx, out, input, dim, index, source));
 }
 
 // ---- diopiIndexFillScalar (family index_fill)
@@ -1801,49 +1815,51 @@ diopiError_t adapt_diopiIndexFillScalar(diopiContextHandle_t ctx, diopiTensorHan
                                         diopiConstTensorHandle_t input, int64_t dim,
                                         diopiConstTensorHandle_t index,
                                         const diopiScalar_t* value) {
-  opweave::Adaptation a(opweave::slot::diopiIndexFillScalar);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(index, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiIndexFillScalar)>()(ctx, out, input, dim, index, value));
+  opweave::Adaptation ow_a(opweave::slot::diopiIndexFillScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(index, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiIndexFillScalar)>()(ctx, out, input, dim, index, value));
 }
 
 // ---- diopiIndexFill (family index_fill)
 diopiError_t adapt_diopiIndexFill(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input, int64_t dim,
                                   diopiConstTensorHandle_t index, diopiConstTensorHandle_t value) {
-  opweave::Adaptation a(opweave::slot::diopiIndexFill);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(index, false);
-  a.in(value, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiIndexFill)>()(ctx, out, input, dim, index, value));
+  opweave::Adaptation ow_a(opweave::slot::diopiIndexFill);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(index, false);
+  ow_a.in(value, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiIndexFill)>()(ctx, out, input, dim, index, value));
 }
 
 // ---- diopiIndexFillInpScalar (family index_fill)
 diopiError_t adapt_diopiIndexFillInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                            int64_t dim, diopiConstTensorHandle_t index,
                                            const diopiScalar_t* value) {
-  opweave::Adaptation a(opweave::slot::diopiIndexFillInpScalar);
-  a.inout(input, true);
-  a.in(index, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiIndexFillInpScalar)>()(ctx, input, dim, index, value));
+  opweave::Adaptation ow_a(opweave::slot::diopiIndexFillInpScalar);
+  ow_a.inout(input, true);
+  ow_a.in(index, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiIndexFillInpScalar)>()(ctx, input, dim, index, value));
 }
 
 // ---- diopiIndexFillInp (family index_fill)
 diopiError_t adapt_diopiIndexFillInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                      int64_t dim, diopiConstTensorHandle_t index,
                                      diopiConstTensorHandle_t value) {
-  opweave::Adaptation a(opweave::slot::diopiIndexFillInp);
-  a.inout(input, true);
-  a.in(index, false);
-  a.in(value, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiIndexFillInp)>()(ctx, input, dim, index, value));
+  opweave::Adaptation ow_a(opweave::slot::diopiIndexFillInp);
+  ow_a.inout(input, true);
+  ow_a.in(index, false);
+  ow_a.in(value, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiIndexFillInp)>()(ctx, input, dim, index, value));
 }
 
 // ---- diopiIndexReduce (family index_reduce)
@@ -1851,50 +1867,52 @@ diopiError_t adapt_diopiIndexReduce(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t input, int64_t dim,
                                     diopiConstTensorHandle_t index, diopiConstTensorHandle_t source,
                                     const char* reduce, bool include_self) {
-  opweave::Adaptation a(opweave::slot::diopiIndexReduce);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(index, false);
-  a.in(source, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiIndexReduce)>()(ctx, out, input, dim, index, source,
-                                                            reduce, include_self));
+  opweave::Adaptation ow_a(opweave::slot::diopiIndexReduce);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(index, false);
+  ow_a.in(source, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiIndexReduce)>()(ctx, out, input, dim, index,
+                                                                  source, reduce, include_self));
 }
 
 // ---- diopiTake (family take)
 diopiError_t adapt_diopiTake(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input, diopiConstTensorHandle_t index) {
-  opweave::Adaptation a(opweave::slot::diopiTake);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(index, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiTake)>()(ctx, out, input, index));
+  opweave::Adaptation ow_a(opweave::slot::diopiTake);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(index, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiTake)>()(ctx, out, input, index));
 }
 
 // ---- diopiPut (family put)
 diopiError_t adapt_diopiPut(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input, diopiConstTensorHandle_t index,
                             diopiConstTensorHandle_t source, bool accumulate) {
-  opweave::Adaptation a(opweave::slot::diopiPut);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(index, false);
-  a.in(source, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiPut)>()(ctx, out, input, index, source, accumulate));
+  opweave::Adaptation ow_a(opweave::slot::diopiPut);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(index, false);
+  ow_a.in(source, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiPut)>()(ctx, out, input, index, source, accumulate));
 }
 
 // ---- diopiPutInp (family put)
 diopiError_t adapt_diopiPutInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                diopiConstTensorHandle_t index, diopiConstTensorHandle_t source,
                                bool accumulate) {
-  opweave::Adaptation a(opweave::slot::diopiPutInp);
-  a.inout(input, true);
-  a.in(index, false);
-  a.in(source, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiPutInp)>()(ctx, input, index, source, accumulate));
+  opweave::Adaptation ow_a(opweave::slot::diopiPutInp);
+  ow_a.inout(input, true);
+  ow_a.in(index, false);
+  ow_a.in(source, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiPutInp)>()(ctx, input, index, source, accumulate));
 }
 
 // ---- diopiIsin (family isin)
@@ -1902,186 +1920,188 @@ diopiError_t adapt_diopiIsin(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t elements,
                              diopiConstTensorHandle_t test_elements, bool assume_unique,
                              bool invert) {
-  opweave::Adaptation a(opweave::slot::diopiIsin);
-  a.out(out, false);
-  a.in(elements, true);
-  a.in(test_elements, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiIsin)>()(ctx, out, elements, test_elements, assume_unique, invert));
+  opweave::Adaptation ow_a(opweave::slot::diopiIsin);
+  ow_a.out(out, false);
+  ow_a.in(elements, true);
+  ow_a.in(test_elements, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiIsin)>()(ctx, out, elements, test_elements,
+                                                           assume_unique, invert));
 }
 
 // ---- diopiAngle (family angle)
 diopiError_t adapt_diopiAngle(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiAngle);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAngle)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiAngle);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAngle)>()(ctx, out, input));
 }
 
 // ---- diopiLogcumsumexp (family logcumsumexp)
 diopiError_t adapt_diopiLogcumsumexp(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                      diopiConstTensorHandle_t input, int64_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiLogcumsumexp);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLogcumsumexp)>()(ctx, out, input, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiLogcumsumexp);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLogcumsumexp)>()(ctx, out, input, dim));
 }
 
 // ---- diopiHuberLoss (family huber_loss)
 diopiError_t adapt_diopiHuberLoss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input, diopiConstTensorHandle_t target,
                                   diopiReduction_t reduction, double delta) {
-  opweave::Adaptation a(opweave::slot::diopiHuberLoss);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(target, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiHuberLoss)>()(ctx, out, input, target, reduction, delta));
+  opweave::Adaptation ow_a(opweave::slot::diopiHuberLoss);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(target, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiHuberLoss)>()(ctx, out, input, target, reduction, delta));
 }
 
 // ---- diopiBCELoss (family binary_cross_entropy)
 diopiError_t adapt_diopiBCELoss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                 diopiConstTensorHandle_t input, diopiConstTensorHandle_t target,
                                 diopiConstTensorHandle_t weight, diopiReduction_t reduction) {
-  opweave::Adaptation a(opweave::slot::diopiBCELoss);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(target, true);
-  a.in(weight, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiBCELoss)>()(ctx, out, input, target, weight, reduction));
+  opweave::Adaptation ow_a(opweave::slot::diopiBCELoss);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(target, true);
+  ow_a.in(weight, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiBCELoss)>()(ctx, out, input, target, weight, reduction));
 }
 
 // ---- diopiEmbeddingRenorm_ (family embedding_renorm)
 diopiError_t adapt_diopiEmbeddingRenorm_(diopiContextHandle_t ctx, diopiTensorHandle_t inout,
                                          diopiConstTensorHandle_t indices, double max_norm,
                                          double norm_type) {
-  opweave::Adaptation a(opweave::slot::diopiEmbeddingRenorm_);
-  a.inout(inout, true);
-  a.in(indices, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiEmbeddingRenorm_)>()(ctx, inout, indices, max_norm, norm_type));
+  opweave::Adaptation ow_a(opweave::slot::diopiEmbeddingRenorm_);
+  ow_a.inout(inout, true);
+  ow_a.in(indices, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiEmbeddingRenorm_)>()(ctx, inout, indices, max_norm, norm_type));
 }
 
 // ---- diopiMaxUnpool2d (family max_unpool2d)
 diopiError_t adapt_diopiMaxUnpool2d(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                     diopiConstTensorHandle_t input,
                                     diopiConstTensorHandle_t indices, diopiSize_t output_size) {
-  opweave::Adaptation a(opweave::slot::diopiMaxUnpool2d);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(indices, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMaxUnpool2d)>()(ctx, out, input, indices, output_size));
+  opweave::Adaptation ow_a(opweave::slot::diopiMaxUnpool2d);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(indices, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiMaxUnpool2d)>()(ctx, out, input, indices, output_size));
 }
 
 // ---- diopiKthvalue (family kthvalue)
 diopiError_t adapt_diopiKthvalue(diopiContextHandle_t ctx, diopiTensorHandle_t values,
                                  diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
                                  int64_t k, int64_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiKthvalue);
-  a.out(values, true);
-  a.out(indices, false);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiKthvalue)>()(ctx, values, indices, input, k, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiKthvalue);
+  ow_a.out(values, true);
+  ow_a.out(indices, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiKthvalue)>()(ctx, values, indices, input, k, dim));
 }
 
 // ---- diopiMedian (family median)
 diopiError_t adapt_diopiMedian(diopiContextHandle_t ctx, diopiTensorHandle_t values,
                                diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
                                int64_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiMedian);
-  a.out(values, true);
-  a.out(indices, false);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMedian)>()(ctx, values, indices, input, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiMedian);
+  ow_a.out(values, true);
+  ow_a.out(indices, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMedian)>()(ctx, values, indices, input, dim));
 }
 
 // ---- diopiMedianAll (family median)
 diopiError_t adapt_diopiMedianAll(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiMedianAll);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMedianAll)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiMedianAll);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMedianAll)>()(ctx, out, input));
 }
 
 // ---- diopiNanmedian (family nanmedian)
 diopiError_t adapt_diopiNanmedian(diopiContextHandle_t ctx, diopiTensorHandle_t values,
                                   diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
                                   int64_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiNanmedian);
-  a.out(values, true);
-  a.out(indices, false);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNanmedian)>()(ctx, values, indices, input, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiNanmedian);
+  ow_a.out(values, true);
+  ow_a.out(indices, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiNanmedian)>()(ctx, values, indices, input, dim));
 }
 
 // ---- diopiNanmedianAll (family nanmedian)
 diopiError_t adapt_diopiNanmedianAll(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                      diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiNanmedianAll);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNanmedianAll)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiNanmedianAll);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiNanmedianAll)>()(ctx, out, input));
 }
 
 // ---- diopiRenorm (family renorm)
 diopiError_t adapt_diopiRenorm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                diopiConstTensorHandle_t input, const diopiScalar_t* p, int64_t dim,
                                const diopiScalar_t* maxnorm) {
-  opweave::Adaptation a(opweave::slot::diopiRenorm);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiRenorm)>()(ctx, out, input, p, dim, maxnorm));
+  opweave::Adaptation ow_a(opweave::slot::diopiRenorm);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiRenorm)>()(ctx, out, input, p, dim, maxnorm));
 }
 
 // ---- diopiLogspace (family logspace)
 diopiError_t adapt_diopiLogspace(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  const diopiScalar_t* start, const diopiScalar_t* end,
                                  int64_t steps, double base) {
-  opweave::Adaptation a(opweave::slot::diopiLogspace);
-  a.out(out, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLogspace)>()(ctx, out, start, end, steps, base));
+  opweave::Adaptation ow_a(opweave::slot::diopiLogspace);
+  ow_a.out(out, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLogspace)>()(ctx, out, start, end, steps, base));
 }
 
 // ---- diopiMaskedFill (family masked_fill)
 diopiError_t adapt_diopiMaskedFill(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input, diopiConstTensorHandle_t mask,
                                    diopiConstTensorHandle_t value) {
-  opweave::Adaptation a(opweave::slot::diopiMaskedFill);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(mask, false);
-  a.in(value, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMaskedFill)>()(ctx, out, input, mask, value));
+  opweave::Adaptation ow_a(opweave::slot::diopiMaskedFill);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(mask, false);
+  ow_a.in(value, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMaskedFill)>()(ctx, out, input, mask, value));
 }
 
 // ---- diopiMaskedFillInp (family masked_fill)
 diopiError_t adapt_diopiMaskedFillInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                       diopiConstTensorHandle_t mask,
                                       diopiConstTensorHandle_t value) {
-  opweave::Adaptation a(opweave::slot::diopiMaskedFillInp);
-  a.inout(input, true);
-  a.in(mask, false);
-  a.in(value, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMaskedFillInp)>()(ctx, input, mask, value));
+  opweave::Adaptation ow_a(opweave::slot::diopiMaskedFillInp);
+  ow_a.inout(input, true);
+  ow_a.in(mask, false);
+  ow_a.in(value, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMaskedFillInp)>()(ctx, input, mask, value));
 }
 
 // ---- diopiMaskedFillScalar (family masked_fill)
@@ -2089,166 +2109,167 @@ diopiError_t adapt_diopiMaskedFillScalar(diopiContextHandle_t ctx, diopiTensorHa
                                          diopiConstTensorHandle_t input,
                                          diopiConstTensorHandle_t mask,
                                          const diopiScalar_t* value) {
-  opweave::Adaptation a(opweave::slot::diopiMaskedFillScalar);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(mask, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMaskedFillScalar)>()(ctx, out, input, mask, value));
+  opweave::Adaptation ow_a(opweave::slot::diopiMaskedFillScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(mask, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiMaskedFillScalar)>()(ctx, out, input, mask, value));
 }
 
 // ---- diopiMaskedFillInpScalar (family masked_fill)
 diopiError_t adapt_diopiMaskedFillInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                             diopiConstTensorHandle_t mask,
                                             const diopiScalar_t* value) {
-  opweave::Adaptation a(opweave::slot::diopiMaskedFillInpScalar);
-  a.inout(input, true);
-  a.in(mask, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMaskedFillInpScalar)>()(ctx, input, mask, value));
+  opweave::Adaptation ow_a(opweave::slot::diopiMaskedFillInpScalar);
+  ow_a.inout(input, true);
+  ow_a.in(mask, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMaskedFillInpScalar)>()(ctx, input, mask, value));
 }
 
 // ---- diopiTriu (family triu)
 diopiError_t adapt_diopiTriu(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input, int64_t diagonal) {
-  opweave::Adaptation a(opweave::slot::diopiTriu);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiTriu)>()(ctx, out, input, diagonal));
+  opweave::Adaptation ow_a(opweave::slot::diopiTriu);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiTriu)>()(ctx, out, input, diagonal));
 }
 
 // ---- diopiTriuInp (family triu)
 diopiError_t adapt_diopiTriuInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                 int64_t diagonal) {
-  opweave::Adaptation a(opweave::slot::diopiTriuInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiTriuInp)>()(ctx, input, diagonal));
+  opweave::Adaptation ow_a(opweave::slot::diopiTriuInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiTriuInp)>()(ctx, input, diagonal));
 }
 
 // ---- diopiTril (family tril)
 diopiError_t adapt_diopiTril(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input, int64_t diagonal) {
-  opweave::Adaptation a(opweave::slot::diopiTril);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiTril)>()(ctx, out, input, diagonal));
+  opweave::Adaptation ow_a(opweave::slot::diopiTril);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiTril)>()(ctx, out, input, diagonal));
 }
 
 // ---- diopiCat (family cat)
 diopiError_t adapt_diopiCat(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t* tensors, int64_t num_inputs, int64_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiCat);
-  a.out(out, true);
-  a.in_list(tensors, num_inputs, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiCat)>()(ctx, out, tensors, num_inputs, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiCat);
+  ow_a.out(out, true);
+  ow_a.in_list(tensors, num_inputs, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiCat)>()(ctx, out, tensors, num_inputs, dim));
 }
 
 // ---- diopiStack (family stack)
 diopiError_t adapt_diopiStack(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t* tensors, int64_t numTensors, int64_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiStack);
-  a.out(out, true);
-  a.in_list(tensors, numTensors, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiStack)>()(ctx, out, tensors, numTensors, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiStack);
+  ow_a.out(out, true);
+  ow_a.in_list(tensors, numTensors, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiStack)>()(ctx, out, tensors, numTensors, dim));
 }
 
 // ---- diopiMax (family max)
 diopiError_t adapt_diopiMax(diopiContextHandle_t ctx, diopiTensorHandle_t max,
                             diopiTensorHandle_t max_indices, diopiConstTensorHandle_t input,
                             int64_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiMax);
-  a.out(max, true);
-  a.out(max_indices, false);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMax)>()(ctx, max, max_indices, input, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiMax);
+  ow_a.out(max, true);
+  ow_a.out(max_indices, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMax)>()(ctx, max, max_indices, input, dim));
 }
 
 // ---- diopiMaxAll (family max)
 diopiError_t adapt_diopiMaxAll(diopiContextHandle_t ctx, diopiTensorHandle_t max,
                                diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiMaxAll);
-  a.out(max, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMaxAll)>()(ctx, max, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiMaxAll);
+  ow_a.out(max, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMaxAll)>()(ctx, max, input));
 }
 
 // ---- diopiMin (family min)
 diopiError_t adapt_diopiMin(diopiContextHandle_t ctx, diopiTensorHandle_t min,
                             diopiTensorHandle_t min_indices, diopiConstTensorHandle_t input,
                             int64_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiMin);
-  a.out(min, true);
-  a.out(min_indices, false);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMin)>()(ctx, min, min_indices, input, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiMin);
+  ow_a.out(min, true);
+  ow_a.out(min_indices, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMin)>()(ctx, min, min_indices, input, dim));
 }
 
 // ---- diopiMinAll (family min)
 diopiError_t adapt_diopiMinAll(diopiContextHandle_t ctx, diopiTensorHandle_t min,
                                diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiMinAll);
-  a.out(min, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMinAll)>()(ctx, min, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiMinAll);
+  ow_a.out(min, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMinAll)>()(ctx, min, input));
 }
 
 // ---- diopiArgmax (family argmax)
 diopiError_t adapt_diopiArgmax(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                diopiConstTensorHandle_t input, const int64_t* dim, bool keepdim) {
-  opweave::Adaptation a(opweave::slot::diopiArgmax);
-  a.out(out, false);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiArgmax)>()(ctx, out, input, dim, keepdim));
+  opweave::Adaptation ow_a(opweave::slot::diopiArgmax);
+  ow_a.out(out, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiArgmax)>()(ctx, out, input, dim, keepdim));
 }
 
 // ---- diopiArgmin (family argmin)
 diopiError_t adapt_diopiArgmin(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                diopiConstTensorHandle_t input, const int64_t* dim, bool keepdim) {
-  opweave::Adaptation a(opweave::slot::diopiArgmin);
-  a.out(out, false);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiArgmin)>()(ctx, out, input, dim, keepdim));
+  opweave::Adaptation ow_a(opweave::slot::diopiArgmin);
+  ow_a.out(out, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiArgmin)>()(ctx, out, input, dim, keepdim));
 }
 
 // ---- diopiAmax (family amax)
 diopiError_t adapt_diopiAmax(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t self, diopiSize_t dim, bool keepdim) {
-  opweave::Adaptation a(opweave::slot::diopiAmax);
-  a.out(out, true);
-  a.in(self, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAmax)>()(ctx, out, self, dim, keepdim));
+  opweave::Adaptation ow_a(opweave::slot::diopiAmax);
+  ow_a.out(out, true);
+  ow_a.in(self, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAmax)>()(ctx, out, self, dim, keepdim));
 }
 
 // ---- diopiAmin (family amin)
 diopiError_t adapt_diopiAmin(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t self, diopiSize_t dim, bool keepdim) {
-  opweave::Adaptation a(opweave::slot::diopiAmin);
-  a.out(out, true);
-  a.in(self, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAmin)>()(ctx, out, self, dim, keepdim));
+  opweave::Adaptation ow_a(opweave::slot::diopiAmin);
+  ow_a.out(out, true);
+  ow_a.in(self, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAmin)>()(ctx, out, self, dim, keepdim));
 }
 
 // ---- diopiCumsum (family cumsum)
 diopiError_t adapt_diopiCumsum(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                diopiConstTensorHandle_t input, int64_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiCumsum);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiCumsum)>()(ctx, out, input, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiCumsum);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiCumsum)>()(ctx, out, input, dim));
 }
 
 // ---- diopiLayerNorm (family layer_norm)
@@ -2257,16 +2278,16 @@ diopiError_t adapt_diopiLayerNorm(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t input, diopiConstTensorHandle_t weight,
                                   diopiConstTensorHandle_t bias, diopiSize_t normalized_shape,
                                   double eps) {
-  opweave::Adaptation a(opweave::slot::diopiLayerNorm);
-  a.out(out, true);
-  a.out(save_mean, true);
-  a.out(save_invstd, true);
-  a.in(input, true);
-  a.in(weight, true);
-  a.in(bias, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLayerNorm)>()(ctx, out, save_mean, save_invstd, input,
-                                                          weight, bias, normalized_shape, eps));
+  opweave::Adaptation ow_a(opweave::slot::diopiLayerNorm);
+  ow_a.out(out, true);
+  ow_a.out(save_mean, true);
+  ow_a.out(save_invstd, true);
+  ow_a.in(input, true);
+  ow_a.in(weight, true);
+  ow_a.in(bias, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLayerNorm)>()(
+      ctx, out, save_mean, save_invstd, input, weight, bias, normalized_shape, eps));
 }
 
 // ---- diopiLayerNormBackward (family layer_norm)
@@ -2275,18 +2296,18 @@ diopiError_t adapt_diopiLayerNormBackward(
     diopiTensorHandle_t grad_bias, diopiConstTensorHandle_t grad_output,
     diopiConstTensorHandle_t input, diopiConstTensorHandle_t weight, diopiConstTensorHandle_t bias,
     diopiConstTensorHandle_t mean, diopiConstTensorHandle_t rstd, diopiSize_t normalized_shape) {
-  opweave::Adaptation a(opweave::slot::diopiLayerNormBackward);
-  a.out(grad_input, true);
-  a.out(grad_weight, true);
-  a.out(grad_bias, true);
-  a.in(grad_output, true);
-  a.in(input, true);
-  a.in(weight, true);
-  a.in(bias, true);
-  a.in(mean, true);
-  a.in(rstd, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLayerNormBackward)>()(
+  opweave::Adaptation ow_a(opweave::slot::diopiLayerNormBackward);
+  ow_a.out(grad_input, true);
+  ow_a.out(grad_weight, true);
+  ow_a.out(grad_bias, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  ow_a.in(weight, true);
+  ow_a.in(bias, true);
+  ow_a.in(mean, true);
+  ow_a.in(rstd, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLayerNormBackward)>()(
       ctx, grad_input, grad_weight, grad_bias, grad_output, input, weight, bias, mean, rstd,
       normalized_shape));
 }
@@ -2297,14 +2318,14 @@ diopiError_t adapt_diopiConvolution2d(diopiContextHandle_t ctx, diopiTensorHandl
                                       diopiConstTensorHandle_t weight,
                                       diopiConstTensorHandle_t bias, diopiSize_t stride,
                                       diopiSize_t padding, diopiSize_t dilation, int64_t groups) {
-  opweave::Adaptation a(opweave::slot::diopiConvolution2d);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(weight, true);
-  a.in(bias, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiConvolution2d)>()(ctx, out, input, weight, bias, stride,
-                                                              padding, dilation, groups));
+  opweave::Adaptation ow_a(opweave::slot::diopiConvolution2d);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(weight, true);
+  ow_a.in(bias, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiConvolution2d)>()(
+      ctx, out, input, weight, bias, stride, padding, dilation, groups));
 }
 
 // ---- diopiConvolution2dBackward (family convolution)
@@ -2313,15 +2334,15 @@ diopiError_t adapt_diopiConvolution2dBackward(
     diopiTensorHandle_t grad_bias, diopiConstTensorHandle_t grad_output,
     diopiConstTensorHandle_t input, diopiConstTensorHandle_t weight, diopiSize_t* bias_sizes,
     diopiSize_t stride, diopiSize_t padding, diopiSize_t dilation, int64_t groups) {
-  opweave::Adaptation a(opweave::slot::diopiConvolution2dBackward);
-  a.out(grad_input, true);
-  a.out(grad_weight, true);
-  a.out(grad_bias, true);
-  a.in(grad_output, true);
-  a.in(input, true);
-  a.in(weight, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiConvolution2dBackward)>()(
+  opweave::Adaptation ow_a(opweave::slot::diopiConvolution2dBackward);
+  ow_a.out(grad_input, true);
+  ow_a.out(grad_weight, true);
+  ow_a.out(grad_bias, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  ow_a.in(weight, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiConvolution2dBackward)>()(
       ctx, grad_input, grad_weight, grad_bias, grad_output, input, weight, bias_sizes, stride,
       padding, dilation, groups));
 }
@@ -2333,19 +2354,19 @@ diopiError_t adapt_diopiBatchNorm(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t bias, diopiTensorHandle_t running_mean,
                                   diopiTensorHandle_t running_var, bool training, double momentum,
                                   double eps) {
-  opweave::Adaptation a(opweave::slot::diopiBatchNorm);
-  a.out(out, true);
-  a.out(save_mean, true);
-  a.out(save_invstd, true);
-  a.in(input, true);
-  a.in(weight, true);
-  a.in(bias, true);
-  a.inout(running_mean, true);
-  a.inout(running_var, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBatchNorm)>()(ctx, out, save_mean, save_invstd, input,
-                                                          weight, bias, running_mean, running_var,
-                                                          training, momentum, eps));
+  opweave::Adaptation ow_a(opweave::slot::diopiBatchNorm);
+  ow_a.out(out, true);
+  ow_a.out(save_mean, true);
+  ow_a.out(save_invstd, true);
+  ow_a.in(input, true);
+  ow_a.in(weight, true);
+  ow_a.in(bias, true);
+  ow_a.inout(running_mean, true);
+  ow_a.inout(running_var, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBatchNorm)>()(
+      ctx, out, save_mean, save_invstd, input, weight, bias, running_mean, running_var, training,
+      momentum, eps));
 }
 
 // ---- diopiBatchNormBackward (family batch_norm)
@@ -2356,19 +2377,19 @@ diopiError_t adapt_diopiBatchNormBackward(
     diopiConstTensorHandle_t running_mean, diopiConstTensorHandle_t running_var,
     diopiConstTensorHandle_t save_mean, diopiConstTensorHandle_t save_invstd, bool training,
     double eps) {
-  opweave::Adaptation a(opweave::slot::diopiBatchNormBackward);
-  a.out(grad_input, true);
-  a.out(grad_weight, true);
-  a.out(grad_bias, true);
-  a.in(grad_output, true);
-  a.in(input, true);
-  a.in(weight, true);
-  a.in(running_mean, true);
-  a.in(running_var, true);
-  a.in(save_mean, true);
-  a.in(save_invstd, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBatchNormBackward)>()(
+  opweave::Adaptation ow_a(opweave::slot::diopiBatchNormBackward);
+  ow_a.out(grad_input, true);
+  ow_a.out(grad_weight, true);
+  ow_a.out(grad_bias, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  ow_a.in(weight, true);
+  ow_a.in(running_mean, true);
+  ow_a.in(running_var, true);
+  ow_a.in(save_mean, true);
+  ow_a.in(save_invstd, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBatchNormBackward)>()(
       ctx, grad_input, grad_weight, grad_bias, grad_output, input, weight, running_mean,
       running_var, save_mean, save_invstd, training, eps));
 }
@@ -2380,12 +2401,12 @@ diopiError_t adapt_diopiMaxPool2dWithIndices(diopiContextHandle_t ctx, diopiTens
                                              diopiSize_t kernel_size, diopiSize_t stride,
                                              diopiSize_t padding, diopiSize_t dilation,
                                              bool ceil_mode) {
-  opweave::Adaptation a(opweave::slot::diopiMaxPool2dWithIndices);
-  a.out(out, true);
-  a.out(indices, false);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMaxPool2dWithIndices)>()(
+  opweave::Adaptation ow_a(opweave::slot::diopiMaxPool2dWithIndices);
+  ow_a.out(out, true);
+  ow_a.out(indices, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMaxPool2dWithIndices)>()(
       ctx, out, indices, input, kernel_size, stride, padding, dilation, ceil_mode));
 }
 
@@ -2396,13 +2417,13 @@ diopiError_t adapt_diopiMaxPool2dBackward(diopiContextHandle_t ctx, diopiTensorH
                                           diopiSize_t stride, diopiSize_t padding,
                                           diopiSize_t dilation, bool ceil_mode,
                                           diopiConstTensorHandle_t indices) {
-  opweave::Adaptation a(opweave::slot::diopiMaxPool2dBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(input, true);
-  a.in(indices, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMaxPool2dBackward)>()(
+  opweave::Adaptation ow_a(opweave::slot::diopiMaxPool2dBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  ow_a.in(indices, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMaxPool2dBackward)>()(
       ctx, grad_input, grad_output, input, kernel_size, stride, padding, dilation, ceil_mode,
       indices));
 }
@@ -2412,13 +2433,13 @@ diopiError_t adapt_diopiAvgPool2d(diopiContextHandle_t ctx, diopiTensorHandle_t 
                                   diopiConstTensorHandle_t input, diopiSize_t kernel_size,
                                   diopiSize_t stride, diopiSize_t padding, bool ceil_mode,
                                   bool count_include_pad, const int64_t* divisor_override) {
-  opweave::Adaptation a(opweave::slot::diopiAvgPool2d);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAvgPool2d)>()(ctx, out, input, kernel_size, stride,
-                                                          padding, ceil_mode, count_include_pad,
-                                                          divisor_override));
+  opweave::Adaptation ow_a(opweave::slot::diopiAvgPool2d);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiAvgPool2d)>()(ctx, out, input, kernel_size, stride, padding,
+                                                 ceil_mode, count_include_pad, divisor_override));
 }
 
 // ---- diopiAvgPool2dBackward (family avg_pool2d)
@@ -2427,12 +2448,12 @@ diopiError_t adapt_diopiAvgPool2dBackward(diopiContextHandle_t ctx, diopiTensorH
                                           diopiConstTensorHandle_t input, diopiSize_t kernel_size,
                                           diopiSize_t stride, diopiSize_t padding, bool ceil_mode,
                                           bool count_include_pad, const int64_t* divisor_override) {
-  opweave::Adaptation a(opweave::slot::diopiAvgPool2dBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAvgPool2dBackward)>()(
+  opweave::Adaptation ow_a(opweave::slot::diopiAvgPool2dBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAvgPool2dBackward)>()(
       ctx, grad_input, grad_output, input, kernel_size, stride, padding, ceil_mode,
       count_include_pad, divisor_override));
 }
@@ -2440,11 +2461,12 @@ diopiError_t adapt_diopiAvgPool2dBackward(diopiContextHandle_t ctx, diopiTensorH
 // ---- diopiAdaptiveAvgPool2d (family adaptive_avg_pool2d)
 diopiError_t adapt_diopiAdaptiveAvgPool2d(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                           diopiConstTensorHandle_t input, diopiSize_t output_size) {
-  opweave::Adaptation a(opweave::slot::diopiAdaptiveAvgPool2d);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAdaptiveAvgPool2d)>()(ctx, out, input, output_size));
+  opweave::Adaptation ow_a(opweave::slot::diopiAdaptiveAvgPool2d);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiAdaptiveAvgPool2d)>()(ctx, out, input, output_size));
 }
 
 // ---- diopiAdaptiveAvgPool2dBackward (family adaptive_avg_pool2d)
@@ -2452,23 +2474,23 @@ diopiError_t adapt_diopiAdaptiveAvgPool2dBackward(diopiContextHandle_t ctx,
                                                   diopiTensorHandle_t grad_input,
                                                   diopiConstTensorHandle_t grad_output,
                                                   diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiAdaptiveAvgPool2dBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiAdaptiveAvgPool2dBackward)>()(ctx, grad_input, grad_output, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiAdaptiveAvgPool2dBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAdaptiveAvgPool2dBackward)>()(
+      ctx, grad_input, grad_output, input));
 }
 
 // ---- diopiUpsampleNearest (family upsample_nearest2d)
 diopiError_t adapt_diopiUpsampleNearest(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                         diopiConstTensorHandle_t input, diopiSize_t size) {
-  opweave::Adaptation a(opweave::slot::diopiUpsampleNearest);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiUpsampleNearest)>()(ctx, out, input, size));
+  opweave::Adaptation ow_a(opweave::slot::diopiUpsampleNearest);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiUpsampleNearest)>()(ctx, out, input, size));
 }
 
 // ---- diopiUpsampleNearestBackward (family upsample_nearest2d)
@@ -2476,11 +2498,11 @@ diopiError_t adapt_diopiUpsampleNearestBackward(diopiContextHandle_t ctx,
                                                 diopiTensorHandle_t grad_input,
                                                 diopiConstTensorHandle_t grad_output,
                                                 diopiSize_t out_size, diopiSize_t in_size) {
-  opweave::Adaptation a(opweave::slot::diopiUpsampleNearestBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiUpsampleNearestBackward)>()(
+  opweave::Adaptation ow_a(opweave::slot::diopiUpsampleNearestBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiUpsampleNearestBackward)>()(
       ctx, grad_input, grad_output, out_size, in_size));
 }
 
@@ -2488,20 +2510,20 @@ diopiError_t adapt_diopiUpsampleNearestBackward(diopiContextHandle_t ctx,
 diopiError_t adapt_diopiHardtanh(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiConstTensorHandle_t input, const diopiScalar_t* min_val,
                                  const diopiScalar_t* max_val) {
-  opweave::Adaptation a(opweave::slot::diopiHardtanh);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiHardtanh)>()(ctx, out, input, min_val, max_val));
+  opweave::Adaptation ow_a(opweave::slot::diopiHardtanh);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiHardtanh)>()(ctx, out, input, min_val, max_val));
 }
 
 // ---- diopiHardtanhInp (family hardtanh)
 diopiError_t adapt_diopiHardtanhInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                     const diopiScalar_t* min_val, const diopiScalar_t* max_val) {
-  opweave::Adaptation a(opweave::slot::diopiHardtanhInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiHardtanhInp)>()(ctx, input, min_val, max_val));
+  opweave::Adaptation ow_a(opweave::slot::diopiHardtanhInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiHardtanhInp)>()(ctx, input, min_val, max_val));
 }
 
 // ---- diopiHardtanhBackward (family hardtanh)
@@ -2510,101 +2532,101 @@ diopiError_t adapt_diopiHardtanhBackward(diopiContextHandle_t ctx, diopiTensorHa
                                          diopiConstTensorHandle_t input,
                                          const diopiScalar_t* min_val,
                                          const diopiScalar_t* max_val) {
-  opweave::Adaptation a(opweave::slot::diopiHardtanhBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiHardtanhBackward)>()(ctx, grad_input, grad_output,
-                                                                 input, min_val, max_val));
+  opweave::Adaptation ow_a(opweave::slot::diopiHardtanhBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiHardtanhBackward)>()(ctx, grad_input, grad_output,
+                                                                       input, min_val, max_val));
 }
 
 // ---- diopiHardswish (family hardswish)
 diopiError_t adapt_diopiHardswish(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiHardswish);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiHardswish)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiHardswish);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiHardswish)>()(ctx, out, input));
 }
 
 // ---- diopiHardswishInp (family hardswish)
 diopiError_t adapt_diopiHardswishInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiHardswishInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiHardswishInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiHardswishInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiHardswishInp)>()(ctx, input));
 }
 
 // ---- diopiHardswishBackward (family hardswish)
 diopiError_t adapt_diopiHardswishBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input,
                                           diopiConstTensorHandle_t grad_output,
                                           diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiHardswishBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiHardswishBackward)>()(ctx, grad_input, grad_output, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiHardswishBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiHardswishBackward)>()(ctx, grad_input, grad_output, input));
 }
 
 // ---- diopiArange (family arange)
 diopiError_t adapt_diopiArange(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                const diopiScalar_t* start, const diopiScalar_t* end,
                                const diopiScalar_t* step) {
-  opweave::Adaptation a(opweave::slot::diopiArange);
-  a.out(out, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiArange)>()(ctx, out, start, end, step));
+  opweave::Adaptation ow_a(opweave::slot::diopiArange);
+  ow_a.out(out, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiArange)>()(ctx, out, start, end, step));
 }
 
 // ---- diopiLinspace (family linspace)
 diopiError_t adapt_diopiLinspace(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  const diopiScalar_t* start, const diopiScalar_t* end,
                                  int64_t steps) {
-  opweave::Adaptation a(opweave::slot::diopiLinspace);
-  a.out(out, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLinspace)>()(ctx, out, start, end, steps));
+  opweave::Adaptation ow_a(opweave::slot::diopiLinspace);
+  ow_a.out(out, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLinspace)>()(ctx, out, start, end, steps));
 }
 
 // ---- diopiZeroInp (family zero)
 diopiError_t adapt_diopiZeroInp(diopiContextHandle_t ctx, diopiTensorHandle_t self) {
-  opweave::Adaptation a(opweave::slot::diopiZeroInp);
-  a.inout(self, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiZeroInp)>()(ctx, self));
+  opweave::Adaptation ow_a(opweave::slot::diopiZeroInp);
+  ow_a.inout(self, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiZeroInp)>()(ctx, self));
 }
 
 // ---- diopiFill (family fill)
 diopiError_t adapt_diopiFill(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                              const diopiScalar_t* value) {
-  opweave::Adaptation a(opweave::slot::diopiFill);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiFill)>()(ctx, input, value));
+  opweave::Adaptation ow_a(opweave::slot::diopiFill);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiFill)>()(ctx, input, value));
 }
 
 // ---- diopiCopyInp (family copy)
 diopiError_t adapt_diopiCopyInp(diopiContextHandle_t ctx, diopiConstTensorHandle_t src,
                                 diopiTensorHandle_t dest) {
-  opweave::Adaptation a(opweave::slot::diopiCopyInp);
-  a.in(src, true);
-  a.out(dest, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiCopyInp)>()(ctx, src, dest));
+  opweave::Adaptation ow_a(opweave::slot::diopiCopyInp);
+  ow_a.in(src, true);
+  ow_a.out(dest, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiCopyInp)>()(ctx, src, dest));
 }
 
 // ---- diopiCastDtype (family copy)
 diopiError_t adapt_diopiCastDtype(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiCastDtype);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiCastDtype)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiCastDtype);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiCastDtype)>()(ctx, out, input));
 }
 
 // ---- diopiAdam (family adam)
@@ -2613,16 +2635,16 @@ diopiError_t adapt_diopiAdam(diopiContextHandle_t ctx, diopiTensorHandle_t input
                              diopiTensorHandle_t exp_avg_sq, diopiTensorHandle_t max_exp_avg_sq,
                              float lr, float beta1, float beta2, float eps, float weight_decay,
                              int64_t step, bool amsgrad) {
-  opweave::Adaptation a(opweave::slot::diopiAdam);
-  a.inout(input, true);
-  a.in(grad, true);
-  a.inout(exp_avg, true);
-  a.inout(exp_avg_sq, true);
-  a.inout(max_exp_avg_sq, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAdam)>()(ctx, input, grad, exp_avg, exp_avg_sq,
-                                                     max_exp_avg_sq, lr, beta1, beta2, eps,
-                                                     weight_decay, step, amsgrad));
+  opweave::Adaptation ow_a(opweave::slot::diopiAdam);
+  ow_a.inout(input, true);
+  ow_a.in(grad, true);
+  ow_a.inout(exp_avg, true);
+  ow_a.inout(exp_avg_sq, true);
+  ow_a.inout(max_exp_avg_sq, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAdam)>()(ctx, input, grad, exp_avg, exp_avg_sq,
+                                                           max_exp_avg_sq, lr, beta1, beta2, eps,
+                                                           weight_decay, step, amsgrad));
 }
 
 // ---- diopiAdamW (family adam)
@@ -2631,352 +2653,354 @@ diopiError_t adapt_diopiAdamW(diopiContextHandle_t ctx, diopiTensorHandle_t inpu
                               diopiTensorHandle_t exp_avg_sq, diopiTensorHandle_t max_exp_avg_sq,
                               float lr, float beta1, float beta2, float eps, float weight_decay,
                               int64_t step, bool amsgrad) {
-  opweave::Adaptation a(opweave::slot::diopiAdamW);
-  a.inout(input, true);
-  a.in(grad, true);
-  a.inout(exp_avg, true);
-  a.inout(exp_avg_sq, true);
-  a.inout(max_exp_avg_sq, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAdamW)>()(ctx, input, grad, exp_avg, exp_avg_sq,
-                                                      max_exp_avg_sq, lr, beta1, beta2, eps,
-                                                      weight_decay, step, amsgrad));
+  opweave::Adaptation ow_a(opweave::slot::diopiAdamW);
+  ow_a.inout(input, true);
+  ow_a.in(grad, true);
+  ow_a.inout(exp_avg, true);
+  ow_a.inout(exp_avg_sq, true);
+  ow_a.inout(max_exp_avg_sq, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAdamW)>()(ctx, input, grad, exp_avg, exp_avg_sq,
+                                                            max_exp_avg_sq, lr, beta1, beta2, eps,
+                                                            weight_decay, step, amsgrad));
 }
 
 // ---- diopiUniformInp (family uniform)
 diopiError_t adapt_diopiUniformInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout, double from,
                                    double to, diopiGeneratorHandle_t generator) {
-  opweave::Adaptation a(opweave::slot::diopiUniformInp);
-  a.inout(inout, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiUniformInp)>()(ctx, inout, from, to, generator));
+  opweave::Adaptation ow_a(opweave::slot::diopiUniformInp);
+  ow_a.inout(inout, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiUniformInp)>()(ctx, inout, from, to, generator));
 }
 
 // ---- diopiNormalInp (family normal)
 diopiError_t adapt_diopiNormalInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout, double mean,
                                   double std, diopiGeneratorHandle_t generator) {
-  opweave::Adaptation a(opweave::slot::diopiNormalInp);
-  a.inout(inout, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNormalInp)>()(ctx, inout, mean, std, generator));
+  opweave::Adaptation ow_a(opweave::slot::diopiNormalInp);
+  ow_a.inout(inout, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiNormalInp)>()(ctx, inout, mean, std, generator));
 }
 
 // ---- diopiNormalTensorScalar (family normal)
 diopiError_t adapt_diopiNormalTensorScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                            diopiConstTensorHandle_t mean, double std,
                                            diopiGeneratorHandle_t generator) {
-  opweave::Adaptation a(opweave::slot::diopiNormalTensorScalar);
-  a.out(out, true);
-  a.in(mean, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNormalTensorScalar)>()(ctx, out, mean, std, generator));
+  opweave::Adaptation ow_a(opweave::slot::diopiNormalTensorScalar);
+  ow_a.out(out, true);
+  ow_a.in(mean, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiNormalTensorScalar)>()(ctx, out, mean, std, generator));
 }
 
 // ---- diopiNormalScalarTensor (family normal)
 diopiError_t adapt_diopiNormalScalarTensor(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                            double mean, diopiConstTensorHandle_t std,
                                            diopiGeneratorHandle_t generator) {
-  opweave::Adaptation a(opweave::slot::diopiNormalScalarTensor);
-  a.out(out, true);
-  a.in(std, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNormalScalarTensor)>()(ctx, out, mean, std, generator));
+  opweave::Adaptation ow_a(opweave::slot::diopiNormalScalarTensor);
+  ow_a.out(out, true);
+  ow_a.in(std, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiNormalScalarTensor)>()(ctx, out, mean, std, generator));
 }
 
 // ---- diopiNormalTensor (family normal)
 diopiError_t adapt_diopiNormalTensor(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                      diopiConstTensorHandle_t mean, diopiConstTensorHandle_t std,
                                      diopiGeneratorHandle_t generator) {
-  opweave::Adaptation a(opweave::slot::diopiNormalTensor);
-  a.out(out, true);
-  a.in(mean, true);
-  a.in(std, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNormalTensor)>()(ctx, out, mean, std, generator));
+  opweave::Adaptation ow_a(opweave::slot::diopiNormalTensor);
+  ow_a.out(out, true);
+  ow_a.in(mean, true);
+  ow_a.in(std, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiNormalTensor)>()(ctx, out, mean, std, generator));
 }
 
 // ---- diopiBernoulli (family bernoulli)
 diopiError_t adapt_diopiBernoulli(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input,
                                   diopiGeneratorHandle_t generator) {
-  opweave::Adaptation a(opweave::slot::diopiBernoulli);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBernoulli)>()(ctx, out, input, generator));
+  opweave::Adaptation ow_a(opweave::slot::diopiBernoulli);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBernoulli)>()(ctx, out, input, generator));
 }
 
 // ---- diopiBernoulliScalar (family bernoulli)
 diopiError_t adapt_diopiBernoulliScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out, double p,
                                         diopiGeneratorHandle_t generator) {
-  opweave::Adaptation a(opweave::slot::diopiBernoulliScalar);
-  a.inout(out, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBernoulliScalar)>()(ctx, out, p, generator));
+  opweave::Adaptation ow_a(opweave::slot::diopiBernoulliScalar);
+  ow_a.inout(out, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBernoulliScalar)>()(ctx, out, p, generator));
 }
 
 // ---- diopiRandperm (family randperm)
 diopiError_t adapt_diopiRandperm(diopiContextHandle_t ctx, diopiTensorHandle_t out, int64_t n,
                                  diopiGeneratorHandle_t generator) {
-  opweave::Adaptation a(opweave::slot::diopiRandperm);
-  a.out(out, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiRandperm)>()(ctx, out, n, generator));
+  opweave::Adaptation ow_a(opweave::slot::diopiRandperm);
+  ow_a.out(out, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiRandperm)>()(ctx, out, n, generator));
 }
 
 // ---- diopiDropout (family dropout)
 diopiError_t adapt_diopiDropout(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                 diopiTensorHandle_t mask, diopiConstTensorHandle_t input, double p,
                                 bool train, diopiGeneratorHandle_t generator) {
-  opweave::Adaptation a(opweave::slot::diopiDropout);
-  a.out(out, true);
-  a.out(mask, false);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiDropout)>()(ctx, out, mask, input, p, train, generator));
+  opweave::Adaptation ow_a(opweave::slot::diopiDropout);
+  ow_a.out(out, true);
+  ow_a.out(mask, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiDropout)>()(ctx, out, mask, input, p, train, generator));
 }
 
 // ---- diopiDropoutBackward (family dropout)
 diopiError_t adapt_diopiDropoutBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input,
                                         diopiConstTensorHandle_t grad_output,
                                         diopiConstTensorHandle_t mask, double scale) {
-  opweave::Adaptation a(opweave::slot::diopiDropoutBackward);
-  a.out(grad_input, true);
-  a.in(grad_output, true);
-  a.in(mask, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiDropoutBackward)>()(ctx, grad_input, grad_output, mask, scale));
+  opweave::Adaptation ow_a(opweave::slot::diopiDropoutBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(mask, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiDropoutBackward)>()(ctx, grad_input, grad_output, mask, scale));
 }
 
 // ---- diopiSort (family sort)
 diopiError_t adapt_diopiSort(diopiContextHandle_t ctx, diopiTensorHandle_t values,
                              diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
                              int64_t dim, bool descending, const bool* pStable) {
-  opweave::Adaptation a(opweave::slot::diopiSort);
-  a.out(values, true);
-  a.out(indices, false);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiSort)>()(ctx, values, indices, input, dim, descending, pStable));
+  opweave::Adaptation ow_a(opweave::slot::diopiSort);
+  ow_a.out(values, true);
+  ow_a.out(indices, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiSort)>()(ctx, values, indices, input, dim, descending, pStable));
 }
 
 // ---- diopiTopk (family topk)
 diopiError_t adapt_diopiTopk(diopiContextHandle_t ctx, diopiTensorHandle_t values,
                              diopiTensorHandle_t indices, diopiConstTensorHandle_t input, int64_t k,
                              int64_t dim, bool largest, bool sorted) {
-  opweave::Adaptation a(opweave::slot::diopiTopk);
-  a.out(values, true);
-  a.out(indices, false);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(
-      a.kernel<decltype(&::diopiTopk)>()(ctx, values, indices, input, k, dim, largest, sorted));
+  opweave::Adaptation ow_a(opweave::slot::diopiTopk);
+  ow_a.out(values, true);
+  ow_a.out(indices, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiTopk)>()(ctx, values, indices, input, k, dim, largest, sorted));
 }
 
 // ---- diopiAny (family any)
 diopiError_t adapt_diopiAny(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input, const int64_t* dim) {
-  opweave::Adaptation a(opweave::slot::diopiAny);
-  a.out(out, false);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAny)>()(ctx, out, input, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiAny);
+  ow_a.out(out, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAny)>()(ctx, out, input, dim));
 }
 
 // ---- diopiAll (family all)
 diopiError_t adapt_diopiAll(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input, const int64_t* dim) {
-  opweave::Adaptation a(opweave::slot::diopiAll);
-  a.out(out, false);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAll)>()(ctx, out, input, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiAll);
+  ow_a.out(out, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAll)>()(ctx, out, input, dim));
 }
 
 // ---- diopiIsNan (family isnan)
 diopiError_t adapt_diopiIsNan(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiIsNan);
-  a.out(out, false);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiIsNan)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiIsNan);
+  ow_a.out(out, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiIsNan)>()(ctx, out, input));
 }
 
 // ---- diopiLogicalAnd (family logical_and)
 diopiError_t adapt_diopiLogicalAnd(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiLogicalAnd);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLogicalAnd)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiLogicalAnd);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLogicalAnd)>()(ctx, out, input, other));
 }
 
 // ---- diopiLogicalAndInp (family logical_and)
 diopiError_t adapt_diopiLogicalAndInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                       diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiLogicalAndInp);
-  a.inout(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLogicalAndInp)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiLogicalAndInp);
+  ow_a.inout(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLogicalAndInp)>()(ctx, input, other));
 }
 
 // ---- diopiLogicalOr (family logical_or)
 diopiError_t adapt_diopiLogicalOr(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiLogicalOr);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLogicalOr)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiLogicalOr);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLogicalOr)>()(ctx, out, input, other));
 }
 
 // ---- diopiLogicalOrInp (family logical_or)
 diopiError_t adapt_diopiLogicalOrInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                      diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiLogicalOrInp);
-  a.inout(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLogicalOrInp)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiLogicalOrInp);
+  ow_a.inout(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLogicalOrInp)>()(ctx, input, other));
 }
 
 // ---- diopiLogicalNot (family logical_not)
 diopiError_t adapt_diopiLogicalNot(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiLogicalNot);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLogicalNot)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiLogicalNot);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLogicalNot)>()(ctx, out, input));
 }
 
 // ---- diopiLogicalNotInp (family logical_not)
 diopiError_t adapt_diopiLogicalNotInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiLogicalNotInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLogicalNotInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiLogicalNotInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLogicalNotInp)>()(ctx, input));
 }
 
 // ---- diopiBitwiseNot (family bitwise_not)
 diopiError_t adapt_diopiBitwiseNot(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiBitwiseNot);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBitwiseNot)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiBitwiseNot);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBitwiseNot)>()(ctx, out, input));
 }
 
 // ---- diopiBitwiseNotInp (family bitwise_not)
 diopiError_t adapt_diopiBitwiseNotInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiBitwiseNotInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBitwiseNotInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiBitwiseNotInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBitwiseNotInp)>()(ctx, input));
 }
 
 // ---- diopiMaskedScatter (family masked_scatter)
 diopiError_t adapt_diopiMaskedScatter(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                       diopiConstTensorHandle_t input, diopiConstTensorHandle_t mask,
                                       diopiConstTensorHandle_t source) {
-  opweave::Adaptation a(opweave::slot::diopiMaskedScatter);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(mask, false);
-  a.in(source, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMaskedScatter)>()(ctx, out, input, mask, source));
+  opweave::Adaptation ow_a(opweave::slot::diopiMaskedScatter);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(mask, false);
+  ow_a.in(source, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMaskedScatter)>()(ctx, out, input, mask, source));
 }
 
 // ---- diopiProd (family prod)
 diopiError_t adapt_diopiProd(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input, const int64_t* dim) {
-  opweave::Adaptation a(opweave::slot::diopiProd);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiProd)>()(ctx, out, input, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiProd);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiProd)>()(ctx, out, input, dim));
 }
 
 // ---- diopiNorm (family norm)
 diopiError_t adapt_diopiNorm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input, const diopiScalar_t* p,
                              diopiSize_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiNorm);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNorm)>()(ctx, out, input, p, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiNorm);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiNorm)>()(ctx, out, input, p, dim));
 }
 
 // ---- diopiFlip (family flip)
 diopiError_t adapt_diopiFlip(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input, diopiSize_t dims) {
-  opweave::Adaptation a(opweave::slot::diopiFlip);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiFlip)>()(ctx, out, input, dims));
+  opweave::Adaptation ow_a(opweave::slot::diopiFlip);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiFlip)>()(ctx, out, input, dims));
 }
 
 // ---- diopiRoll (family roll)
 diopiError_t adapt_diopiRoll(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input, diopiSize_t shifts, diopiSize_t dims) {
-  opweave::Adaptation a(opweave::slot::diopiRoll);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiRoll)>()(ctx, out, input, shifts, dims));
+  opweave::Adaptation ow_a(opweave::slot::diopiRoll);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiRoll)>()(ctx, out, input, shifts, dims));
 }
 
 // ---- diopiRepeat (family repeat)
 diopiError_t adapt_diopiRepeat(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                diopiConstTensorHandle_t input, diopiSize_t repeats_size) {
-  opweave::Adaptation a(opweave::slot::diopiRepeat);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiRepeat)>()(ctx, out, input, repeats_size));
+  opweave::Adaptation ow_a(opweave::slot::diopiRepeat);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiRepeat)>()(ctx, out, input, repeats_size));
 }
 
 // ---- diopiNonzero (family nonzero)
 diopiError_t adapt_diopiNonzero(diopiContextHandle_t ctx, diopiTensorHandle_t* out,
                                 diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiNonzero);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNonzero)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiNonzero);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiNonzero)>()(ctx, out, input));
 }
 
 // ---- diopiMaskedSelect (family masked_select)
 diopiError_t adapt_diopiMaskedSelect(diopiContextHandle_t ctx, diopiTensorHandle_t* out,
                                      diopiConstTensorHandle_t input,
                                      diopiConstTensorHandle_t mask) {
-  opweave::Adaptation a(opweave::slot::diopiMaskedSelect);
-  a.in(input, true);
-  a.in(mask, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMaskedSelect)>()(ctx, out, input, mask));
+  opweave::Adaptation ow_a(opweave::slot::diopiMaskedSelect);
+  ow_a.in(input, true);
+  ow_a.in(mask, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMaskedSelect)>()(ctx, out, input, mask));
 }
 
 // ---- diopiIndex (family advanced_index)
 diopiError_t adapt_diopiIndex(diopiContextHandle_t ctx, diopiTensorHandle_t* out,
                               diopiConstTensorHandle_t input, diopiConstTensorHandle_t* indices,
                               int64_t nums) {
-  opweave::Adaptation a(opweave::slot::diopiIndex);
-  a.in(input, true);
-  a.in_list(indices, nums, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiIndex)>()(ctx, out, input, indices, nums));
+  opweave::Adaptation ow_a(opweave::slot::diopiIndex);
+  ow_a.in(input, true);
+  ow_a.in_list(indices, nums, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiIndex)>()(ctx, out, input, indices, nums));
 }
 
 // ---- diopiIndexPut (family index_put)
@@ -2984,14 +3008,14 @@ diopiError_t adapt_diopiIndexPut(diopiContextHandle_t ctx, diopiTensorHandle_t o
                                  diopiConstTensorHandle_t input, diopiConstTensorHandle_t values,
                                  diopiConstTensorHandle_t* indices, int64_t indices_counts,
                                  bool accumulate) {
-  opweave::Adaptation a(opweave::slot::diopiIndexPut);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(values, true);
-  a.in_list(indices, indices_counts, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiIndexPut)>()(ctx, out, input, values, indices,
-                                                         indices_counts, accumulate));
+  opweave::Adaptation ow_a(opweave::slot::diopiIndexPut);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(values, true);
+  ow_a.in_list(indices, indices_counts, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiIndexPut)>()(ctx, out, input, values, indices,
+                                                               indices_counts, accumulate));
 }
 
 // ---- diopiIndexPutInp (family index_put)
@@ -2999,843 +3023,846 @@ diopiError_t adapt_diopiIndexPutInp(diopiContextHandle_t ctx, diopiTensorHandle_
                                     diopiConstTensorHandle_t values,
                                     diopiConstTensorHandle_t* indices, int64_t indices_counts,
                                     bool accumulate) {
-  opweave::Adaptation a(opweave::slot::diopiIndexPutInp);
-  a.inout(input, true);
-  a.in(values, true);
-  a.in_list(indices, indices_counts, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiIndexPutInp)>()(ctx, input, values, indices,
-                                                            indices_counts, accumulate));
+  opweave::Adaptation ow_a(opweave::slot::diopiIndexPutInp);
+  ow_a.inout(input, true);
+  ow_a.in(values, true);
+  ow_a.in_list(indices, indices_counts, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiIndexPutInp)>()(ctx, input, values, indices,
+                                                                  indices_counts, accumulate));
 }
 
 // ---- diopiAsin (family asin)
 diopiError_t adapt_diopiAsin(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiAsin);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAsin)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiAsin);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAsin)>()(ctx, out, input));
 }
 
 // ---- diopiAsinInp (family asin)
 diopiError_t adapt_diopiAsinInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiAsinInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAsinInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiAsinInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAsinInp)>()(ctx, input));
 }
 
 // ---- diopiAcos (family acos)
 diopiError_t adapt_diopiAcos(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiAcos);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAcos)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiAcos);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAcos)>()(ctx, out, input));
 }
 
 // ---- diopiAcosInp (family acos)
 diopiError_t adapt_diopiAcosInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiAcosInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAcosInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiAcosInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAcosInp)>()(ctx, input));
 }
 
 // ---- diopiAtan (family atan)
 diopiError_t adapt_diopiAtan(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiAtan);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAtan)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiAtan);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAtan)>()(ctx, out, input));
 }
 
 // ---- diopiAtanInp (family atan)
 diopiError_t adapt_diopiAtanInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiAtanInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAtanInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiAtanInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAtanInp)>()(ctx, input));
 }
 
 // ---- diopiTan (family tan)
 diopiError_t adapt_diopiTan(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiTan);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiTan)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiTan);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiTan)>()(ctx, out, input));
 }
 
 // ---- diopiTanInp (family tan)
 diopiError_t adapt_diopiTanInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiTanInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiTanInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiTanInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiTanInp)>()(ctx, input));
 }
 
 // ---- diopiSinh (family sinh)
 diopiError_t adapt_diopiSinh(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSinh);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSinh)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSinh);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSinh)>()(ctx, out, input));
 }
 
 // ---- diopiSinhInp (family sinh)
 diopiError_t adapt_diopiSinhInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSinhInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSinhInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSinhInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSinhInp)>()(ctx, input));
 }
 
 // ---- diopiCosh (family cosh)
 diopiError_t adapt_diopiCosh(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiCosh);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiCosh)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiCosh);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiCosh)>()(ctx, out, input));
 }
 
 // ---- diopiCoshInp (family cosh)
 diopiError_t adapt_diopiCoshInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiCoshInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiCoshInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiCoshInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiCoshInp)>()(ctx, input));
 }
 
 // ---- diopiAsinh (family asinh)
 diopiError_t adapt_diopiAsinh(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiAsinh);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAsinh)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiAsinh);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAsinh)>()(ctx, out, input));
 }
 
 // ---- diopiAsinhInp (family asinh)
 diopiError_t adapt_diopiAsinhInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiAsinhInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAsinhInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiAsinhInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAsinhInp)>()(ctx, input));
 }
 
 // ---- diopiAcosh (family acosh)
 diopiError_t adapt_diopiAcosh(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiAcosh);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAcosh)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiAcosh);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAcosh)>()(ctx, out, input));
 }
 
 // ---- diopiAcoshInp (family acosh)
 diopiError_t adapt_diopiAcoshInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiAcoshInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAcoshInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiAcoshInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAcoshInp)>()(ctx, input));
 }
 
 // ---- diopiAtanh (family atanh)
 diopiError_t adapt_diopiAtanh(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiAtanh);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAtanh)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiAtanh);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAtanh)>()(ctx, out, input));
 }
 
 // ---- diopiAtanhInp (family atanh)
 diopiError_t adapt_diopiAtanhInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiAtanhInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAtanhInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiAtanhInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAtanhInp)>()(ctx, input));
 }
 
 // ---- diopiExpm1 (family expm1)
 diopiError_t adapt_diopiExpm1(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiExpm1);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiExpm1)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiExpm1);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiExpm1)>()(ctx, out, input));
 }
 
 // ---- diopiExpm1Inp (family expm1)
 diopiError_t adapt_diopiExpm1Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiExpm1Inp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiExpm1Inp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiExpm1Inp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiExpm1Inp)>()(ctx, input));
 }
 
 // ---- diopiErfinv (family erfinv)
 diopiError_t adapt_diopiErfinv(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiErfinv);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiErfinv)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiErfinv);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiErfinv)>()(ctx, out, input));
 }
 
 // ---- diopiErfinvInp (family erfinv)
 diopiError_t adapt_diopiErfinvInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiErfinvInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiErfinvInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiErfinvInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiErfinvInp)>()(ctx, input));
 }
 
 // ---- diopiExp2 (family exp2)
 diopiError_t adapt_diopiExp2(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiExp2);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiExp2)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiExp2);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiExp2)>()(ctx, out, input));
 }
 
 // ---- diopiExp2Inp (family exp2)
 diopiError_t adapt_diopiExp2Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiExp2Inp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiExp2Inp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiExp2Inp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiExp2Inp)>()(ctx, input));
 }
 
 // ---- diopiErfc (family erfc)
 diopiError_t adapt_diopiErfc(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiErfc);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiErfc)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiErfc);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiErfc)>()(ctx, out, input));
 }
 
 // ---- diopiErfcInp (family erfc)
 diopiError_t adapt_diopiErfcInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiErfcInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiErfcInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiErfcInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiErfcInp)>()(ctx, input));
 }
 
 // ---- diopiLgamma (family lgamma)
 diopiError_t adapt_diopiLgamma(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiLgamma);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLgamma)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiLgamma);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLgamma)>()(ctx, out, input));
 }
 
 // ---- diopiLgammaInp (family lgamma)
 diopiError_t adapt_diopiLgammaInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiLgammaInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLgammaInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiLgammaInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLgammaInp)>()(ctx, input));
 }
 
 // ---- diopiDigamma (family digamma)
 diopiError_t adapt_diopiDigamma(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                 diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiDigamma);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiDigamma)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiDigamma);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiDigamma)>()(ctx, out, input));
 }
 
 // ---- diopiDigammaInp (family digamma)
 diopiError_t adapt_diopiDigammaInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiDigammaInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiDigammaInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiDigammaInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiDigammaInp)>()(ctx, input));
 }
 
 // ---- diopiI0 (family i0)
 diopiError_t adapt_diopiI0(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                            diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiI0);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiI0)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiI0);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiI0)>()(ctx, out, input));
 }
 
 // ---- diopiI0Inp (family i0)
 diopiError_t adapt_diopiI0Inp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiI0Inp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiI0Inp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiI0Inp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiI0Inp)>()(ctx, input));
 }
 
 // ---- diopiSinc (family sinc)
 diopiError_t adapt_diopiSinc(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSinc);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSinc)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSinc);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSinc)>()(ctx, out, input));
 }
 
 // ---- diopiSincInp (family sinc)
 diopiError_t adapt_diopiSincInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSincInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSincInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSincInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSincInp)>()(ctx, input));
 }
 
 // ---- diopiTrunc (family trunc)
 diopiError_t adapt_diopiTrunc(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiTrunc);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiTrunc)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiTrunc);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiTrunc)>()(ctx, out, input));
 }
 
 // ---- diopiTruncInp (family trunc)
 diopiError_t adapt_diopiTruncInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiTruncInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiTruncInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiTruncInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiTruncInp)>()(ctx, input));
 }
 
 // ---- diopiFrac (family frac)
 diopiError_t adapt_diopiFrac(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiFrac);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiFrac)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiFrac);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiFrac)>()(ctx, out, input));
 }
 
 // ---- diopiFracInp (family frac)
 diopiError_t adapt_diopiFracInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiFracInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiFracInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiFracInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiFracInp)>()(ctx, input));
 }
 
 // ---- diopiRound (family round)
 diopiError_t adapt_diopiRound(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiRound);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiRound)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiRound);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiRound)>()(ctx, out, input));
 }
 
 // ---- diopiRoundInp (family round)
 diopiError_t adapt_diopiRoundInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiRoundInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiRoundInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiRoundInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiRoundInp)>()(ctx, input));
 }
 
 // ---- diopiRoundDecimals (family round)
 diopiError_t adapt_diopiRoundDecimals(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                       diopiConstTensorHandle_t input, int64_t decimals) {
-  opweave::Adaptation a(opweave::slot::diopiRoundDecimals);
-  a.out(out, false);
-  a.in(input, false);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiRoundDecimals)>()(ctx, out, input, decimals));
+  opweave::Adaptation ow_a(opweave::slot::diopiRoundDecimals);
+  ow_a.out(out, false);
+  ow_a.in(input, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiRoundDecimals)>()(ctx, out, input, decimals));
 }
 
 // ---- diopiLogit (family logit)
 diopiError_t adapt_diopiLogit(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input, const double* eps) {
-  opweave::Adaptation a(opweave::slot::diopiLogit);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLogit)>()(ctx, out, input, eps));
+  opweave::Adaptation ow_a(opweave::slot::diopiLogit);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLogit)>()(ctx, out, input, eps));
 }
 
 // ---- diopiLogitInp (family logit)
 diopiError_t adapt_diopiLogitInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                  const double* eps) {
-  opweave::Adaptation a(opweave::slot::diopiLogitInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLogitInp)>()(ctx, input, eps));
+  opweave::Adaptation ow_a(opweave::slot::diopiLogitInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLogitInp)>()(ctx, input, eps));
 }
 
 // ---- diopiNanToNum (family nan_to_num)
 diopiError_t adapt_diopiNanToNum(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiConstTensorHandle_t input, const double* nan,
                                  const double* posinf, const double* neginf) {
-  opweave::Adaptation a(opweave::slot::diopiNanToNum);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNanToNum)>()(ctx, out, input, nan, posinf, neginf));
+  opweave::Adaptation ow_a(opweave::slot::diopiNanToNum);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiNanToNum)>()(ctx, out, input, nan, posinf, neginf));
 }
 
 // ---- diopiNanToNumInp (family nan_to_num)
 diopiError_t adapt_diopiNanToNumInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                     const double* nan, const double* posinf, const double* neginf) {
-  opweave::Adaptation a(opweave::slot::diopiNanToNumInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNanToNumInp)>()(ctx, input, nan, posinf, neginf));
+  opweave::Adaptation ow_a(opweave::slot::diopiNanToNumInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiNanToNumInp)>()(ctx, input, nan, posinf, neginf));
 }
 
 // ---- diopiSignbit (family signbit)
 diopiError_t adapt_diopiSignbit(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                 diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSignbit);
-  a.out(out, false);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSignbit)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSignbit);
+  ow_a.out(out, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSignbit)>()(ctx, out, input));
 }
 
 // ---- diopiIsPosInf (family isposinf)
 diopiError_t adapt_diopiIsPosInf(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiIsPosInf);
-  a.out(out, false);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiIsPosInf)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiIsPosInf);
+  ow_a.out(out, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiIsPosInf)>()(ctx, out, input));
 }
 
 // ---- diopiIsNegInf (family isneginf)
 diopiError_t adapt_diopiIsNegInf(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiIsNegInf);
-  a.out(out, false);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiIsNegInf)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiIsNegInf);
+  ow_a.out(out, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiIsNegInf)>()(ctx, out, input));
 }
 
 // ---- diopiHardsigmoid (family hardsigmoid)
 diopiError_t adapt_diopiHardsigmoid(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                     diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiHardsigmoid);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiHardsigmoid)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiHardsigmoid);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiHardsigmoid)>()(ctx, out, input));
 }
 
 // ---- diopiHardsigmoidInp (family hardsigmoid)
 diopiError_t adapt_diopiHardsigmoidInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiHardsigmoidInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiHardsigmoidInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiHardsigmoidInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiHardsigmoidInp)>()(ctx, input));
 }
 
 // ---- diopiHardshrink (family hardshrink)
 diopiError_t adapt_diopiHardshrink(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input, const diopiScalar_t* lambd) {
-  opweave::Adaptation a(opweave::slot::diopiHardshrink);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiHardshrink)>()(ctx, out, input, lambd));
+  opweave::Adaptation ow_a(opweave::slot::diopiHardshrink);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiHardshrink)>()(ctx, out, input, lambd));
 }
 
 // ---- diopiSoftshrink (family softshrink)
 diopiError_t adapt_diopiSoftshrink(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input, const diopiScalar_t* lambd) {
-  opweave::Adaptation a(opweave::slot::diopiSoftshrink);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSoftshrink)>()(ctx, out, input, lambd));
+  opweave::Adaptation ow_a(opweave::slot::diopiSoftshrink);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSoftshrink)>()(ctx, out, input, lambd));
 }
 
 // ---- diopiMish (family mish)
 diopiError_t adapt_diopiMish(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiMish);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMish)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiMish);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMish)>()(ctx, out, input));
 }
 
 // ---- diopiMishInp (family mish)
 diopiError_t adapt_diopiMishInp(diopiContextHandle_t ctx, diopiTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiMishInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMishInp)>()(ctx, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiMishInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMishInp)>()(ctx, input));
 }
 
 // ---- diopiAtan2 (family atan2)
 diopiError_t adapt_diopiAtan2(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiAtan2);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAtan2)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiAtan2);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAtan2)>()(ctx, out, input, other));
 }
 
 // ---- diopiRemainderTensor (family remainder)
 diopiError_t adapt_diopiRemainderTensor(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                         diopiConstTensorHandle_t input,
                                         diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiRemainderTensor);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiRemainderTensor)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiRemainderTensor);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiRemainderTensor)>()(ctx, out, input, other));
 }
 
 // ---- diopiRemainderScalar (family remainder)
 diopiError_t adapt_diopiRemainderScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                         diopiConstTensorHandle_t input,
                                         const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiRemainderScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiRemainderScalar)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiRemainderScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiRemainderScalar)>()(ctx, out, input, other));
 }
 
 // ---- diopiRemainder (family remainder)
 diopiError_t adapt_diopiRemainder(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   const diopiScalar_t* input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiRemainder);
-  a.out(out, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiRemainder)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiRemainder);
+  ow_a.out(out, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiRemainder)>()(ctx, out, input, other));
 }
 
 // ---- diopiFmod (family fmod)
 diopiError_t adapt_diopiFmod(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiFmod);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiFmod)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiFmod);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiFmod)>()(ctx, out, input, other));
 }
 
 // ---- diopiFmodScalar (family fmod)
 diopiError_t adapt_diopiFmodScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input, const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiFmodScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiFmodScalar)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiFmodScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiFmodScalar)>()(ctx, out, input, other));
 }
 
 // ---- diopiCopysign (family copysign)
 diopiError_t adapt_diopiCopysign(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiCopysign);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiCopysign)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiCopysign);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiCopysign)>()(ctx, out, input, other));
 }
 
 // ---- diopiCopysignScalar (family copysign)
 diopiError_t adapt_diopiCopysignScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                        diopiConstTensorHandle_t input, const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiCopysignScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiCopysignScalar)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiCopysignScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiCopysignScalar)>()(ctx, out, input, other));
 }
 
 // ---- diopiLogaddexp (family logaddexp)
 diopiError_t adapt_diopiLogaddexp(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiLogaddexp);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLogaddexp)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiLogaddexp);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLogaddexp)>()(ctx, out, input, other));
 }
 
 // ---- diopiLogaddexp2 (family logaddexp2)
 diopiError_t adapt_diopiLogaddexp2(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiLogaddexp2);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLogaddexp2)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiLogaddexp2);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLogaddexp2)>()(ctx, out, input, other));
 }
 
 // ---- diopiXlogy (family xlogy)
 diopiError_t adapt_diopiXlogy(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiXlogy);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiXlogy)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiXlogy);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiXlogy)>()(ctx, out, input, other));
 }
 
 // ---- diopiSpecialAiryAi (family special_airy_ai)
 diopiError_t adapt_diopiSpecialAiryAi(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                       diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialAiryAi);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialAiryAi)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialAiryAi);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialAiryAi)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialBesselJ0 (family special_bessel_j0)
 diopiError_t adapt_diopiSpecialBesselJ0(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                         diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialBesselJ0);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialBesselJ0)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialBesselJ0);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialBesselJ0)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialBesselJ1 (family special_bessel_j1)
 diopiError_t adapt_diopiSpecialBesselJ1(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                         diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialBesselJ1);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialBesselJ1)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialBesselJ1);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialBesselJ1)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialBesselY0 (family special_bessel_y0)
 diopiError_t adapt_diopiSpecialBesselY0(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                         diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialBesselY0);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialBesselY0)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialBesselY0);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialBesselY0)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialBesselY1 (family special_bessel_y1)
 diopiError_t adapt_diopiSpecialBesselY1(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                         diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialBesselY1);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialBesselY1)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialBesselY1);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialBesselY1)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialModifiedBesselI0 (family special_modified_bessel_i0)
 diopiError_t adapt_diopiSpecialModifiedBesselI0(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                                 diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialModifiedBesselI0);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialModifiedBesselI0)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialModifiedBesselI0);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialModifiedBesselI0)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialModifiedBesselI1 (family special_modified_bessel_i1)
 diopiError_t adapt_diopiSpecialModifiedBesselI1(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                                 diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialModifiedBesselI1);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialModifiedBesselI1)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialModifiedBesselI1);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialModifiedBesselI1)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialModifiedBesselK0 (family special_modified_bessel_k0)
 diopiError_t adapt_diopiSpecialModifiedBesselK0(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                                 diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialModifiedBesselK0);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialModifiedBesselK0)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialModifiedBesselK0);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialModifiedBesselK0)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialModifiedBesselK1 (family special_modified_bessel_k1)
 diopiError_t adapt_diopiSpecialModifiedBesselK1(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                                 diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialModifiedBesselK1);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialModifiedBesselK1)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialModifiedBesselK1);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialModifiedBesselK1)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialScaledModifiedBesselK0 (family special_scaled_modified_bessel_k0)
 diopiError_t adapt_diopiSpecialScaledModifiedBesselK0(diopiContextHandle_t ctx,
                                                       diopiTensorHandle_t out,
                                                       diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialScaledModifiedBesselK0);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialScaledModifiedBesselK0)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialScaledModifiedBesselK0);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiSpecialScaledModifiedBesselK0)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialScaledModifiedBesselK1 (family special_scaled_modified_bessel_k1)
 diopiError_t adapt_diopiSpecialScaledModifiedBesselK1(diopiContextHandle_t ctx,
                                                       diopiTensorHandle_t out,
                                                       diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialScaledModifiedBesselK1);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialScaledModifiedBesselK1)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialScaledModifiedBesselK1);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiSpecialScaledModifiedBesselK1)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialSphericalBesselJ0 (family special_spherical_bessel_j0)
 diopiError_t adapt_diopiSpecialSphericalBesselJ0(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                                  diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialSphericalBesselJ0);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialSphericalBesselJ0)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialSphericalBesselJ0);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialSphericalBesselJ0)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialI0e (family special_i0e)
 diopiError_t adapt_diopiSpecialI0e(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialI0e);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialI0e)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialI0e);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialI0e)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialI1 (family special_i1)
 diopiError_t adapt_diopiSpecialI1(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialI1);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialI1)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialI1);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialI1)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialI1e (family special_i1e)
 diopiError_t adapt_diopiSpecialI1e(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialI1e);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialI1e)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialI1e);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialI1e)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialEntr (family special_entr)
 diopiError_t adapt_diopiSpecialEntr(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                     diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialEntr);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialEntr)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialEntr);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialEntr)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialErfcx (family special_erfcx)
 diopiError_t adapt_diopiSpecialErfcx(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                      diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialErfcx);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialErfcx)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialErfcx);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialErfcx)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialLogNdtr (family special_log_ndtr)
 diopiError_t adapt_diopiSpecialLogNdtr(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                        diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialLogNdtr);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialLogNdtr)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialLogNdtr);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialLogNdtr)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialNdtri (family special_ndtri)
 diopiError_t adapt_diopiSpecialNdtri(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                      diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialNdtri);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialNdtri)>()(ctx, out, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialNdtri);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialNdtri)>()(ctx, out, input));
 }
 
 // ---- diopiSpecialXlog1py (family special_xlog1py)
 diopiError_t adapt_diopiSpecialXlog1py(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                        diopiConstTensorHandle_t input,
                                        diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialXlog1py);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialXlog1py)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialXlog1py);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialXlog1py)>()(ctx, out, input, other));
 }
 
 // ---- diopiSpecialZeta (family special_zeta)
 diopiError_t adapt_diopiSpecialZeta(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                     diopiConstTensorHandle_t input,
                                     diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialZeta);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialZeta)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialZeta);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialZeta)>()(ctx, out, input, other));
 }
 
 // ---- diopiSpecialChebyshevPolynomialT (family special_chebyshev_polynomial_t)
@@ -3843,12 +3870,12 @@ diopiError_t adapt_diopiSpecialChebyshevPolynomialT(diopiContextHandle_t ctx,
                                                     diopiTensorHandle_t out,
                                                     diopiConstTensorHandle_t x,
                                                     diopiConstTensorHandle_t n) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialChebyshevPolynomialT);
-  a.out(out, true);
-  a.in(x, true);
-  a.in(n, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialChebyshevPolynomialT)>()(ctx, out, x, n));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialChebyshevPolynomialT);
+  ow_a.out(out, true);
+  ow_a.in(x, true);
+  ow_a.in(n, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialChebyshevPolynomialT)>()(ctx, out, x, n));
 }
 
 // ---- diopiSpecialChebyshevPolynomialU (family special_chebyshev_polynomial_u)
@@ -3856,12 +3883,12 @@ diopiError_t adapt_diopiSpecialChebyshevPolynomialU(diopiContextHandle_t ctx,
                                                     diopiTensorHandle_t out,
                                                     diopiConstTensorHandle_t x,
                                                     diopiConstTensorHandle_t n) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialChebyshevPolynomialU);
-  a.out(out, true);
-  a.in(x, true);
-  a.in(n, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialChebyshevPolynomialU)>()(ctx, out, x, n));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialChebyshevPolynomialU);
+  ow_a.out(out, true);
+  ow_a.in(x, true);
+  ow_a.in(n, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialChebyshevPolynomialU)>()(ctx, out, x, n));
 }
 
 // ---- diopiSpecialChebyshevPolynomialV (family special_chebyshev_polynomial_v)
@@ -3869,12 +3896,12 @@ diopiError_t adapt_diopiSpecialChebyshevPolynomialV(diopiContextHandle_t ctx,
                                                     diopiTensorHandle_t out,
                                                     diopiConstTensorHandle_t x,
                                                     diopiConstTensorHandle_t n) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialChebyshevPolynomialV);
-  a.out(out, true);
-  a.in(x, true);
-  a.in(n, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialChebyshevPolynomialV)>()(ctx, out, x, n));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialChebyshevPolynomialV);
+  ow_a.out(out, true);
+  ow_a.in(x, true);
+  ow_a.in(n, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialChebyshevPolynomialV)>()(ctx, out, x, n));
 }
 
 // ---- diopiSpecialChebyshevPolynomialW (family special_chebyshev_polynomial_w)
@@ -3882,12 +3909,12 @@ diopiError_t adapt_diopiSpecialChebyshevPolynomialW(diopiContextHandle_t ctx,
                                                     diopiTensorHandle_t out,
                                                     diopiConstTensorHandle_t x,
                                                     diopiConstTensorHandle_t n) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialChebyshevPolynomialW);
-  a.out(out, true);
-  a.in(x, true);
-  a.in(n, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialChebyshevPolynomialW)>()(ctx, out, x, n));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialChebyshevPolynomialW);
+  ow_a.out(out, true);
+  ow_a.in(x, true);
+  ow_a.in(n, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialChebyshevPolynomialW)>()(ctx, out, x, n));
 }
 
 // ---- diopiSpecialShiftedChebyshevPolynomialT (family special_shifted_chebyshev_polynomial_t)
@@ -3895,12 +3922,13 @@ diopiError_t adapt_diopiSpecialShiftedChebyshevPolynomialT(diopiContextHandle_t 
                                                            diopiTensorHandle_t out,
                                                            diopiConstTensorHandle_t x,
                                                            diopiConstTensorHandle_t n) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialShiftedChebyshevPolynomialT);
-  a.out(out, true);
-  a.in(x, true);
-  a.in(n, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialShiftedChebyshevPolynomialT)>()(ctx, out, x, n));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialShiftedChebyshevPolynomialT);
+  ow_a.out(out, true);
+  ow_a.in(x, true);
+  ow_a.in(n, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiSpecialShiftedChebyshevPolynomialT)>()(ctx, out, x, n));
 }
 
 // ---- diopiSpecialShiftedChebyshevPolynomialU (family special_shifted_chebyshev_polynomial_u)
@@ -3908,12 +3936,13 @@ diopiError_t adapt_diopiSpecialShiftedChebyshevPolynomialU(diopiContextHandle_t 
                                                            diopiTensorHandle_t out,
                                                            diopiConstTensorHandle_t x,
                                                            diopiConstTensorHandle_t n) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialShiftedChebyshevPolynomialU);
-  a.out(out, true);
-  a.in(x, true);
-  a.in(n, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialShiftedChebyshevPolynomialU)>()(ctx, out, x, n));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialShiftedChebyshevPolynomialU);
+  ow_a.out(out, true);
+  ow_a.in(x, true);
+  ow_a.in(n, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiSpecialShiftedChebyshevPolynomialU)>()(ctx, out, x, n));
 }
 
 // ---- diopiSpecialShiftedChebyshevPolynomialV (family special_shifted_chebyshev_polynomial_v)
@@ -3921,12 +3950,13 @@ diopiError_t adapt_diopiSpecialShiftedChebyshevPolynomialV(diopiContextHandle_t 
                                                            diopiTensorHandle_t out,
                                                            diopiConstTensorHandle_t x,
                                                            diopiConstTensorHandle_t n) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialShiftedChebyshevPolynomialV);
-  a.out(out, true);
-  a.in(x, true);
-  a.in(n, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialShiftedChebyshevPolynomialV)>()(ctx, out, x, n));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialShiftedChebyshevPolynomialV);
+  ow_a.out(out, true);
+  ow_a.in(x, true);
+  ow_a.in(n, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiSpecialShiftedChebyshevPolynomialV)>()(ctx, out, x, n));
 }
 
 // ---- diopiSpecialShiftedChebyshevPolynomialW (family special_shifted_chebyshev_polynomial_w)
@@ -3934,24 +3964,25 @@ diopiError_t adapt_diopiSpecialShiftedChebyshevPolynomialW(diopiContextHandle_t 
                                                            diopiTensorHandle_t out,
                                                            diopiConstTensorHandle_t x,
                                                            diopiConstTensorHandle_t n) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialShiftedChebyshevPolynomialW);
-  a.out(out, true);
-  a.in(x, true);
-  a.in(n, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialShiftedChebyshevPolynomialW)>()(ctx, out, x, n));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialShiftedChebyshevPolynomialW);
+  ow_a.out(out, true);
+  ow_a.in(x, true);
+  ow_a.in(n, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiSpecialShiftedChebyshevPolynomialW)>()(ctx, out, x, n));
 }
 
 // ---- diopiSpecialHermitePolynomialH (family special_hermite_polynomial_h)
 diopiError_t adapt_diopiSpecialHermitePolynomialH(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                                   diopiConstTensorHandle_t x,
                                                   diopiConstTensorHandle_t n) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialHermitePolynomialH);
-  a.out(out, true);
-  a.in(x, true);
-  a.in(n, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialHermitePolynomialH)>()(ctx, out, x, n));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialHermitePolynomialH);
+  ow_a.out(out, true);
+  ow_a.in(x, true);
+  ow_a.in(n, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialHermitePolynomialH)>()(ctx, out, x, n));
 }
 
 // ---- diopiSpecialHermitePolynomialHe (family special_hermite_polynomial_he)
@@ -3959,12 +3990,12 @@ diopiError_t adapt_diopiSpecialHermitePolynomialHe(diopiContextHandle_t ctx,
                                                    diopiTensorHandle_t out,
                                                    diopiConstTensorHandle_t x,
                                                    diopiConstTensorHandle_t n) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialHermitePolynomialHe);
-  a.out(out, true);
-  a.in(x, true);
-  a.in(n, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialHermitePolynomialHe)>()(ctx, out, x, n));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialHermitePolynomialHe);
+  ow_a.out(out, true);
+  ow_a.in(x, true);
+  ow_a.in(n, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialHermitePolynomialHe)>()(ctx, out, x, n));
 }
 
 // ---- diopiSpecialLaguerrePolynomialL (family special_laguerre_polynomial_l)
@@ -3972,12 +4003,12 @@ diopiError_t adapt_diopiSpecialLaguerrePolynomialL(diopiContextHandle_t ctx,
                                                    diopiTensorHandle_t out,
                                                    diopiConstTensorHandle_t x,
                                                    diopiConstTensorHandle_t n) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialLaguerrePolynomialL);
-  a.out(out, true);
-  a.in(x, true);
-  a.in(n, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialLaguerrePolynomialL)>()(ctx, out, x, n));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialLaguerrePolynomialL);
+  ow_a.out(out, true);
+  ow_a.in(x, true);
+  ow_a.in(n, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialLaguerrePolynomialL)>()(ctx, out, x, n));
 }
 
 // ---- diopiSpecialLegendrePolynomialP (family special_legendre_polynomial_p)
@@ -3985,295 +4016,295 @@ diopiError_t adapt_diopiSpecialLegendrePolynomialP(diopiContextHandle_t ctx,
                                                    diopiTensorHandle_t out,
                                                    diopiConstTensorHandle_t x,
                                                    diopiConstTensorHandle_t n) {
-  opweave::Adaptation a(opweave::slot::diopiSpecialLegendrePolynomialP);
-  a.out(out, true);
-  a.in(x, true);
-  a.in(n, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiSpecialLegendrePolynomialP)>()(ctx, out, x, n));
+  opweave::Adaptation ow_a(opweave::slot::diopiSpecialLegendrePolynomialP);
+  ow_a.out(out, true);
+  ow_a.in(x, true);
+  ow_a.in(n, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSpecialLegendrePolynomialP)>()(ctx, out, x, n));
 }
 
 // ---- diopiHypot (family hypot)
 diopiError_t adapt_diopiHypot(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiHypot);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiHypot)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiHypot);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiHypot)>()(ctx, out, input, other));
 }
 
 // ---- diopiFmax (family fmax)
 diopiError_t adapt_diopiFmax(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiFmax);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiFmax)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiFmax);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiFmax)>()(ctx, out, input, other));
 }
 
 // ---- diopiFmin (family fmin)
 diopiError_t adapt_diopiFmin(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiFmin);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiFmin)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiFmin);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiFmin)>()(ctx, out, input, other));
 }
 
 // ---- diopiNextafter (family nextafter)
 diopiError_t adapt_diopiNextafter(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiNextafter);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNextafter)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiNextafter);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiNextafter)>()(ctx, out, input, other));
 }
 
 // ---- diopiHeaviside (family heaviside)
 diopiError_t adapt_diopiHeaviside(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input, diopiConstTensorHandle_t values) {
-  opweave::Adaptation a(opweave::slot::diopiHeaviside);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(values, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiHeaviside)>()(ctx, out, input, values));
+  opweave::Adaptation ow_a(opweave::slot::diopiHeaviside);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(values, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiHeaviside)>()(ctx, out, input, values));
 }
 
 // ---- diopiBitwiseAnd (family bitwise_and)
 diopiError_t adapt_diopiBitwiseAnd(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiBitwiseAnd);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBitwiseAnd)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiBitwiseAnd);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBitwiseAnd)>()(ctx, out, input, other));
 }
 
 // ---- diopiBitwiseAndInp (family bitwise_and)
 diopiError_t adapt_diopiBitwiseAndInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                       diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiBitwiseAndInp);
-  a.inout(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBitwiseAndInp)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiBitwiseAndInp);
+  ow_a.inout(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBitwiseAndInp)>()(ctx, input, other));
 }
 
 // ---- diopiBitwiseAndScalar (family bitwise_and)
 diopiError_t adapt_diopiBitwiseAndScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                          diopiConstTensorHandle_t input,
                                          const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiBitwiseAndScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBitwiseAndScalar)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiBitwiseAndScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBitwiseAndScalar)>()(ctx, out, input, other));
 }
 
 // ---- diopiBitwiseAndInpScalar (family bitwise_and)
 diopiError_t adapt_diopiBitwiseAndInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                             const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiBitwiseAndInpScalar);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBitwiseAndInpScalar)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiBitwiseAndInpScalar);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBitwiseAndInpScalar)>()(ctx, input, other));
 }
 
 // ---- diopiBitwiseOr (family bitwise_or)
 diopiError_t adapt_diopiBitwiseOr(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiBitwiseOr);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBitwiseOr)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiBitwiseOr);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBitwiseOr)>()(ctx, out, input, other));
 }
 
 // ---- diopiBitwiseOrInp (family bitwise_or)
 diopiError_t adapt_diopiBitwiseOrInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                      diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiBitwiseOrInp);
-  a.inout(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBitwiseOrInp)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiBitwiseOrInp);
+  ow_a.inout(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBitwiseOrInp)>()(ctx, input, other));
 }
 
 // ---- diopiBitwiseOrScalar (family bitwise_or)
 diopiError_t adapt_diopiBitwiseOrScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                         diopiConstTensorHandle_t input,
                                         const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiBitwiseOrScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBitwiseOrScalar)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiBitwiseOrScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBitwiseOrScalar)>()(ctx, out, input, other));
 }
 
 // ---- diopiBitwiseOrInpScalar (family bitwise_or)
 diopiError_t adapt_diopiBitwiseOrInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                            const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiBitwiseOrInpScalar);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBitwiseOrInpScalar)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiBitwiseOrInpScalar);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBitwiseOrInpScalar)>()(ctx, input, other));
 }
 
 // ---- diopiBitwiseXor (family bitwise_xor)
 diopiError_t adapt_diopiBitwiseXor(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiBitwiseXor);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBitwiseXor)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiBitwiseXor);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBitwiseXor)>()(ctx, out, input, other));
 }
 
 // ---- diopiBitwiseXorInp (family bitwise_xor)
 diopiError_t adapt_diopiBitwiseXorInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                       diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiBitwiseXorInp);
-  a.inout(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBitwiseXorInp)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiBitwiseXorInp);
+  ow_a.inout(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBitwiseXorInp)>()(ctx, input, other));
 }
 
 // ---- diopiBitwiseXorScalar (family bitwise_xor)
 diopiError_t adapt_diopiBitwiseXorScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                          diopiConstTensorHandle_t input,
                                          const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiBitwiseXorScalar);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBitwiseXorScalar)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiBitwiseXorScalar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBitwiseXorScalar)>()(ctx, out, input, other));
 }
 
 // ---- diopiBitwiseXorInpScalar (family bitwise_xor)
 diopiError_t adapt_diopiBitwiseXorInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                             const diopiScalar_t* other) {
-  opweave::Adaptation a(opweave::slot::diopiBitwiseXorInpScalar);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiBitwiseXorInpScalar)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiBitwiseXorInpScalar);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiBitwiseXorInpScalar)>()(ctx, input, other));
 }
 
 // ---- diopiLogicalXor (family logical_xor)
 diopiError_t adapt_diopiLogicalXor(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiLogicalXor);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLogicalXor)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiLogicalXor);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLogicalXor)>()(ctx, out, input, other));
 }
 
 // ---- diopiLogicalXorInp (family logical_xor)
 diopiError_t adapt_diopiLogicalXorInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                       diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiLogicalXorInp);
-  a.inout(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLogicalXorInp)>()(ctx, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiLogicalXorInp);
+  ow_a.inout(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLogicalXorInp)>()(ctx, input, other));
 }
 
 // ---- diopiPolygamma (family polygamma)
 diopiError_t adapt_diopiPolygamma(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input, int64_t n) {
-  opweave::Adaptation a(opweave::slot::diopiPolygamma);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiPolygamma)>()(ctx, out, input, n));
+  opweave::Adaptation ow_a(opweave::slot::diopiPolygamma);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiPolygamma)>()(ctx, out, input, n));
 }
 
 // ---- diopiPolygammaInp (family polygamma)
 diopiError_t adapt_diopiPolygammaInp(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                      int64_t n) {
-  opweave::Adaptation a(opweave::slot::diopiPolygammaInp);
-  a.inout(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiPolygammaInp)>()(ctx, input, n));
+  opweave::Adaptation ow_a(opweave::slot::diopiPolygammaInp);
+  ow_a.inout(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiPolygammaInp)>()(ctx, input, n));
 }
 
 // ---- diopiLogSigmoid (family log_sigmoid)
 diopiError_t adapt_diopiLogSigmoid(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                    diopiTensorHandle_t buffer, diopiConstTensorHandle_t input) {
-  opweave::Adaptation a(opweave::slot::diopiLogSigmoid);
-  a.out(out, true);
-  a.out(buffer, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiLogSigmoid)>()(ctx, out, buffer, input));
+  opweave::Adaptation ow_a(opweave::slot::diopiLogSigmoid);
+  ow_a.out(out, true);
+  ow_a.out(buffer, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiLogSigmoid)>()(ctx, out, buffer, input));
 }
 
 // ---- diopiCumprod (family cumprod)
 diopiError_t adapt_diopiCumprod(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                 diopiConstTensorHandle_t input, int64_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiCumprod);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiCumprod)>()(ctx, out, input, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiCumprod);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiCumprod)>()(ctx, out, input, dim));
 }
 
 // ---- diopiNansum (family nansum)
 diopiError_t adapt_diopiNansum(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                diopiConstTensorHandle_t input, diopiSize_t dim) {
-  opweave::Adaptation a(opweave::slot::diopiNansum);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiNansum)>()(ctx, out, input, dim));
+  opweave::Adaptation ow_a(opweave::slot::diopiNansum);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiNansum)>()(ctx, out, input, dim));
 }
 
 // ---- diopiRsub (family rsub)
 diopiError_t adapt_diopiRsub(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input, diopiConstTensorHandle_t other,
                              const diopiScalar_t* alpha) {
-  opweave::Adaptation a(opweave::slot::diopiRsub);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiRsub)>()(ctx, out, input, other, alpha));
+  opweave::Adaptation ow_a(opweave::slot::diopiRsub);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiRsub)>()(ctx, out, input, other, alpha));
 }
 
 // ---- diopiDot (family dot)
 diopiError_t adapt_diopiDot(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                             diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiDot);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiDot)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiDot);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiDot)>()(ctx, out, input, other));
 }
 
 // ---- diopiVdot (family dot)
 diopiError_t adapt_diopiVdot(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
-  opweave::Adaptation a(opweave::slot::diopiVdot);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(other, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiVdot)>()(ctx, out, input, other));
+  opweave::Adaptation ow_a(opweave::slot::diopiVdot);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiVdot)>()(ctx, out, input, other));
 }
 
 // ---- diopiAddmv (family addmv)
@@ -4281,34 +4312,35 @@ diopiError_t adapt_diopiAddmv(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                               diopiConstTensorHandle_t input, diopiConstTensorHandle_t mat,
                               diopiConstTensorHandle_t vec, const diopiScalar_t* beta,
                               const diopiScalar_t* alpha) {
-  opweave::Adaptation a(opweave::slot::diopiAddmv);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(mat, true);
-  a.in(vec, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiAddmv)>()(ctx, out, input, mat, vec, beta, alpha));
+  opweave::Adaptation ow_a(opweave::slot::diopiAddmv);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(mat, true);
+  ow_a.in(vec, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiAddmv)>()(ctx, out, input, mat, vec, beta, alpha));
 }
 
 // ---- diopiMv (family addmv)
 diopiError_t adapt_diopiMv(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                            diopiConstTensorHandle_t input, diopiConstTensorHandle_t vec) {
-  opweave::Adaptation a(opweave::slot::diopiMv);
-  a.out(out, true);
-  a.in(input, true);
-  a.in(vec, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiMv)>()(ctx, out, input, vec));
+  opweave::Adaptation ow_a(opweave::slot::diopiMv);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(vec, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMv)>()(ctx, out, input, vec));
 }
 
 // ---- diopiDiag (family diag)
 diopiError_t adapt_diopiDiag(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input, int64_t diagonal) {
-  opweave::Adaptation a(opweave::slot::diopiDiag);
-  a.out(out, true);
-  a.in(input, true);
-  if (a.declined()) return diopiDtypeNotSupported;
-  return a.finish(a.kernel<decltype(&::diopiDiag)>()(ctx, out, input, diagonal));
+  opweave::Adaptation ow_a(opweave::slot::diopiDiag);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiDiag)>()(ctx, out, input, diagonal));
 }
 
 }  // namespace

@@ -73,6 +73,10 @@ BAD_CASES = [
     ("arg_not_in_schema", "        outputs:\n          out: like(self)",
      "        args: [out, input, dim]\n        outputs:\n          out: like(self)",
      "ops.yaml:18: diopiNeg: argument 'dim' is not an argument of aten::neg.out"),
+    # generated bodies name their locals ow_* (an argument `a` once shadowed the adaptor's)
+    ("arg_name_reserved", "        outputs:\n          out: like(self)",
+     "        args: [out, ow_x=self]\n        outputs:\n          out: like(self)",
+     "ops.yaml:19: diopiNeg: argument name 'ow_x' is reserved (ctx, ow_*)"),
     ("rule_reads_missing_arg", "out: like(self)", "out: like(other)",
      "ops.yaml:20: diopiNeg: output rule like(other) reads 'other', which is not an argument"),
     ("unknown_rule", "out: like(self)", "out: shape_of(self)",
