@@ -101,3 +101,21 @@ def test_signatures_match_diopi_reference():
     assert not extensions & set(reference), "an extension DIOPI defines must follow DIOPI"
     unchecked = sorted(set(ours) - set(reference) - extensions)
     assert not unchecked, f"functions with no DIOPI reference line (add one or note why): {unchecked}"
+
+
+def test_a_string_only_the_first_overload_has_is_nullable_and_selects_the_overload():
+    # diopiScatter serves scatter.reduce_out (reduce given) and scatter.src_out (reduce null):
+    # the wrapper of the second passes null, and aten_ref calls the overload the pointer picks
+    cat = load_catalogue(os.path.join(REPO, "specs", "ops.yaml"))
+    scatter = next(f for f in cat.functions if f.name == "diopiScatter")
+    assert next(a for a in scatter.args if a.name == "reduce").optional
+    src = "".join(open(os.path.join(REPO, "generated", "aten_ref", f)).read()
+                  for f in sorted(os.listdir(os.path.join(REPO, "generated", "aten_ref")))
+                  if f.endswith(".cpp"))
+    body = src[src.index("diopiError_t diopiScatter("):]
+    body = body[:body.index("\n}\n")]
+    assert "if (reduce != nullptr) {  // aten::scatter.reduce_out" in body
+    assert "if (reduce == nullptr) {  // aten::scatter.src_out" in body
+    # binary_cross_entropy's out= kernel computes the unreduced loss in out: the functional
+    bce = src[src.index("diopiError_t diopiBCELoss("):]
+    assert "at::_ops::binary_cross_entropy>" in bce[:bce.index("\n}\n")]
