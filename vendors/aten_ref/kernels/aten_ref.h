@@ -102,6 +102,7 @@ class Output {
   void commit();
 
  private:
+  diopiTensorHandle_t handle_;
   at::Tensor view_, work_;
 };
 

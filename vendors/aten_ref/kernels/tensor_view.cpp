@@ -115,19 +115,25 @@ SeededCpuGenerator::SeededCpuGenerator(diopiGeneratorHandle_t device_generator) 
   generator_ = at::make_generator<at::CPUGeneratorImpl>(z ^ (z >> 31));
 }
 
-Output::Output(diopiTensorHandle_t h, Mode mode) : view_(wrap(h)) {
+Output::Output(diopiTensorHandle_t h, Mode mode) : handle_(h), view_(wrap(h)) {
   const bool direct = view_.is_contiguous() && (mode == kInPlace || view_.numel() > 1);
-  // An alias rather than view_ itself: a kernel that restrides its out= (max_unpool2d follows a
-  // channels-last input) changes work_'s strides only, and commit() copies the values back.
-  work_ = direct ? view_.alias() : at::empty(view_.sizes(), view_.options());
+  work_ = direct ? view_ : at::empty(view_.sizes(), view_.options());
 }
 
 void Output::commit() {
-  const bool alias = work_.is_alias_of(view_);
-  if (alias && work_.sizes() == view_.sizes() && work_.strides() == view_.strides() &&
-      work_.storage_offset() == view_.storage_offset())
+  if (!work_.is_same(view_)) {
+    view_.copy_(work_);
     return;
-  view_.copy_(alias ? work_.clone() : work_);  // a restrided alias overlaps view_
+  }
+  // Written in place. A kernel that restrided its out= (max_unpool2d follows a channels-last
+  // input) wrote in its own layout: lay the values out as the handle's. The check is a stride
+  // read, not a per-call alias (that cost every aten_ref out= kernel ~1300 instructions).
+  diopiSize_t stride{};
+  if (diopiGetTensorStride(handle_, &stride) == diopiSuccess &&
+      !work_.strides().equals(ints(stride))) {
+    const at::Tensor values = work_.clone();
+    wrap(handle_).copy_(values);
+  }
 }
 
 void copy_result(diopiTensorHandle_t out, const at::Tensor& result) {
