@@ -1,0 +1,20 @@
+// Scaffolded by `make new-vendor` from generated/vendor_stubs/special_modified_bessel_i0.cpp: this file is yours.
+// Fill a kernel body and return diopiSuccess; re-running `make new-vendor` never
+// overwrites it, it only appends stubs for new catalogue functions.
+//
+// Kernel skeletons for the `special_modified_bessel_i0` family: Element-wise modified Bessel
+// function of the first kind of order 0. Copy into vendors/<name>/kernels/ (make new-vendor does)
+// and fill the bodies; a function left returning diopiNoImplement runs on CPU through the fallback.
+#include <diopi/functions.h>
+
+// Element-wise modified Bessel function of the first kind of order 0.
+//   out [out] dtypes: float32, float64
+//   input [in] dtypes: float32, float64
+extern "C" diopiError_t diopiSpecialModifiedBesselI0(diopiContextHandle_t ctx,
+                                                     diopiTensorHandle_t out,
+                                                     diopiConstTensorHandle_t input) {
+  (void)ctx;
+  (void)out;
+  (void)input;
+  return diopiNoImplement;
+}
