@@ -67,7 +67,8 @@ def family_stubs(cat: Catalogue) -> list[tuple[str, str, list[tuple[str, str]]]]
 
 def _scaffold_header(family: str, preamble: str) -> str:
     """The stub file's preamble under an ownership note."""
-    note = (f"// Scaffolded by `make new-vendor` from generated/vendor_stubs/{family}.cpp: this "
+    # the source on a line of its own: a long family name keeps the note within 100 columns
+    note = (f"// Scaffolded by `make new-vendor` from\n// generated/vendor_stubs/{family}.cpp: this "
             "file is yours.\n// Fill a kernel body and return diopiSuccess; re-running "
             "`make new-vendor` never\n// overwrites it, it only appends stubs for new catalogue "
             "functions.")

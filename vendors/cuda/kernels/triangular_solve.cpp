@@ -1,4 +1,5 @@
-// Scaffolded by `make new-vendor` from generated/vendor_stubs/triangular_solve.cpp: this file is yours.
+// Scaffolded by `make new-vendor` from
+// generated/vendor_stubs/triangular_solve.cpp: this file is yours.
 // Fill a kernel body and return diopiSuccess; re-running `make new-vendor` never
 // overwrites it, it only appends stubs for new catalogue functions.
 //
