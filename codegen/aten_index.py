@@ -27,6 +27,8 @@ _CPU_SERVING_KEYS = {"CPU", "CompositeExplicitAutograd", "CompositeImplicitAutog
 
 
 _SYMINT = re.compile(r"\bSymInt\b")
+_INT_OPT = re.compile(r"\bint\?")
+_NONE_DEFAULT = re.compile(r"=None\b")
 
 
 def symint_neutral(text: str) -> str:
@@ -99,6 +101,17 @@ class AtenIndex:
         view = object.__new__(AtenIndex)
         view.__dict__.update(self.__dict__)
         view._implicit_key = self._implicit_key | set(names)
+        return view
+
+    def widening(self, names) -> "AtenIndex":
+        """This index with the `int?` arguments of `names` spelled `Scalar?` and without their
+        `=None` defaults (the catalogue's `scalar_since`: torch 2.0 widened them and added the
+        defaults), so schemas and the generated tree are the same whichever torch runs the
+        generator. Wrappers never read defaults: the dispatcher fills them in."""
+        view = object.__new__(AtenIndex)
+        view.__dict__.update(self.__dict__)
+        view._by_name = {k: _NONE_DEFAULT.sub("", _INT_OPT.sub("Scalar?", v)) if k in names
+                         else v for k, v in self._by_name.items()}
         return view
 
     def names(self) -> list[str]:

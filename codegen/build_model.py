@@ -22,7 +22,8 @@ from .validate import C_IDENT, Checker
 from .yaml_loader import LineDict, LineList
 
 TOP_KEYS = {"version": False, "tolerances": True, "ops": True, "foreach": False,
-            "aten_since": False, "composite_until": False, "composite_since": False}
+            "aten_since": False, "composite_until": False, "composite_since": False,
+            "scalar_since": False}
 OP_KEYS = {"name": True, "doc": True, "dtypes": True, "functions": True, "tolerance": False,
            "autocompare": False}
 FN_KEYS = {"diopi": True, "aten": False, "args": False, "outputs": False, "ignore": False,
@@ -54,6 +55,7 @@ class _Builder(VersionFacts, BindingParser, Checker):
         self.seen_families: dict[str, int] = {}
         self.seen_diopi: dict[str, int] = {}
         self.claimed: dict[str, str] = {}   # ATen overload -> DIOPI function claiming it
+        self.widened: frozenset[str] = frozenset()   # `scalar_since` overloads
         self.counts: dict[tuple[str, str], str] = {}  # (function, tensor-list arg) -> count name
         self.values: dict[tuple[str, str], Any] = {}  # (function, arg) -> `value` (literal or helper)
         # (function, arg) -> (`dir` or None, `optional`) of a runtime-only function's argument
@@ -112,7 +114,8 @@ class _Builder(VersionFacts, BindingParser, Checker):
                      f"dtype needs one: {', '.join(TOLERANCE_DTYPES)})")
         hidden = self.build_aten_since(doc)
         composite = self.build_composite_until(doc) | self.build_composite_since(doc)
-        self.index = self.index.hiding(hidden).composite_also(composite)
+        self.widened = self.build_scalar_since(doc)
+        self.index = self.index.hiding(hidden).composite_also(composite).widening(self.widened)
         ops = doc.get("ops")
         if not isinstance(ops, LineList):
             self.err(doc.line_of("ops"), None, "'ops' must be a list of op entries")

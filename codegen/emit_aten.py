@@ -159,6 +159,14 @@ def _guard_condition(name: str, value, aten_type) -> tuple[str, str]:
     return f"{name} != {value}", f"{name} must be {value}"
 
 
+def _param(a, widened: bool) -> str:
+    """A wrapper parameter. A `scalar_since` overload's Scalar? is int? on older torch: the
+    wrapper takes whichever the installed torch's schema has (opweave::compat::IntOrScalar)."""
+    if widened and "optional<at::Scalar>" in str(a.type):
+        return f"opweave::compat::IntOrScalar {a.name}"
+    return neutral(f"{a.type} {a.name}")
+
+
 def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
     # Kernels take SymInt arguments as plain integers (symint=False): both torch versions'
     # dispatchers unpack SymInts for such a kernel (KernelFunction::call, unpackSymInt), so one
@@ -173,7 +181,7 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
     plan = WrapperPlan(
         op_name=b.op_name, register_name=b.overload_name, ops_struct=f"at::_ops::{cname}",
         cname=cname, diopi=fn.name, variant=b.variant, derived=b.derived, ret_type=ret_type,
-        params=[neutral(f"{a.type} {a.name}") for a in bargs], arg_names=[a.name for a in bargs])
+        params=[_param(a, b.widened) for a in bargs], arg_names=[a.name for a in bargs])
     schema_args = {a.name: a for a in b.schema.arguments.flat_all}
     if b.composite:
         # Backends that register a kernel for a CompositeImplicitAutograd op lose its math

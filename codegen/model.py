@@ -96,6 +96,7 @@ class AtenBinding:
     structured: bool = False     # part of a structured group: tensor lists are ITensorListRef
     output_mask: str = ""        # ATen bool[N] argument saying which returns to compute
     composite: bool = False      # CompositeImplicitAutograd op: needs an autograd-key kernel
+    widened: bool = False        # `scalar_since`: its Scalar? arguments are int? on older torch
 
     @property
     def overload_name(self) -> str:

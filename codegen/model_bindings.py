@@ -280,7 +280,8 @@ class BindingParser:
                            tuple(sorted(ignored.items())), tuple(sorted(computed.items())),
                            structured=self.index.structured(str(schema.name)),
                            output_mask=output_mask,
-                           composite=self.index.composite_implicit(str(schema.name)))
+                           composite=self.index.composite_implicit(str(schema.name)),
+                           widened=str(schema.name) in self.widened)
 
     def parse_output_mask(self, f, name, schema, line, n_returns) -> Optional[str]:
         """'' when absent; the ATen bool[N] argument selecting which results to compute."""
@@ -423,7 +424,8 @@ class BindingParser:
                                        out_binding.outputs, out_binding.ignored,
                                        out_binding.computed, base=out_binding,
                                        structured=self.index.structured(str(sib.name)),
-                                       composite=self.index.composite_implicit(str(sib.name))))
+                                       composite=self.index.composite_implicit(str(sib.name)),
+                                       widened=str(sib.name) in self.widened))
         return derived
 
 

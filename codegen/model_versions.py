@@ -54,6 +54,18 @@ class VersionFacts:
                                   "does not have it as CompositeImplicitAutograd",
                                   "already has it as CompositeImplicitAutograd")
 
+    def build_scalar_since(self, doc: LineDict) -> frozenset[str]:
+        """`scalar_since: {"2.0": [overload, ...]}`: overloads whose `int?` arguments became
+        `Scalar?` in that version (var / std's `correction`). The generator reads them with the
+        newer type whichever torch runs it; the wrappers take such an argument as the installed
+        torch's type (opweave::compat::IntOrScalar) and pass it on as a Scalar."""
+        def widened(name: str) -> bool:
+            text = self.index.schema_text(name)
+            return text is not None and "Scalar?" in text and "int?" not in text
+        return self.version_facts(doc, "scalar_since", widened,
+                                  "has no such overload with a Scalar? argument",
+                                  "already has its int? arguments as Scalar?")
+
     def version_facts(self, doc: LineDict, key: str, holds_from, missing: str,
                       early: str) -> frozenset[str]:
         """A top-level `{version: [overload, ...]}` fact about torch versions newer than the

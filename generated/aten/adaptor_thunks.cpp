@@ -1207,6 +1207,54 @@ diopiError_t adapt_diopiMean(diopiContextHandle_t ctx, diopiTensorHandle_t out,
   return ow_a.finish(ow_a.kernel<decltype(&::diopiMean)>()(ctx, out, input, dim));
 }
 
+// ---- diopiVar (family var)
+diopiError_t adapt_diopiVar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                            diopiConstTensorHandle_t input, diopiSize_t dim,
+                            const diopiScalar_t* correction) {
+  opweave::Adaptation ow_a(opweave::slot::diopiVar);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiVar)>()(ctx, out, input, dim, correction));
+}
+
+// ---- diopiVarMean (family var)
+diopiError_t adapt_diopiVarMean(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                diopiTensorHandle_t mean, diopiConstTensorHandle_t input,
+                                diopiSize_t dim, const diopiScalar_t* correction) {
+  opweave::Adaptation ow_a(opweave::slot::diopiVarMean);
+  ow_a.out(out, true);
+  ow_a.out(mean, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiVarMean)>()(ctx, out, mean, input, dim, correction));
+}
+
+// ---- diopiStd (family std)
+diopiError_t adapt_diopiStd(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                            diopiConstTensorHandle_t input, diopiSize_t dim,
+                            const diopiScalar_t* correction) {
+  opweave::Adaptation ow_a(opweave::slot::diopiStd);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiStd)>()(ctx, out, input, dim, correction));
+}
+
+// ---- diopiStdMean (family std)
+diopiError_t adapt_diopiStdMean(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                diopiTensorHandle_t mean, diopiConstTensorHandle_t input,
+                                diopiSize_t dim, const diopiScalar_t* correction) {
+  opweave::Adaptation ow_a(opweave::slot::diopiStdMean);
+  ow_a.out(out, true);
+  ow_a.out(mean, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiStdMean)>()(ctx, out, mean, input, dim, correction));
+}
+
 // ---- diopiMm (family mm)
 diopiError_t adapt_diopiMm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                            diopiConstTensorHandle_t input, diopiConstTensorHandle_t mat2) {
@@ -4471,6 +4519,10 @@ const AdaptorThunk kAdaptorThunks[kDiopiSlotArraySize] = {
     {reinterpret_cast<void*>(&adapt_diopiWhere), 0x1750ULL},
     {reinterpret_cast<void*>(&adapt_diopiSum), 0x1750ULL},
     {reinterpret_cast<void*>(&adapt_diopiMean), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiVar), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiVarMean), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiStd), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiStdMean), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiMm), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiLinalgSvd), 0x600ULL},
     {reinterpret_cast<void*>(&adapt_diopiLinalgInvEx), 0x600ULL},

@@ -793,6 +793,132 @@ at::Tensor wrap_mean_dim(const at::Tensor& self, at::OptionalIntArrayRef dim, bo
   return mean_dim_impl(kOp_mean_dim, self, dim, keepdim, dtype);
 }
 
+// ---- aten::std.correction_out -> diopiStd
+const opweave::OpInfo kInfo_std_correction_out{"aten::std.correction_out",
+                                               "diopiStd",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_std_correction_out = opweave::register_op(&kInfo_std_correction_out);
+
+at::Tensor& std_correction_out_impl(int op, const at::Tensor& self, at::OptionalIntArrayRef dim,
+                                    opweave::compat::IntOrScalar correction, bool keepdim,
+                                    at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, correction)))) {
+    return opweave::fallback_call<at::_ops::std_correction_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, correction, keepdim, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim));
+  const opweave::OptionalScalar correction_d(correction);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiStd)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(dim), correction_d.get());
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::std_correction_out>(op, status, self, dim, correction,
+                                                                keepdim, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_std_correction_out(const at::Tensor& self, at::OptionalIntArrayRef dim,
+                                    opweave::compat::IntOrScalar correction, bool keepdim,
+                                    at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_std_correction_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::std_correction_out>(
+        kOp_std_correction_out, &std_correction_out_impl, self, dim, correction, keepdim, out);
+  }
+#endif
+  return std_correction_out_impl(kOp_std_correction_out, self, dim, correction, keepdim, out);
+}
+
+// ---- aten::std.correction -> diopiStd (derived from std_correction_out)
+const opweave::OpInfo kInfo_std_correction{"aten::std.correction",
+                                           "diopiStd",
+                                           true,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_std_correction = opweave::register_op(&kInfo_std_correction);
+
+at::Tensor std_correction_impl(int op, const at::Tensor& self, at::OptionalIntArrayRef dim,
+                               opweave::compat::IntOrScalar correction, bool keepdim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, correction)))) {
+    return opweave::fallback_call<at::_ops::std_correction>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, correction, keepdim);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim),
+                                     opweave::OpGuard::find_device(self));
+  std_correction_out_impl(op, self, dim, correction, keepdim, out);
+  return out;
+}
+
+at::Tensor wrap_std_correction(const at::Tensor& self, at::OptionalIntArrayRef dim,
+                               opweave::compat::IntOrScalar correction, bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_std_correction) != 0)) {
+    return opweave::instrumented_call<at::_ops::std_correction>(
+        kOp_std_correction, &std_correction_impl, self, dim, correction, keepdim);
+  }
+#endif
+  return std_correction_impl(kOp_std_correction, self, dim, correction, keepdim);
+}
+
+// ---- aten::std_mean.correction -> diopiStdMean
+const opweave::OpInfo kInfo_std_mean_correction{"aten::std_mean.correction",
+                                                "diopiStdMean",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_std_mean_correction = opweave::register_op(&kInfo_std_mean_correction);
+
+::std::tuple<at::Tensor, at::Tensor> std_mean_correction_impl(
+    int op, const at::Tensor& self, at::OptionalIntArrayRef dim,
+    opweave::compat::IntOrScalar correction, bool keepdim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, correction)))) {
+    return opweave::fallback_call<at::_ops::std_mean_correction>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, correction, keepdim);
+  }
+  opweave::OpGuard guard(op, self);
+  at::Tensor result0 =
+      opweave::allocate(opweave::rules::reduce(self, dim, keepdim), guard.device());
+  at::Tensor result1 =
+      opweave::allocate(opweave::rules::reduce(self, dim, keepdim), guard.device());
+  const opweave::OptionalScalar correction_d(correction);
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0, result1))) {
+    return ::std::tuple<at::Tensor, at::Tensor>(
+        result0, result1);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiStdMean)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::handle(result1),
+      opweave::const_handle(guard.on_device(self)), opweave::to_diopi_size(dim),
+      correction_d.get());
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::std_mean_correction>(op, status, self, dim, correction,
+                                                                 keepdim);
+  }
+  return ::std::tuple<at::Tensor, at::Tensor>(result0, result1);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_std_mean_correction(
+    const at::Tensor& self, at::OptionalIntArrayRef dim, opweave::compat::IntOrScalar correction,
+    bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_std_mean_correction) != 0)) {
+    return opweave::instrumented_call<at::_ops::std_mean_correction>(
+        kOp_std_mean_correction, &std_mean_correction_impl, self, dim, correction, keepdim);
+  }
+#endif
+  return std_mean_correction_impl(kOp_std_mean_correction, self, dim, correction, keepdim);
+}
+
 // ---- aten::mm.out -> diopiMm
 const opweave::OpInfo kInfo_mm_out{"aten::mm.out",
                                    "diopiMm",
@@ -3792,6 +3918,9 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("ge_.Scalar", TORCH_FN(wrap_ge__Scalar));
   m.impl("mean.out", TORCH_FN(wrap_mean_out));
   m.impl("mean.dim", TORCH_FN(wrap_mean_dim));
+  m.impl("std.correction_out", TORCH_FN(wrap_std_correction_out));
+  m.impl("std.correction", TORCH_FN(wrap_std_correction));
+  m.impl("std_mean.correction", TORCH_FN(wrap_std_mean_correction));
   m.impl("mm.out", TORCH_FN(wrap_mm_out));
   m.impl("mm", TORCH_FN(wrap_mm));
   m.impl("linalg_qr.out", TORCH_FN(wrap_linalg_qr_out));

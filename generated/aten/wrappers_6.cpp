@@ -1026,6 +1026,132 @@ at::Tensor wrap_where_self(const at::Tensor& condition, const at::Tensor& self,
   return where_self_impl(kOp_where_self, condition, self, other);
 }
 
+// ---- aten::var.correction_out -> diopiVar
+const opweave::OpInfo kInfo_var_correction_out{"aten::var.correction_out",
+                                               "diopiVar",
+                                               true,
+                                               {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                               {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_var_correction_out = opweave::register_op(&kInfo_var_correction_out);
+
+at::Tensor& var_correction_out_impl(int op, const at::Tensor& self, at::OptionalIntArrayRef dim,
+                                    opweave::compat::IntOrScalar correction, bool keepdim,
+                                    at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, correction)))) {
+    return opweave::fallback_call<at::_ops::var_correction_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, correction, keepdim, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::reduce(self, dim, keepdim));
+  const opweave::OptionalScalar correction_d(correction);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiVar)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(dim), correction_d.get());
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::var_correction_out>(op, status, self, dim, correction,
+                                                                keepdim, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_var_correction_out(const at::Tensor& self, at::OptionalIntArrayRef dim,
+                                    opweave::compat::IntOrScalar correction, bool keepdim,
+                                    at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_var_correction_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::var_correction_out>(
+        kOp_var_correction_out, &var_correction_out_impl, self, dim, correction, keepdim, out);
+  }
+#endif
+  return var_correction_out_impl(kOp_var_correction_out, self, dim, correction, keepdim, out);
+}
+
+// ---- aten::var.correction -> diopiVar (derived from var_correction_out)
+const opweave::OpInfo kInfo_var_correction{"aten::var.correction",
+                                           "diopiVar",
+                                           true,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_var_correction = opweave::register_op(&kInfo_var_correction);
+
+at::Tensor var_correction_impl(int op, const at::Tensor& self, at::OptionalIntArrayRef dim,
+                               opweave::compat::IntOrScalar correction, bool keepdim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, correction)))) {
+    return opweave::fallback_call<at::_ops::var_correction>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, correction, keepdim);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::reduce(self, dim, keepdim),
+                                     opweave::OpGuard::find_device(self));
+  var_correction_out_impl(op, self, dim, correction, keepdim, out);
+  return out;
+}
+
+at::Tensor wrap_var_correction(const at::Tensor& self, at::OptionalIntArrayRef dim,
+                               opweave::compat::IntOrScalar correction, bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_var_correction) != 0)) {
+    return opweave::instrumented_call<at::_ops::var_correction>(
+        kOp_var_correction, &var_correction_impl, self, dim, correction, keepdim);
+  }
+#endif
+  return var_correction_impl(kOp_var_correction, self, dim, correction, keepdim);
+}
+
+// ---- aten::var_mean.correction -> diopiVarMean
+const opweave::OpInfo kInfo_var_mean_correction{"aten::var_mean.correction",
+                                                "diopiVarMean",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_var_mean_correction = opweave::register_op(&kInfo_var_mean_correction);
+
+::std::tuple<at::Tensor, at::Tensor> var_mean_correction_impl(
+    int op, const at::Tensor& self, at::OptionalIntArrayRef dim,
+    opweave::compat::IntOrScalar correction, bool keepdim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, correction)))) {
+    return opweave::fallback_call<at::_ops::var_mean_correction>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, correction, keepdim);
+  }
+  opweave::OpGuard guard(op, self);
+  at::Tensor result0 =
+      opweave::allocate(opweave::rules::reduce(self, dim, keepdim), guard.device());
+  at::Tensor result1 =
+      opweave::allocate(opweave::rules::reduce(self, dim, keepdim), guard.device());
+  const opweave::OptionalScalar correction_d(correction);
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0, result1))) {
+    return ::std::tuple<at::Tensor, at::Tensor>(
+        result0, result1);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiVarMean)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::handle(result1),
+      opweave::const_handle(guard.on_device(self)), opweave::to_diopi_size(dim),
+      correction_d.get());
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::var_mean_correction>(op, status, self, dim, correction,
+                                                                 keepdim);
+  }
+  return ::std::tuple<at::Tensor, at::Tensor>(result0, result1);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_var_mean_correction(
+    const at::Tensor& self, at::OptionalIntArrayRef dim, opweave::compat::IntOrScalar correction,
+    bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_var_mean_correction) != 0)) {
+    return opweave::instrumented_call<at::_ops::var_mean_correction>(
+        kOp_var_mean_correction, &var_mean_correction_impl, self, dim, correction, keepdim);
+  }
+#endif
+  return var_mean_correction_impl(kOp_var_mean_correction, self, dim, correction, keepdim);
+}
+
 // ---- aten::embedding -> diopiEmbedding
 const opweave::OpInfo kInfo_embedding{"aten::embedding",
                                       "diopiEmbedding",
@@ -3197,6 +3323,9 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("leaky_relu_backward", TORCH_FN(wrap_leaky_relu_backward));
   m.impl("where.self_out", TORCH_FN(wrap_where_self_out));
   m.impl("where.self", TORCH_FN(wrap_where_self));
+  m.impl("var.correction_out", TORCH_FN(wrap_var_correction_out));
+  m.impl("var.correction", TORCH_FN(wrap_var_correction));
+  m.impl("var_mean.correction", TORCH_FN(wrap_var_mean_correction));
   m.impl("embedding", TORCH_FN(wrap_embedding));
   m.impl("embedding_dense_backward", TORCH_FN(wrap_embedding_dense_backward));
   m.impl("scatter_reduce.two_out", TORCH_FN(wrap_scatter_reduce_two_out));

@@ -68,6 +68,8 @@
 #include <ATen/ops/special_shifted_chebyshev_polynomial_w_ops.h>
 #include <ATen/ops/special_zeta_ops.h>
 #include <ATen/ops/sqrt_ops.h>
+#include <ATen/ops/std_mean_ops.h>
+#include <ATen/ops/std_ops.h>
 #include <ATen/ops/sub_ops.h>
 #include <ATen/ops/topk_ops.h>
 #include <ATen/ops/tril_ops.h>
@@ -390,6 +392,47 @@ extern "C" diopiError_t diopiMean(diopiContextHandle_t ctx, diopiTensorHandle_t 
         aten_ref::kCpuKeys, input_t, aten_ref::optional_ints(dim),
         aten_ref::keepdim_of(out_t, input_t), out_t.scalar_type(), out_o.tensor());
     out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::std.correction_out
+extern "C" diopiError_t diopiStd(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                 diopiConstTensorHandle_t input, diopiSize_t dim,
+                                 const diopiScalar_t* correction) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::std_correction_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::optional_ints(dim),
+        aten_ref::optional_scalar(correction), aten_ref::keepdim_of(out_t, input_t),
+        out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::std_mean.correction
+extern "C" diopiError_t diopiStdMean(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                     diopiTensorHandle_t mean, diopiConstTensorHandle_t input,
+                                     diopiSize_t dim, const diopiScalar_t* correction) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor out_t = aten_ref::wrap(out);
+    const auto result = opweave::compat::redispatch<at::_ops::std_mean_correction>(
+        aten_ref::kCpuKeys, input_t, aten_ref::optional_ints(dim),
+        aten_ref::optional_scalar(correction), aten_ref::keepdim_of(out_t, input_t));
+    aten_ref::copy_result(out, std::get<0>(result));
+    aten_ref::copy_result(mean, std::get<1>(result));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -75,6 +75,8 @@
 #include <ATen/ops/stack_ops.h>
 #include <ATen/ops/threshold_backward_ops.h>
 #include <ATen/ops/threshold_ops.h>
+#include <ATen/ops/var_mean_ops.h>
+#include <ATen/ops/var_ops.h>
 #include <ATen/ops/where_ops.h>
 #include <ATen/ops/zero_ops.h>
 
@@ -638,6 +640,47 @@ extern "C" diopiError_t diopiWhere(diopiContextHandle_t ctx, diopiTensorHandle_t
     opweave::compat::redispatch<at::_ops::where_self_out>(aten_ref::kCpuKeys, condition_t, input_t,
                                                           other_t, out_o.tensor());
     out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::var.correction_out
+extern "C" diopiError_t diopiVar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                 diopiConstTensorHandle_t input, diopiSize_t dim,
+                                 const diopiScalar_t* correction) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor out_t = aten_ref::wrap(out);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::var_correction_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::optional_ints(dim),
+        aten_ref::optional_scalar(correction), aten_ref::keepdim_of(out_t, input_t),
+        out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::var_mean.correction
+extern "C" diopiError_t diopiVarMean(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                     diopiTensorHandle_t mean, diopiConstTensorHandle_t input,
+                                     diopiSize_t dim, const diopiScalar_t* correction) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor out_t = aten_ref::wrap(out);
+    const auto result = opweave::compat::redispatch<at::_ops::var_mean_correction>(
+        aten_ref::kCpuKeys, input_t, aten_ref::optional_ints(dim),
+        aten_ref::optional_scalar(correction), aten_ref::keepdim_of(out_t, input_t));
+    aten_ref::copy_result(out, std::get<0>(result));
+    aten_ref::copy_result(mean, std::get<1>(result));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

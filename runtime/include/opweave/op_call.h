@@ -173,6 +173,8 @@ inline bool dtype_in(uint64_t /*set*/, const at::Scalar& s) { return !s.isComple
 inline bool dtype_in(uint64_t set, const c10::optional<at::Scalar>& s) {
   return !s.has_value() || dtype_in(set, *s);
 }
+// An `int?` that is `Scalar?` on newer torch (compat::IntOrScalar on torch 1.13).
+inline bool dtype_in(uint64_t /*set*/, const c10::optional<int64_t>& /*s*/) { return true; }
 template <class List>
 bool dtype_in(uint64_t set, const List& tensors) {
   for (const at::Tensor& t : tensors) {

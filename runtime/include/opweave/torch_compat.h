@@ -8,6 +8,7 @@
 #pragma once
 
 #include <ATen/core/dispatch/Dispatcher.h>
+#include <c10/core/Scalar.h>
 #include <c10/core/Storage.h>
 #include <c10/core/SymInt.h>
 #include <c10/core/SymIntArrayRef.h>
@@ -32,6 +33,14 @@
 #endif
 
 namespace opweave::compat {
+
+// An argument that is `int?` before torch 2.0 and `Scalar?` from it (var / std's `correction`:
+// the catalogue's `scalar_since`). Wrappers take it in the installed torch's type.
+#if OPWEAVE_TORCH_AT_LEAST(2, 0)
+using IntOrScalar = const c10::optional<c10::Scalar>&;
+#else
+using IntOrScalar = c10::optional<int64_t>;
+#endif
 
 // Plain integers as SymInts, without a copy (SymInt stores a plain int inline).
 inline c10::SymIntArrayRef sym_ints(c10::IntArrayRef a) {
@@ -63,6 +72,12 @@ decltype(auto) as_param(A&& a) {
   } else if constexpr (std::is_same_v<PT, c10::optional<c10::SymInt>> &&
                        std::is_same_v<AT, c10::optional<int64_t>>) {
     return a.has_value() ? c10::optional<c10::SymInt>(c10::SymInt(*a)) : c10::nullopt;
+  } else if constexpr (std::is_same_v<PT, c10::optional<int64_t>> &&
+                       std::is_same_v<AT, c10::optional<c10::Scalar>>) {
+    // A widened Scalar? (IntOrScalar) on the torch that still takes an int?.
+    TORCH_CHECK(!a.has_value() || a->isIntegral(false), "torch ", TORCH_VERSION,
+                " takes an integer here, got ", a->toDouble());
+    return a.has_value() ? c10::optional<int64_t>(a->toLong()) : c10::nullopt;
   } else if constexpr (std::is_same_v<PT, at::OptionalSymIntArrayRef> &&
                        std::is_same_v<AT, at::OptionalIntArrayRef>) {
     return a.has_value() ? at::OptionalSymIntArrayRef(sym_ints(*a)) : at::OptionalSymIntArrayRef();

@@ -28,6 +28,10 @@ class OptionalScalar {
  public:
   explicit OptionalScalar(const c10::optional<at::Scalar>& s)
       : present_(s.has_value()), value_(present_ ? diopi_scalar(*s) : diopiScalar_t{}) {}
+  // An `int?` that is `Scalar?` on newer torch (compat::IntOrScalar on torch 1.13).
+  explicit OptionalScalar(const c10::optional<int64_t>& s)
+      : present_(s.has_value()),
+        value_(present_ ? diopi_scalar(at::Scalar(*s)) : diopiScalar_t{}) {}
   const diopiScalar_t* get() const { return present_ ? &value_ : nullptr; }
 
  private:
