@@ -106,6 +106,8 @@ OUTPUT_RULES = Vocabulary(OutputRule, {
     "cumsum": RuleSpec((2,), "cumsum(input, dtype): input's shape; integers accumulate in int64"),
     "layer_norm_stats": RuleSpec((2,), "layer_norm_stats(input, normalized_shape): leading dims, "
                                        "1 for each normalized one"),
+    "group_norm_stats": RuleSpec((2,), "group_norm_stats(input, group): [N, group], input's "
+                                       "dtype"),
     "division": RuleSpec((2, 3), "division(self, other[, rounding_mode]): broadcast(); true "
                                  "division (no rounding mode) of integers, and any op with a "
                                  "float result (atan2, copysign, xlogy), gives the default "
@@ -142,6 +144,9 @@ GUARD_HELPERS = Vocabulary(GuardHelperCall, {
                                             "output_size, dim): true when nearest-neighbour "
                                             "resampling of spatial dim `dim` picks the same source "
                                             "indices with `scale` as with input / output size"),
+    "group_norm_shape": RuleSpec((4,), "group_norm_shape(input, N, C, HxW): true when input "
+                                       "is [N, C, *] with HxW elements per channel, the layout "
+                                       "DIOPI's group norm reads from input itself"),
 })
 
 

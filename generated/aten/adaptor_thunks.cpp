@@ -2360,6 +2360,23 @@ diopiError_t adapt_diopiLayerNormBackward(
       normalized_shape));
 }
 
+// ---- diopiGroupNorm (family group_norm)
+diopiError_t adapt_diopiGroupNorm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiTensorHandle_t save_mean, diopiTensorHandle_t save_invstd,
+                                  diopiConstTensorHandle_t input, diopiConstTensorHandle_t weight,
+                                  diopiConstTensorHandle_t bias, int64_t num_groups, double eps) {
+  opweave::Adaptation ow_a(opweave::slot::diopiGroupNorm);
+  ow_a.out(out, true);
+  ow_a.out(save_mean, true);
+  ow_a.out(save_invstd, true);
+  ow_a.in(input, true);
+  ow_a.in(weight, true);
+  ow_a.in(bias, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiGroupNorm)>()(
+      ctx, out, save_mean, save_invstd, input, weight, bias, num_groups, eps));
+}
+
 // ---- diopiConvolution2d (family convolution)
 diopiError_t adapt_diopiConvolution2d(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                       diopiConstTensorHandle_t input,
@@ -4610,6 +4627,7 @@ const AdaptorThunk kAdaptorThunks[kDiopiSlotArraySize] = {
     {reinterpret_cast<void*>(&adapt_diopiCumsum), 0x1750ULL},
     {reinterpret_cast<void*>(&adapt_diopiLayerNorm), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiLayerNormBackward), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiGroupNorm), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiConvolution2d), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiConvolution2dBackward), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiBatchNorm), 0x1700ULL},

@@ -1730,6 +1730,67 @@ at::Tensor wrap_amin(const at::Tensor& self, at::IntArrayRef dim, bool keepdim) 
   return amin_impl(kOp_amin, self, dim, keepdim);
 }
 
+// ---- aten::native_group_norm -> diopiGroupNorm
+const opweave::OpInfo kInfo_native_group_norm{"aten::native_group_norm",
+                                              "diopiGroupNorm",
+                                              true,
+                                              {0.002f, 0.02f, 0.0001f, 1e-10f},
+                                              {0.002f, 0.02f, 0.0001f, 1e-07f}};
+const int kOp_native_group_norm = opweave::register_op(&kInfo_native_group_norm);
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> native_group_norm_impl(
+    int op, const at::Tensor& input, const c10::optional<at::Tensor>& weight,
+    const c10::optional<at::Tensor>& bias, int64_t N, int64_t C, int64_t HxW, int64_t group,
+    double eps) {
+  if (C10_UNLIKELY(!opweave::guards::group_norm_shape(input, N, C, HxW))) {
+    return opweave::fallback_call<at::_ops::native_group_norm>(
+        op, "group_norm_shape(input, N, C, HxW) does not hold", input, weight, bias, N, C, HxW,
+        group, eps);
+  }
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, input) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight) &&
+                     opweave::dtype_in(kCatalogueDtypes, bias)))) {
+    return opweave::fallback_call<at::_ops::native_group_norm>(
+        op, "a dtype outside the catalogue's (complex, ...)", input, weight, bias, N, C, HxW, group,
+        eps);
+  }
+  (void)C;    // not an input of diopiGroupNorm
+  (void)HxW;  // not an input of diopiGroupNorm
+  (void)N;    // not an input of diopiGroupNorm
+  opweave::OpGuard guard(op, input, weight, bias);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(input), guard.device());
+  at::Tensor result1 =
+      opweave::allocate(opweave::rules::group_norm_stats(input, group), guard.device());
+  at::Tensor result2 =
+      opweave::allocate(opweave::rules::group_norm_stats(input, group), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0, result1, result2))) {
+    return ::std::tuple<at::Tensor, at::Tensor, at::Tensor>(
+        result0, result1, result2);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiGroupNorm)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::handle(result1), opweave::handle(result2),
+      opweave::const_handle(guard.on_device(input)), guard.optional_on_device(weight),
+      guard.optional_on_device(bias), group, eps);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::native_group_norm>(op, status, input, weight, bias, N,
+                                                               C, HxW, group, eps);
+  }
+  return ::std::tuple<at::Tensor, at::Tensor, at::Tensor>(result0, result1, result2);
+}
+
+::std::tuple<at::Tensor, at::Tensor, at::Tensor> wrap_native_group_norm(
+    const at::Tensor& input, const c10::optional<at::Tensor>& weight,
+    const c10::optional<at::Tensor>& bias, int64_t N, int64_t C, int64_t HxW, int64_t group,
+    double eps) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_native_group_norm) != 0)) {
+    return opweave::instrumented_call<at::_ops::native_group_norm>(
+        kOp_native_group_norm, &native_group_norm_impl, input, weight, bias, N, C, HxW, group, eps);
+  }
+#endif
+  return native_group_norm_impl(kOp_native_group_norm, input, weight, bias, N, C, HxW, group, eps);
+}
+
 // ---- aten::convolution_overrideable -> diopiConvolution2d
 const opweave::OpInfo kInfo_convolution_overrideable{"aten::convolution_overrideable",
                                                      "diopiConvolution2d",
@@ -3943,6 +4004,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("min", TORCH_FN(wrap_min));
   m.impl("amin.out", TORCH_FN(wrap_amin_out));
   m.impl("amin", TORCH_FN(wrap_amin));
+  m.impl("native_group_norm", TORCH_FN(wrap_native_group_norm));
   m.impl("convolution_overrideable", TORCH_FN(wrap_convolution_overrideable));
   m.impl("convolution_backward_overrideable", TORCH_FN(wrap_convolution_backward_overrideable));
   m.impl("upsample_nearest2d.out", TORCH_FN(wrap_upsample_nearest2d_out));

@@ -461,6 +461,12 @@ OutMeta layer_norm_stats(const at::Tensor& input, at::IntArrayRef normalized_sha
   return OutMeta{sizes, input.scalar_type()};
 }
 
+OutMeta group_norm_stats(const at::Tensor& input, int64_t group) {
+  TORCH_CHECK(input.dim() >= 2, "group_norm: input must have at least 2 dims, got ", input.dim(),
+              "-D");
+  return make({input.size(0), group}, input.scalar_type());
+}
+
 OutMeta batch_norm_stats(const at::Tensor& input) {
   TORCH_CHECK(input.dim() >= 2, "batch_norm: input must have at least 2 dims, got ", input.dim(),
               "-D");

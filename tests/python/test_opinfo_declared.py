@@ -35,3 +35,15 @@ def test_skips_device_specific_entries_and_other_dtypes_do_not_count():
                         dtypes=(torch.float64,))
     for info in (skip, cuda, blanket, fp64):
         assert declared_failure(op(info), "noncontig", torch.float32, "privateuseone") is None
+
+
+def test_grad_mode_stands_in_for_both_gradient_test_names_and_the_cpu_comparison():
+    # torch 1.13 names the gradient test TestGradients, 2.x TestBwdGradients; gradients are
+    # compared with the CPU's, so a declared failing CPU comparison skips the op there too.
+    for cls in ("TestGradients", "TestBwdGradients"):
+        info = DecorateInfo(unittest.expectedFailure, cls, "test_fn_grad")
+        assert "test_fn_grad" in declared_failure(op(info), "grad", torch.float32, "privateuseone")
+    compare = DecorateInfo(unittest.expectedFailure, "TestCommon", "test_compare_cpu")
+    assert "test_compare_cpu" in declared_failure(op(compare), "grad", torch.float32, "privateuseone")
+    inplace = DecorateInfo(unittest.expectedFailure, "TestBwdGradients", "test_inplace_grad")
+    assert declared_failure(op(inplace), "grad", torch.float32, "privateuseone") is None

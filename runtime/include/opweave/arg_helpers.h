@@ -67,6 +67,13 @@ inline bool nearest_scale_matches(c10::optional<double> scale, const at::Tensor&
   return nearest_scale_matches_sizes(scale, input.size(input.dim() - 2 + dim), output_size[dim]);
 }
 
+// native_group_norm's N, C, HxW describe input as [N, C, HxW]; DIOPI's group norm reads them
+// from input's shape [N, C, *], so they must agree with it.
+inline bool group_norm_shape(const at::Tensor& input, int64_t n, int64_t c, int64_t hxw) {
+  return input.dim() >= 2 && input.size(0) == n && input.size(1) == c &&
+         input.numel() == n * c * hxw;
+}
+
 // ... of the input sizes [N, C, H, W] (the backward).
 inline bool nearest_scale_matches(c10::optional<double> scale, at::IntArrayRef input_size,
                                   at::IntArrayRef output_size, int64_t dim) {

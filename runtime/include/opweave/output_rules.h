@@ -111,6 +111,8 @@ OutMeta cumsum(const at::Tensor& a, c10::optional<at::ScalarType> dtype);
 // ---- normalization ----
 OutMeta layer_norm_stats(const at::Tensor& input, at::IntArrayRef normalized_shape);
 OutMeta batch_norm_stats(const at::Tensor& input);
+// native_group_norm's mean / rstd: [N, group].
+OutMeta group_norm_stats(const at::Tensor& input, int64_t group);
 // native_batch_norm's save_mean / save_invstd: [channels] when training, [0] in evaluation (as
 // ATen's CPU kernel gives them). Refuses an empty batch with channels, as torch 2.x does (1.13's
 // CPU kernel divides by zero on it, so no vendor may be handed one).

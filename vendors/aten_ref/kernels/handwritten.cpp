@@ -7,14 +7,17 @@
 #include <ATen/ops/copy_ops.h>
 #include <ATen/ops/masked_scatter_ops.h>
 #include <ATen/ops/maximum.h>
+#include <ATen/ops/native_group_norm_ops.h>
 #include <ATen/ops/nll_loss_backward_ops.h>
 #include <ATen/ops/nll_loss_forward_ops.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <tuple>
+#include <vector>
 
 #include "aten_ref.h"
 #include "opweave/widen.h"
@@ -35,7 +38,11 @@ diopiError_t guarded(F&& body) noexcept {
   }
 }
 
-constexpr std::array<int64_t, 2> kNoOutputPadding{0, 0};
+// output_padding of a non-transposed convolution: zeros, one per spatial dim (2.x routes
+// conv1d / conv3d to the overrideable hook too, and checks the length).
+std::vector<int64_t> no_output_padding(const at::Tensor& input) {
+  return std::vector<int64_t>(static_cast<size_t>(std::max<int64_t>(input.dim() - 2, 1)), 0);
+}
 
 }  // namespace
 
@@ -83,10 +90,11 @@ extern "C" diopiError_t diopiConvolution2d(diopiContextHandle_t, diopiTensorHand
                                            diopiSize_t padding, diopiSize_t dilation,
                                            int64_t groups) {
   return guarded([&] {
+    const at::Tensor x = wrap(input);
     const auto result = opweave::compat::redispatch<at::_ops::convolution>(
-        kCpuKeys, wrap(input), wrap(weight), aten_ref::wrap_optional(bias), aten_ref::ints(stride),
+        kCpuKeys, x, wrap(weight), aten_ref::wrap_optional(bias), aten_ref::ints(stride),
         aten_ref::ints(padding), aten_ref::ints(dilation), /*transposed=*/false,
-        at::IntArrayRef(kNoOutputPadding), groups);
+        at::IntArrayRef(no_output_padding(x)), groups);
     aten_ref::copy_result(out, result);
   });
 }
@@ -101,13 +109,36 @@ extern "C" diopiError_t diopiConvolution2dBackward(
     if (bias_sizes != nullptr) bias_shape = aten_ref::ints(*bias_sizes);
     const std::array<bool, 3> wanted{grad_input != nullptr, grad_weight != nullptr,
                                      grad_bias != nullptr && bias_sizes != nullptr};
+    const at::Tensor x = wrap(input);
     const auto grads = opweave::compat::redispatch<at::_ops::convolution_backward>(
-        kCpuKeys, wrap(grad_output), wrap(input), wrap(weight), bias_shape, aten_ref::ints(stride),
+        kCpuKeys, wrap(grad_output), x, wrap(weight), bias_shape, aten_ref::ints(stride),
         aten_ref::ints(padding), aten_ref::ints(dilation), /*transposed=*/false,
-        at::IntArrayRef(kNoOutputPadding), groups, wanted);
+        at::IntArrayRef(no_output_padding(x)), groups, wanted);
     if (wanted[0]) aten_ref::copy_result(grad_input, std::get<0>(grads));
     if (wanted[1]) aten_ref::copy_result(grad_weight, std::get<1>(grads));
     if (wanted[2]) aten_ref::copy_result(grad_bias, std::get<2>(grads));
+  });
+}
+
+// DIOPI's group norm reads N, C and HxW from input [N, C, *]; ATen's takes them as arguments.
+extern "C" diopiError_t diopiGroupNorm(diopiContextHandle_t, diopiTensorHandle_t out,
+                                       diopiTensorHandle_t save_mean,
+                                       diopiTensorHandle_t save_invstd,
+                                       diopiConstTensorHandle_t input,
+                                       diopiConstTensorHandle_t weight,
+                                       diopiConstTensorHandle_t bias, int64_t num_groups,
+                                       double eps) {
+  return guarded([&] {
+    const at::Tensor x = wrap(input);
+    TORCH_CHECK(x.dim() >= 2, "group_norm: input must be [N, C, *], got ", x.sizes());
+    const int64_t n = x.size(0), c = x.size(1);
+    const int64_t hxw = n * c == 0 ? 0 : x.numel() / (n * c);
+    const auto result = opweave::compat::redispatch<at::_ops::native_group_norm>(
+        kCpuKeys, x, aten_ref::wrap_optional(weight), aten_ref::wrap_optional(bias), n, c, hxw,
+        num_groups, eps);
+    aten_ref::copy_result(out, std::get<0>(result));
+    if (save_mean != nullptr) aten_ref::copy_result(save_mean, std::get<1>(result));
+    if (save_invstd != nullptr) aten_ref::copy_result(save_invstd, std::get<2>(result));
   });
 }
 

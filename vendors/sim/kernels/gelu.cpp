@@ -70,9 +70,11 @@ diopiError_t diopiGelu(diopiContextHandle_t ctx, diopiTensorHandle_t out,
         [tanh_approx](auto tag) {
           using T = TypeOf<decltype(tag)>;
           using A = acc_t<T>;
-          using V = Arith<T, kPerOpBFloat16>;  // the tanh form is computed in bfloat16 by ATen
+          // In float, rounded once: ATen 1.13 computed the bfloat16 tanh form in bfloat16 step by
+          // step, 2.x computes it in float, and the float64 referee prefers the latter.
+          using V = A;
           return [tanh_approx](A x) -> A {
-            return tanh_approx ? to_acc<A>(gelu_tanh(V(x))) : gelu_erf(x);
+            return tanh_approx ? gelu_tanh(V(x)) : gelu_erf(x);
           };
         },
         In{input, "input"});
@@ -90,9 +92,11 @@ diopiError_t diopiGeluBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gra
         [tanh_approx](auto tag) {
           using T = TypeOf<decltype(tag)>;
           using A = acc_t<T>;
-          using V = Arith<T, kPerOpBFloat16>;  // the tanh form is computed in bfloat16 by ATen
+          // In float, rounded once: ATen 1.13 computed the bfloat16 tanh form in bfloat16 step by
+          // step, 2.x computes it in float, and the float64 referee prefers the latter.
+          using V = A;
           return [tanh_approx](A g, A x) -> A {
-            return tanh_approx ? to_acc<A>(gelu_tanh_backward(V(g), V(x)))
+            return tanh_approx ? gelu_tanh_backward(V(g), V(x))
                                : gelu_erf_backward(g, x);
           };
         },

@@ -21,7 +21,12 @@ from typing import Optional
 EMULATES = {
     "forward": (("TestCommon", "test_compare_cpu"),),
     "noncontig": (("TestCommon", "test_noncontiguous_samples"),),
-    "grad": (("TestGradients", "test_fn_grad"),),
+    # torch 2.x renamed TestGradients to TestBwdGradients. The gradients are compared with the
+    # CPU's, so an op whose CPU comparison PyTorch declares failing (as_strided's partial views:
+    # the result depends on the storage around the view, which a copy does not carry) is
+    # skipped here too.
+    "grad": (("TestGradients", "test_fn_grad"), ("TestBwdGradients", "test_fn_grad"),
+             ("TestCommon", "test_compare_cpu")),
 }
 
 

@@ -1,7 +1,9 @@
 // Matrix products through OpenBLAS for mm, bmm, addmm, baddbmm: computed in float (float16,
 // bfloat16, float32) or double (float64); operands that are not already dense matrices of that
-// type are packed first, and the result is written back through out's layout. Small bfloat16
-// products accumulate in bfloat16 like ATen's reference gemm loops.
+// type are packed first, and the result is written back through out's layout. A 16-bit product
+// is accumulated in float and rounded once, as ATen 2.x and oneDNN do: ATen 1.13's small
+// bfloat16 products summed in bfloat16 (its reference gemm loops), and the float64 referee
+// (OpInfo, conformance) prefers the once-rounded value.
 #ifndef SIM_KERNELS_COMMON_MATMUL_H_
 #define SIM_KERNELS_COMMON_MATMUL_H_
 
@@ -99,82 +101,6 @@ inline void scale_rows(diopiDtype_t ct, char* c, int64_t ld, int64_t m, int64_t 
   }
 }
 
-// ATen 1.13 hands large bfloat16 products to oneDNN (float accumulation, one rounding, like
-// the sgemm path here) but multiplies small ones (m*n*k <= 16^3) with reference loops that
-// accumulate in bfloat16: c = bf16(c + bf16(a * b)) for each k in order. Only when its layout
-// analysis picks the dot-product loop (mat1 row-major, mat2 column-major) does it sum in float.
-// The sim reproduces that choice so its bfloat16 results agree bit for bit.
-
-constexpr int64_t kOneDnnMinWork = 16 * 16 * 16;
-
-// True when ATen's addmm_impl_cpu_ layout analysis ends in the dot-product gemm (transa && !transb)
-// for out [M,N] = m1 [M,K] @ m2 [K,N] (2-D views).
-inline bool aten_uses_dot_product(const View& out, const View& m1, const View& m2) {
-  const int64_t* os = out.strides;
-  const int64_t* oz = out.sizes;
-  bool transpose_c = false;
-  if (os[0] == 1 && (oz[1] == 1 || os[1] >= std::max<int64_t>(1, oz[0]))) {
-    transpose_c = false;
-  } else if (os[1] == 1 && (oz[0] == 1 || os[0] >= std::max<int64_t>(1, oz[1]))) {
-    transpose_c = true;
-  }
-  const View& a = transpose_c ? m2 : m1;
-  const View& b = transpose_c ? m1 : m2;
-  const int64_t m = oz[transpose_c ? 1 : 0], n = oz[transpose_c ? 0 : 1];
-  const int64_t k = a.sizes[transpose_c ? 0 : 1];
-  const int i0 = transpose_c ? 1 : 0, i1 = transpose_c ? 0 : 1;
-  bool transpose_a, transpose_b;
-  if (a.strides[i0] == 1 && a.strides[i1] >= std::max<int64_t>(1, m)) {
-    transpose_a = false;
-  } else if (a.strides[i1] == 1 && a.strides[i0] >= std::max<int64_t>(1, k)) {
-    transpose_a = true;
-  } else {
-    transpose_a = !transpose_c;
-  }
-  if (b.strides[i0] == 1 && b.strides[i1] >= std::max<int64_t>(1, k)) {
-    transpose_b = false;
-  } else if (b.strides[i1] == 1 && b.strides[i0] >= std::max<int64_t>(1, n)) {
-    transpose_b = true;
-  } else {
-    transpose_b = !transpose_c;
-  }
-  return transpose_a && !transpose_b;
-}
-
-// Whether ATen 1.13 accumulates this 2-D bfloat16 product in bfloat16. A batched product
-// (bmm, baddbmm) is accumulated in float and rounded once: ATen 1.13's bfloat16 baddbmm
-// rounds its partial sums (-0.469 where the exact value is -0.575 in OpInfo's baddbmm sample
-// 3), and the float64 referee (OpInfo, conformance) rightly prefers the once-rounded value.
-inline bool aten_bf16_rounded_accumulation(const View& out, const View& a, const View& b,
-                                           double alpha) {
-  if (out.dtype != diopi_dtype_bfloat16 || a.dtype != diopi_dtype_bfloat16 ||
-      b.dtype != diopi_dtype_bfloat16 || out.ndim == 3)
-    return false;
-  const int64_t m = rows(out), n = cols(out), k = cols(a);
-  if (m * n * k > kOneDnnMinWork && alpha != 0) return false;  // oneDNN gemm
-  return !aten_uses_dot_product(out, a, b);
-}
-
-inline float round_bf16(float x) { return static_cast<float>(BFloat16(x)); }
-
-// c = bf16-accumulated alpha * (a @ b) added onto c (float values already bf16-representable).
-inline void bf16_reference_gemm(const Matrices& a, const Matrices& b, float* c, int64_t ldc,
-                                int64_t m, int64_t n, int64_t k, double alpha) {
-  const float* ap = reinterpret_cast<const float*>(a.data);
-  const float* bp = reinterpret_cast<const float*>(b.data);
-  auto at = [&](int64_t i, int64_t l) { return a.trans ? ap[l * a.ld + i] : ap[i * a.ld + l]; };
-  auto bt = [&](int64_t l, int64_t j) { return b.trans ? bp[j * b.ld + l] : bp[l * b.ld + j]; };
-  const float alpha_f = static_cast<float>(alpha);
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t j = 0; j < n; ++j) {
-      float acc = c[i * ldc + j];
-      for (int64_t l = 0; l < k; ++l)
-        acc = round_bf16(acc + round_bf16(at(i, l) * (bt(l, j) * alpha_f)));
-      c[i * ldc + j] = acc;
-    }
-  }
-}
-
 // out = beta * bias + alpha * (a @ b) for every batch; bias (broadcast to out) only when
 // has_bias. Runs on the stream.
 inline void matmul(const View& out, const View& a, const View& b, const View& bias, bool has_bias,
@@ -202,7 +128,6 @@ inline void matmul(const View& out, const View& a, const View& b, const View& bi
   }
   const bool use_bias = has_bias && beta != 0;  // beta == 0 ignores bias (even NaN), as ATen
   if (use_bias) cast_copy(c, bias);
-  const bool bf16_rounded = aten_bf16_rounded_accumulation(out, a, b, alpha);
   const int64_t esize = dtype_size(ct);
   for (int64_t i = 0; i < batches; ++i) {
     char* cp = const_cast<char*>(mc.data) + i * mc.batch_stride * esize;
@@ -213,19 +138,6 @@ inline void matmul(const View& out, const View& a, const View& b, const View& bi
     Matrices ai = ma, bi = mb;
     ai.data += i * ma.batch_stride * esize;
     bi.data += i * mb.batch_stride * esize;
-    if (bf16_rounded) {
-      // ATen scales c by beta in bfloat16 (beta itself rounded) before accumulating.
-      scale_rows(ct, cp, mc.ld, m, n, use_bias ? round_bf16(static_cast<float>(beta)) : 0.0);
-      if (use_bias && beta != 1) {
-        for (int64_t r = 0; r < m; ++r)
-          for (int64_t col = 0; col < n; ++col) {
-            float* p = reinterpret_cast<float*>(cp) + r * mc.ld + col;
-            *p = round_bf16(*p);
-          }
-      }
-      bf16_reference_gemm(ai, bi, reinterpret_cast<float*>(cp), mc.ld, m, n, k, alpha);
-      continue;
-    }
     gemm(ct, ai, bi, cp, mc.ld, m, n, k, alpha, use_bias ? beta : 0.0);
   }
   if (!direct_c) cast_copy(out, c);
