@@ -4699,7 +4699,7 @@ const AdaptorThunk kAdaptorThunks[kDiopiSlotArraySize] = {
     {reinterpret_cast<void*>(&adapt_diopiGeometricInp), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiLogNormalInp), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiEqual), 0x1f57ULL},
-    {reinterpret_cast<void*>(&adapt_diopiFloorDivide), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiFloorDivide), 0x1757ULL},
     {reinterpret_cast<void*>(&adapt_diopiFrexp), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiIgamma), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiIgammac), 0x1700ULL},

@@ -3504,14 +3504,18 @@ DIOPI_API diopiError_t diopiEqual(diopiContextHandle_t ctx, bool* out,
 
 /**
  * @brief Element-wise division rounded down with broadcasting (div with rounding_mode "floor",
- * which torch 1.13 and 2.x floor_divide both are). ATen: aten::floor_divide.out,
- * aten::floor_divide, aten::floor_divide_.Tensor OpWeave extension, not defined by DIOPI: DIOPI
- * serves floor_divide as diopiDiv with diopiRoundModeFloor; the catalogue fixes a DIOPI argument
- * per function, not per ATen overload, so parameters as diopiDiv less the mode
+ * which torch 1.13 and 2.x floor_divide both are); an integer division by zero is an error. ATen:
+ * aten::floor_divide.out, aten::floor_divide, aten::floor_divide_.Tensor OpWeave extension, not
+ * defined by DIOPI: DIOPI serves floor_divide as diopiDiv with diopiRoundModeFloor; the catalogue
+ * fixes a DIOPI argument per function, not per ATen overload, so parameters as diopiDiv less the
+ * mode
  * @param[in] ctx context for the stream and scratch memory of this call.
- * @param[out] out the output tensor. type = [float16, bfloat16, float32, float64].
- * @param[in] input the input tensor. type = [float16, bfloat16, float32, float64].
- * @param[in] other the second operand. type = [float16, bfloat16, float32, float64].
+ * @param[out] out the output tensor. type = [int8, uint8, int16, int32, int64, float16, bfloat16,
+ * float32, float64].
+ * @param[in] input the input tensor. type = [int8, uint8, int16, int32, int64, float16, bfloat16,
+ * float32, float64].
+ * @param[in] other the second operand. type = [int8, uint8, int16, int32, int64, float16, bfloat16,
+ * float32, float64].
  */
 DIOPI_API diopiError_t diopiFloorDivide(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                         diopiConstTensorHandle_t input,

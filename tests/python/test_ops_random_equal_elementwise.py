@@ -227,12 +227,21 @@ def test_floor_divide_matches_the_cpu():
     assert fallbacks() == {}
 
 
-@sim_only
-def test_floor_divide_of_integers_falls_back_with_the_cpu_result():
-    a, b = torch.tensor([-7, 7, 9]), torch.tensor([2, -2, 4])
+def test_floor_divide_of_integers_matches_the_cpu_and_rejects_a_zero_divisor():
+    a = torch.tensor([-7, 7, 9, -9, 0, 5, -128, 127], dtype=torch.int8)
+    b = torch.tensor([2, -2, 4, -4, 3, 7, -1, -1], dtype=torch.int8)
+    # (not int64's lowest // -1: ATen's own CPU kernel traps on it)
+    big = torch.tensor([-2**63 + 1, 2**62 + 1, -5]), torch.tensor([-1, -3, 2])
     opweave.fallback_stats(reset=True)
-    assert torch.equal(torch.floor_divide(a.to(D), b.to(D)).cpu(), torch.tensor([-4, -4, 2]))
-    assert fallbacks()   # the sim's floor_divide is floating only
+    for p, q in [(a, b), big, (a.long(), b), (a.to(torch.uint8), b.abs().to(torch.uint8)),
+                 (a.short().view(2, 4).t(), b.short().view(2, 4).t()), (a, b.float())]:
+        got = torch.floor_divide(p.to(D), q.to(D)).cpu()
+        want = torch.floor_divide(p, q)
+        assert got.dtype == want.dtype and torch.equal(got, want), (p, q, got, want)
+    assert fallbacks() == {}
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        torch.floor_divide(a.to(D), torch.zeros(8, dtype=torch.int8, device=D))
+        opweave.synchronize()   # found in the data, on the stream
 
 
 # ---------------------------------------------------------------- frexp
