@@ -25,6 +25,9 @@ TENSOR_IN = CParam("diopiConstTensorHandle_t", "tensor", False)
 TENSOR_OUT = CParam("diopiTensorHandle_t", "tensor", False)
 # An output the kernel allocates (diopiRequireTensor): its shape depends on the data.
 TENSOR_ALLOCATED = CParam("diopiTensorHandle_t*", "tensor_alloc", False)
+# A functional overload's `bool` result (aten::equal -> diopiEqual): a host value the kernel
+# writes before it returns (it waits for its inputs itself); the wrapper returns it.
+HOST_BOOL_OUT = CParam("bool*", "host_bool", False)
 
 _BASE = {
     BaseTy.Scalar: CParam("const diopiScalar_t*", "scalar", False),

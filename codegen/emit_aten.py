@@ -253,6 +253,12 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
             plan.call_args.append(_absent(arg))
         elif src.kind == "value":
             plan.call_args.append(_value(arg, src.value, var, plan.prepare))
+        elif src.kind == "return" and arg.kind == "host_bool":
+            # a host result the kernel writes before returning (diopiEqual)
+            out_var = f"result{src.index}"
+            plan.prepare.append(f"bool {out_var} = false;")
+            plan.call_args.append(f"&{out_var}")
+            returns.append(out_var)
         elif src.kind == "return" and rules[arg_name].name == "allocated":
             out_var = f"result{src.index}"
             plan.prepare.append(f"diopiTensorHandle_t {out_var}_h = nullptr;")

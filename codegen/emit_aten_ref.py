@@ -244,6 +244,8 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding, hidden: frozenset) -> RefPl
             got = "result" if n == 1 else f"std::get<{i}>(result)"
             if arg.kind == "tensor_alloc":   # the kernel allocates this output
                 plan.copies.append(f"aten_ref::return_allocated(ctx, {arg.name}, {got});")
+            elif arg.kind == "host_bool":    # equal's bool, written before returning
+                plan.copies.append(f"*{arg.name} = {got};")
             else:
                 plan.copies.append(f"aten_ref::copy_result({arg.name}, {got});")
     else:

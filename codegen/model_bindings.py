@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from torchgen.model import FunctionSchema, SchemaKind
+from torchgen.model import BaseTy, BaseType, FunctionSchema, SchemaKind
 
 from . import ctypes_map
 from .aten_index import symint_neutral
@@ -217,8 +217,15 @@ class BindingParser:
             elif variant == "functional" and next_return < n_returns and (
                     not sources or all(s.kind == "return" for _, s in sources)):
                 # Leading DIOPI outputs bind to the functional overload's results, in order.
+                ret = schema.returns[next_return].type
+                host = isinstance(ret, BaseType) and ret.name == BaseTy.bool
+                if not host and not (isinstance(ret, BaseType) and ret.name == BaseTy.Tensor):
+                    self.err(line, name, f"{overload} returns {ret}: a DIOPI output binds to a "
+                                         "Tensor or bool result only")
+                    return None
                 if primary:
-                    self.record_param(params, arg, ctypes_map.TENSOR_OUT, "out", name, line, True)
+                    self.record_param(params, arg, ctypes_map.HOST_BOOL_OUT if host
+                                      else ctypes_map.TENSOR_OUT, "out", name, line, True)
                 sources.append((arg, ArgSource("return", index=next_return)))
                 next_return += 1
             elif not primary and arg in params and (params[arg][0].optional or params[arg][0].kind == "enum"):
@@ -316,9 +323,11 @@ class BindingParser:
             self.err(f.line_of("outputs"), name, "'outputs' must map output -> rule(args)")
             return None
         aten_args = {a.name for a in schema.arguments.flat_all}
+        # a host result (equal's bool) has no shape to rule
         diopi_outs = [arg for arg, s in sources
-                      if s.kind == "return" or (s.kind == "arg" and s.aten_name in
-                                                {a.name for a in schema.arguments.out})]
+                      if (s.kind == "return" and str(schema.returns[s.index].type) == "Tensor")
+                      or (s.kind == "arg" and s.aten_name in
+                          {a.name for a in schema.arguments.out})]
         computed = f.get("computed") or {}
         rules = []
         for out in diopi_outs:

@@ -34,6 +34,7 @@ OUTPUT_RULES = Vocabulary(OutputRule, {
                                  "the default float dtype (exp, log, sqrt of an int tensor)"),
     "like_bool": RuleSpec((1,), "same shape, bool dtype"),
     "like_int64": RuleSpec((1,), "same shape, int64 dtype (sort's indices)"),
+    "like_int32": RuleSpec((1,), "same shape, int32 dtype (frexp's exponent)"),
     "bool_scalar": RuleSpec((1,), "0-dim bool tensor (any / all over every element)"),
     "reduce_dim_bool": RuleSpec((3,), "reduce_dim_bool(input, dim, keepdim): reduce_dim's shape, "
                                       "bool (any / all along a dim)"),

@@ -90,7 +90,7 @@ def plan_function(fam: OpFamily, fn: DiopiFunction, source: str,
             p.inputs.append(a)
         if a.is_tensor and a.direction in ("out", "inout"):
             p.outputs.append(a)
-        if not a.is_tensor:
+        if not a.is_tensor and a.kind != "host_bool":   # a host result (equal's) is no attribute
             p.attrs.append(a)
     if b is None:
         return _runtime_plan(p)
@@ -154,7 +154,7 @@ def plan_function(fam: OpFamily, fn: DiopiFunction, source: str,
         ref["fixed"] = fixed
     if any(a.kind == "generator" for a in fn.args):
         # random: the device generator's values are not the CPU's, so the runner compares
-        # the outputs' distributions (moments; a permutation's sorted values) instead
-        ref["compare"] = "distribution"
+        # the outputs' distributions (moments) instead, a permutation's sorted values
+        ref["compare"] = "permutation" if p.rule == "randperm" else "distribution"
     p.reference = ref
     return p

@@ -45,7 +45,8 @@ SHAPE_CLASSES: dict[str, Callable[[CaseBuilder], None]] = {
     "convert": pointwise.convert,
     "optimizer": pointwise.optimizer,
     # one output shaped like an input
-    **dict.fromkeys(("like", "like_float", "like_bool", "like_int64", "bool_scalar",
+    **dict.fromkeys(("like", "like_float", "like_bool", "like_int64", "like_int32",
+                     "bool_scalar",
                      "allocated", "cast", "cumsum"), pointwise.elementwise),
     "scalar": partial(pointwise.elementwise, skip_empty=True),   # max of nothing is an error
     **dict.fromkeys(("broadcast", "division", "compare", "select"), _operands),

@@ -15,6 +15,8 @@ def call_expr(a: DiopiArg, i: int) -> str:
         return f"a.const_tensor({i})" if a.ctype == "diopiConstTensorHandle_t" else f"a.tensor({i})"
     if k == "tensor_alloc":
         return f"a.allocated({i})"
+    if k == "host_bool":
+        return f"a.host_bool({i})"
     if k == "tensor_list":
         if a.direction == "in":
             return f"a.const_tensor_list({i}), a.list_size({i})"

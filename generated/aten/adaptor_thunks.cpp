@@ -2804,6 +2804,108 @@ diopiError_t adapt_diopiBernoulliScalar(diopiContextHandle_t ctx, diopiTensorHan
   return ow_a.finish(ow_a.kernel<decltype(&::diopiBernoulliScalar)>()(ctx, out, p, generator));
 }
 
+// ---- diopiRandomInp (family random)
+diopiError_t adapt_diopiRandomInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout, int64_t from,
+                                  const int64_t* to, diopiGeneratorHandle_t generator) {
+  opweave::Adaptation ow_a(opweave::slot::diopiRandomInp);
+  ow_a.inout(inout, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiRandomInp)>()(ctx, inout, from, to, generator));
+}
+
+// ---- diopiCauchyInp (family cauchy)
+diopiError_t adapt_diopiCauchyInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout,
+                                  double median, double sigma, diopiGeneratorHandle_t generator) {
+  opweave::Adaptation ow_a(opweave::slot::diopiCauchyInp);
+  ow_a.inout(inout, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiCauchyInp)>()(ctx, inout, median, sigma, generator));
+}
+
+// ---- diopiExponentialInp (family exponential)
+diopiError_t adapt_diopiExponentialInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout,
+                                       double lambd, diopiGeneratorHandle_t generator) {
+  opweave::Adaptation ow_a(opweave::slot::diopiExponentialInp);
+  ow_a.inout(inout, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiExponentialInp)>()(ctx, inout, lambd, generator));
+}
+
+// ---- diopiGeometricInp (family geometric)
+diopiError_t adapt_diopiGeometricInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout, double p,
+                                     diopiGeneratorHandle_t generator) {
+  opweave::Adaptation ow_a(opweave::slot::diopiGeometricInp);
+  ow_a.inout(inout, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiGeometricInp)>()(ctx, inout, p, generator));
+}
+
+// ---- diopiLogNormalInp (family log_normal)
+diopiError_t adapt_diopiLogNormalInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout,
+                                     double mean, double std, diopiGeneratorHandle_t generator) {
+  opweave::Adaptation ow_a(opweave::slot::diopiLogNormalInp);
+  ow_a.inout(inout, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiLogNormalInp)>()(ctx, inout, mean, std, generator));
+}
+
+// ---- diopiEqual (family equal)
+diopiError_t adapt_diopiEqual(diopiContextHandle_t ctx, bool* out, diopiConstTensorHandle_t input,
+                              diopiConstTensorHandle_t other) {
+  opweave::Adaptation ow_a(opweave::slot::diopiEqual);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiEqual)>()(ctx, out, input, other));
+}
+
+// ---- diopiFloorDivide (family floor_divide)
+diopiError_t adapt_diopiFloorDivide(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                    diopiConstTensorHandle_t input,
+                                    diopiConstTensorHandle_t other) {
+  opweave::Adaptation ow_a(opweave::slot::diopiFloorDivide);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiFloorDivide)>()(ctx, out, input, other));
+}
+
+// ---- diopiFrexp (family frexp)
+diopiError_t adapt_diopiFrexp(diopiContextHandle_t ctx, diopiTensorHandle_t mantissa,
+                              diopiTensorHandle_t exponent, diopiConstTensorHandle_t input) {
+  opweave::Adaptation ow_a(opweave::slot::diopiFrexp);
+  ow_a.out(mantissa, true);
+  ow_a.out(exponent, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiFrexp)>()(ctx, mantissa, exponent, input));
+}
+
+// ---- diopiIgamma (family igamma)
+diopiError_t adapt_diopiIgamma(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                               diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
+  opweave::Adaptation ow_a(opweave::slot::diopiIgamma);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiIgamma)>()(ctx, out, input, other));
+}
+
+// ---- diopiIgammac (family igamma)
+diopiError_t adapt_diopiIgammac(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
+  opweave::Adaptation ow_a(opweave::slot::diopiIgammac);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(other, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiIgammac)>()(ctx, out, input, other));
+}
+
 // ---- diopiRandperm (family randperm)
 diopiError_t adapt_diopiRandperm(diopiContextHandle_t ctx, diopiTensorHandle_t out, int64_t n,
                                  diopiGeneratorHandle_t generator) {
@@ -4661,6 +4763,16 @@ const AdaptorThunk kAdaptorThunks[kDiopiSlotArraySize] = {
     {reinterpret_cast<void*>(&adapt_diopiNormalTensor), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiBernoulli), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiBernoulliScalar), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiRandomInp), 0x1757ULL},
+    {reinterpret_cast<void*>(&adapt_diopiCauchyInp), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiExponentialInp), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiGeometricInp), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiLogNormalInp), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiEqual), 0x1f57ULL},
+    {reinterpret_cast<void*>(&adapt_diopiFloorDivide), 0x1757ULL},
+    {reinterpret_cast<void*>(&adapt_diopiFrexp), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiIgamma), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiIgammac), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiRandperm), 0x50ULL},
     {reinterpret_cast<void*>(&adapt_diopiDropout), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiDropoutBackward), 0x1700ULL},

@@ -2159,6 +2159,143 @@ at::Tensor& wrap_arange_start_out(const at::Scalar& start, const at::Scalar& end
   return arange_start_out_impl(kOp_arange_start_out, start, end, step, out);
 }
 
+// ---- aten::geometric_ -> diopiGeometricInp
+const opweave::OpInfo kInfo_geometric_{"aten::geometric_",
+                                       "diopiGeometricInp",
+                                       false,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_geometric_ = opweave::register_op(&kInfo_geometric_);
+
+at::Tensor& geometric__impl(int op, at::Tensor& self, double p,
+                            c10::optional<at::Generator> generator) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::geometric_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, p, generator);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiGeometricInp)>(op)(
+      guard.ctx(), opweave::handle(self), p,
+      opweave::generator_handle(generator, guard.device_index()));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::geometric_>(op, status, self, p, generator);
+  }
+  return self;
+}
+
+at::Tensor& wrap_geometric_(at::Tensor& self, double p, c10::optional<at::Generator> generator) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_geometric_) != 0)) {
+    return opweave::instrumented_call<at::_ops::geometric_>(kOp_geometric_, &geometric__impl, self,
+                                                            p, generator);
+  }
+#endif
+  return geometric__impl(kOp_geometric_, self, p, generator);
+}
+
+// ---- aten::floor_divide.out -> diopiFloorDivide
+const opweave::OpInfo kInfo_floor_divide_out{"aten::floor_divide.out",
+                                             "diopiFloorDivide",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_floor_divide_out = opweave::register_op(&kInfo_floor_divide_out);
+
+at::Tensor& floor_divide_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                                  at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::floor_divide_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiFloorDivide)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::floor_divide_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_floor_divide_out(const at::Tensor& self, const at::Tensor& other,
+                                  at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_floor_divide_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::floor_divide_out>(
+        kOp_floor_divide_out, &floor_divide_out_impl, self, other, out);
+  }
+#endif
+  return floor_divide_out_impl(kOp_floor_divide_out, self, other, out);
+}
+
+// ---- aten::floor_divide -> diopiFloorDivide (derived from floor_divide_out)
+const opweave::OpInfo kInfo_floor_divide{"aten::floor_divide",
+                                         "diopiFloorDivide",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_floor_divide = opweave::register_op(&kInfo_floor_divide);
+
+at::Tensor floor_divide_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::floor_divide>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  floor_divide_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_floor_divide(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_floor_divide) != 0)) {
+    return opweave::instrumented_call<at::_ops::floor_divide>(kOp_floor_divide, &floor_divide_impl,
+                                                              self, other);
+  }
+#endif
+  return floor_divide_impl(kOp_floor_divide, self, other);
+}
+
+// ---- aten::floor_divide_.Tensor -> diopiFloorDivide (derived from floor_divide_out)
+const opweave::OpInfo kInfo_floor_divide__Tensor{"aten::floor_divide_.Tensor",
+                                                 "diopiFloorDivide",
+                                                 true,
+                                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_floor_divide__Tensor = opweave::register_op(&kInfo_floor_divide__Tensor);
+
+at::Tensor& floor_divide__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::floor_divide__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+  floor_divide_out_impl(op, self, other, self);
+  return self;
+}
+
+at::Tensor& wrap_floor_divide__Tensor(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_floor_divide__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::floor_divide__Tensor>(
+        kOp_floor_divide__Tensor, &floor_divide__Tensor_impl, self, other);
+  }
+#endif
+  return floor_divide__Tensor_impl(kOp_floor_divide__Tensor, self, other);
+}
+
 // ---- aten::isnan -> diopiIsNan
 const opweave::OpInfo kInfo_isnan{"aten::isnan",
                                   "diopiIsNan",
@@ -4013,6 +4150,10 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
          TORCH_FN(wrap_upsample_nearest2d_backward_grad_input));
   m.impl("upsample_nearest2d_backward", TORCH_FN(wrap_upsample_nearest2d_backward));
   m.impl("arange.start_out", TORCH_FN(wrap_arange_start_out));
+  m.impl("geometric_", TORCH_FN(wrap_geometric_));
+  m.impl("floor_divide.out", TORCH_FN(wrap_floor_divide_out));
+  m.impl("floor_divide", TORCH_FN(wrap_floor_divide));
+  m.impl("floor_divide_.Tensor", TORCH_FN(wrap_floor_divide__Tensor));
   m.impl("isnan", TORCH_FN(wrap_isnan));
   m.impl("bitwise_not.out", TORCH_FN(wrap_bitwise_not_out));
   m.impl("bitwise_not", TORCH_FN(wrap_bitwise_not));

@@ -1883,6 +1883,44 @@ at::Tensor& wrap_bernoulli__float(at::Tensor& self, double p,
   return bernoulli__float_impl(kOp_bernoulli__float, self, p, generator);
 }
 
+// ---- aten::cauchy_ -> diopiCauchyInp
+const opweave::OpInfo kInfo_cauchy_{"aten::cauchy_",
+                                    "diopiCauchyInp",
+                                    false,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_cauchy_ = opweave::register_op(&kInfo_cauchy_);
+
+at::Tensor& cauchy__impl(int op, at::Tensor& self, double median, double sigma,
+                         c10::optional<at::Generator> generator) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::cauchy_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, median, sigma, generator);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiCauchyInp)>(op)(
+      guard.ctx(), opweave::handle(self), median, sigma,
+      opweave::generator_handle(generator, guard.device_index()));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::cauchy_>(op, status, self, median, sigma, generator);
+  }
+  return self;
+}
+
+at::Tensor& wrap_cauchy_(at::Tensor& self, double median, double sigma,
+                         c10::optional<at::Generator> generator) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_cauchy_) != 0)) {
+    return opweave::instrumented_call<at::_ops::cauchy_>(kOp_cauchy_, &cauchy__impl, self, median,
+                                                         sigma, generator);
+  }
+#endif
+  return cauchy__impl(kOp_cauchy_, self, median, sigma, generator);
+}
+
 // ---- aten::sort.values_stable -> diopiSort
 const opweave::OpInfo kInfo_sort_values_stable{"aten::sort.values_stable",
                                                "diopiSort",
@@ -3728,6 +3766,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("bernoulli.out", TORCH_FN(wrap_bernoulli_out));
   m.impl("bernoulli", TORCH_FN(wrap_bernoulli));
   m.impl("bernoulli_.float", TORCH_FN(wrap_bernoulli__float));
+  m.impl("cauchy_", TORCH_FN(wrap_cauchy_));
   m.impl("sort.values_stable", TORCH_FN(wrap_sort_values_stable));
   m.impl("sort.stable", TORCH_FN(wrap_sort_stable));
   m.impl("sort.values", TORCH_FN(wrap_sort_values));

@@ -2164,6 +2164,44 @@ at::Tensor wrap_normal_Tensor_Tensor(const at::Tensor& mean, const at::Tensor& s
   return normal_Tensor_Tensor_impl(kOp_normal_Tensor_Tensor, mean, std, generator);
 }
 
+// ---- aten::exponential_ -> diopiExponentialInp
+const opweave::OpInfo kInfo_exponential_{"aten::exponential_",
+                                         "diopiExponentialInp",
+                                         false,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_exponential_ = opweave::register_op(&kInfo_exponential_);
+
+at::Tensor& exponential__impl(int op, at::Tensor& self, double lambd,
+                              c10::optional<at::Generator> generator) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::exponential_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, lambd, generator);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiExponentialInp)>(op)(
+      guard.ctx(), opweave::handle(self), lambd,
+      opweave::generator_handle(generator, guard.device_index()));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::exponential_>(op, status, self, lambd, generator);
+  }
+  return self;
+}
+
+at::Tensor& wrap_exponential_(at::Tensor& self, double lambd,
+                              c10::optional<at::Generator> generator) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_exponential_) != 0)) {
+    return opweave::instrumented_call<at::_ops::exponential_>(kOp_exponential_, &exponential__impl,
+                                                              self, lambd, generator);
+  }
+#endif
+  return exponential__impl(kOp_exponential_, self, lambd, generator);
+}
+
 // ---- aten::randperm.generator_out -> diopiRandperm
 const opweave::OpInfo kInfo_randperm_generator_out{"aten::randperm.generator_out",
                                                    "diopiRandperm",
@@ -3225,6 +3263,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("normal.float_Tensor", TORCH_FN(wrap_normal_float_Tensor));
   m.impl("normal.Tensor_Tensor_out", TORCH_FN(wrap_normal_Tensor_Tensor_out));
   m.impl("normal.Tensor_Tensor", TORCH_FN(wrap_normal_Tensor_Tensor));
+  m.impl("exponential_", TORCH_FN(wrap_exponential_));
   m.impl("randperm.generator_out", TORCH_FN(wrap_randperm_generator_out));
   m.impl("topk.values", TORCH_FN(wrap_topk_values));
   m.impl("topk", TORCH_FN(wrap_topk));

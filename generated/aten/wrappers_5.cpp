@@ -1397,6 +1397,239 @@ at::Tensor wrap__adaptive_avg_pool2d_backward(const at::Tensor& grad_output,
   return _adaptive_avg_pool2d_backward_impl(kOp__adaptive_avg_pool2d_backward, grad_output, self);
 }
 
+// ---- aten::random_.from -> diopiRandomInp
+const opweave::OpInfo kInfo_random__from{"aten::random_.from",
+                                         "diopiRandomInp",
+                                         false,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_random__from = opweave::register_op(&kInfo_random__from);
+
+at::Tensor& random__from_impl(int op, at::Tensor& self, int64_t from, c10::optional<int64_t> to,
+                              c10::optional<at::Generator> generator) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::random__from>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, from, to, generator);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiRandomInp)>(op)(
+      guard.ctx(), opweave::handle(self), from, opweave::optional_ptr(to),
+      opweave::generator_handle(generator, guard.device_index()));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::random__from>(op, status, self, from, to, generator);
+  }
+  return self;
+}
+
+at::Tensor& wrap_random__from(at::Tensor& self, int64_t from, c10::optional<int64_t> to,
+                              c10::optional<at::Generator> generator) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_random__from) != 0)) {
+    return opweave::instrumented_call<at::_ops::random__from>(kOp_random__from, &random__from_impl,
+                                                              self, from, to, generator);
+  }
+#endif
+  return random__from_impl(kOp_random__from, self, from, to, generator);
+}
+
+// ---- aten::igamma.out -> diopiIgamma
+const opweave::OpInfo kInfo_igamma_out{"aten::igamma.out",
+                                       "diopiIgamma",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_igamma_out = opweave::register_op(&kInfo_igamma_out);
+
+at::Tensor& igamma_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                            at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::igamma_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIgamma)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::igamma_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_igamma_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_igamma_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::igamma_out>(kOp_igamma_out, &igamma_out_impl, self,
+                                                            other, out);
+  }
+#endif
+  return igamma_out_impl(kOp_igamma_out, self, other, out);
+}
+
+// ---- aten::igamma -> diopiIgamma (derived from igamma_out)
+const opweave::OpInfo kInfo_igamma{"aten::igamma",
+                                   "diopiIgamma",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_igamma = opweave::register_op(&kInfo_igamma);
+
+at::Tensor igamma_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::igamma>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  igamma_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_igamma(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_igamma) != 0)) {
+    return opweave::instrumented_call<at::_ops::igamma>(kOp_igamma, &igamma_impl, self, other);
+  }
+#endif
+  return igamma_impl(kOp_igamma, self, other);
+}
+
+// ---- aten::igamma_ -> diopiIgamma (derived from igamma_out)
+const opweave::OpInfo kInfo_igamma_{"aten::igamma_",
+                                    "diopiIgamma",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_igamma_ = opweave::register_op(&kInfo_igamma_);
+
+at::Tensor& igamma__impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::igamma_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+  igamma_out_impl(op, self, other, self);
+  return self;
+}
+
+at::Tensor& wrap_igamma_(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_igamma_) != 0)) {
+    return opweave::instrumented_call<at::_ops::igamma_>(kOp_igamma_, &igamma__impl, self, other);
+  }
+#endif
+  return igamma__impl(kOp_igamma_, self, other);
+}
+
+// ---- aten::igammac.out -> diopiIgammac
+const opweave::OpInfo kInfo_igammac_out{"aten::igammac.out",
+                                        "diopiIgammac",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_igammac_out = opweave::register_op(&kInfo_igammac_out);
+
+at::Tensor& igammac_out_impl(int op, const at::Tensor& self, const at::Tensor& other,
+                             at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::igammac_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  opweave::OpGuard guard(op, self, other, out);
+  opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIgammac)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::igammac_out>(op, status, self, other, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_igammac_out(const at::Tensor& self, const at::Tensor& other, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_igammac_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::igammac_out>(kOp_igammac_out, &igammac_out_impl,
+                                                             self, other, out);
+  }
+#endif
+  return igammac_out_impl(kOp_igammac_out, self, other, out);
+}
+
+// ---- aten::igammac -> diopiIgammac (derived from igammac_out)
+const opweave::OpInfo kInfo_igammac{"aten::igammac",
+                                    "diopiIgammac",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_igammac = opweave::register_op(&kInfo_igammac);
+
+at::Tensor igammac_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::igammac>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::broadcast(self, other),
+                                     opweave::OpGuard::find_device(self, other));
+  igammac_out_impl(op, self, other, out);
+  return out;
+}
+
+at::Tensor wrap_igammac(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_igammac) != 0)) {
+    return opweave::instrumented_call<at::_ops::igammac>(kOp_igammac, &igammac_impl, self, other);
+  }
+#endif
+  return igammac_impl(kOp_igammac, self, other);
+}
+
+// ---- aten::igammac_ -> diopiIgammac (derived from igammac_out)
+const opweave::OpInfo kInfo_igammac_{"aten::igammac_",
+                                     "diopiIgammac",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_igammac_ = opweave::register_op(&kInfo_igammac_);
+
+at::Tensor& igammac__impl(int op, at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::igammac_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+  igammac_out_impl(op, self, other, self);
+  return self;
+}
+
+at::Tensor& wrap_igammac_(at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_igammac_) != 0)) {
+    return opweave::instrumented_call<at::_ops::igammac_>(kOp_igammac_, &igammac__impl, self,
+                                                          other);
+  }
+#endif
+  return igammac__impl(kOp_igammac_, self, other);
+}
+
 // ---- aten::all.out -> diopiAll
 const opweave::OpInfo kInfo_all_out{"aten::all.out",
                                     "diopiAll",
@@ -2472,6 +2705,13 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("isin.Tensor_Tensor", TORCH_FN(wrap_isin_Tensor_Tensor));
   m.impl("_adaptive_avg_pool2d", TORCH_FN(wrap__adaptive_avg_pool2d));
   m.impl("_adaptive_avg_pool2d_backward", TORCH_FN(wrap__adaptive_avg_pool2d_backward));
+  m.impl("random_.from", TORCH_FN(wrap_random__from));
+  m.impl("igamma.out", TORCH_FN(wrap_igamma_out));
+  m.impl("igamma", TORCH_FN(wrap_igamma));
+  m.impl("igamma_", TORCH_FN(wrap_igamma_));
+  m.impl("igammac.out", TORCH_FN(wrap_igammac_out));
+  m.impl("igammac", TORCH_FN(wrap_igammac));
+  m.impl("igammac_", TORCH_FN(wrap_igammac_));
   m.impl("all.out", TORCH_FN(wrap_all_out));
   m.impl("all.dim", TORCH_FN(wrap_all_dim));
   m.impl("all.all_out", TORCH_FN(wrap_all_all_out));

@@ -2111,6 +2111,120 @@ at::Tensor& wrap_linspace_out(const at::Scalar& start, const at::Scalar& end, in
   return linspace_out_impl(kOp_linspace_out, start, end, steps, out);
 }
 
+// ---- aten::log_normal_ -> diopiLogNormalInp
+const opweave::OpInfo kInfo_log_normal_{"aten::log_normal_",
+                                        "diopiLogNormalInp",
+                                        false,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_log_normal_ = opweave::register_op(&kInfo_log_normal_);
+
+at::Tensor& log_normal__impl(int op, at::Tensor& self, double mean, double std,
+                             c10::optional<at::Generator> generator) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::log_normal_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mean, std, generator);
+  }
+  opweave::OpGuard guard(op, self);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiLogNormalInp)>(op)(
+      guard.ctx(), opweave::handle(self), mean, std,
+      opweave::generator_handle(generator, guard.device_index()));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::log_normal_>(op, status, self, mean, std, generator);
+  }
+  return self;
+}
+
+at::Tensor& wrap_log_normal_(at::Tensor& self, double mean, double std,
+                             c10::optional<at::Generator> generator) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_log_normal_) != 0)) {
+    return opweave::instrumented_call<at::_ops::log_normal_>(kOp_log_normal_, &log_normal__impl,
+                                                             self, mean, std, generator);
+  }
+#endif
+  return log_normal__impl(kOp_log_normal_, self, mean, std, generator);
+}
+
+// ---- aten::frexp.Tensor_out -> diopiFrexp
+const opweave::OpInfo kInfo_frexp_Tensor_out{"aten::frexp.Tensor_out",
+                                             "diopiFrexp",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_frexp_Tensor_out = opweave::register_op(&kInfo_frexp_Tensor_out);
+
+::std::tuple<at::Tensor&, at::Tensor&> frexp_Tensor_out_impl(int op, const at::Tensor& self,
+                                                             at::Tensor& mantissa,
+                                                             at::Tensor& exponent) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, mantissa) &&
+                     opweave::dtype_in(kCatalogueDtypes, exponent) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::frexp_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, mantissa, exponent);
+  }
+  opweave::OpGuard guard(op, self, mantissa, exponent);
+  opweave::resize_out(op, mantissa, opweave::rules::like(self));
+  opweave::resize_out(op, exponent, opweave::rules::like_int32(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(mantissa, exponent))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        mantissa, exponent);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiFrexp)>(op)(
+      guard.ctx(), opweave::handle(mantissa), opweave::handle(exponent),
+      opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::frexp_Tensor_out>(op, status, self, mantissa, exponent);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(mantissa, exponent);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_frexp_Tensor_out(const at::Tensor& self,
+                                                             at::Tensor& mantissa,
+                                                             at::Tensor& exponent) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_frexp_Tensor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::frexp_Tensor_out>(
+        kOp_frexp_Tensor_out, &frexp_Tensor_out_impl, self, mantissa, exponent);
+  }
+#endif
+  return frexp_Tensor_out_impl(kOp_frexp_Tensor_out, self, mantissa, exponent);
+}
+
+// ---- aten::frexp.Tensor -> diopiFrexp (derived from frexp_Tensor_out)
+const opweave::OpInfo kInfo_frexp_Tensor{"aten::frexp.Tensor",
+                                         "diopiFrexp",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_frexp_Tensor = opweave::register_op(&kInfo_frexp_Tensor);
+
+::std::tuple<at::Tensor, at::Tensor> frexp_Tensor_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::frexp_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  at::Tensor mantissa =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  at::Tensor exponent =
+      opweave::allocate(opweave::rules::like_int32(self), opweave::OpGuard::find_device(self));
+  frexp_Tensor_out_impl(op, self, mantissa, exponent);
+  return ::std::tuple<at::Tensor, at::Tensor>(mantissa, exponent);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_frexp_Tensor(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_frexp_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::frexp_Tensor>(kOp_frexp_Tensor, &frexp_Tensor_impl,
+                                                              self);
+  }
+#endif
+  return frexp_Tensor_impl(kOp_frexp_Tensor, self);
+}
+
 // ---- aten::logical_or.out -> diopiLogicalOr
 const opweave::OpInfo kInfo_logical_or_out{"aten::logical_or.out",
                                            "diopiLogicalOr",
@@ -3350,6 +3464,9 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("hardtanh_backward.grad_input", TORCH_FN(wrap_hardtanh_backward_grad_input));
   m.impl("hardtanh_backward", TORCH_FN(wrap_hardtanh_backward));
   m.impl("linspace.out", TORCH_FN(wrap_linspace_out));
+  m.impl("log_normal_", TORCH_FN(wrap_log_normal_));
+  m.impl("frexp.Tensor_out", TORCH_FN(wrap_frexp_Tensor_out));
+  m.impl("frexp.Tensor", TORCH_FN(wrap_frexp_Tensor));
   m.impl("logical_or.out", TORCH_FN(wrap_logical_or_out));
   m.impl("logical_or", TORCH_FN(wrap_logical_or));
   m.impl("logical_or_", TORCH_FN(wrap_logical_or_));

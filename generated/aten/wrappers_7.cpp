@@ -1730,6 +1730,40 @@ at::Tensor& wrap_uniform_(at::Tensor& self, double from, double to,
   return uniform__impl(kOp_uniform_, self, from, to, generator);
 }
 
+// ---- aten::equal -> diopiEqual
+const opweave::OpInfo kInfo_equal{"aten::equal",
+                                  "diopiEqual",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_equal = opweave::register_op(&kInfo_equal);
+
+bool equal_impl(int op, const at::Tensor& self, const at::Tensor& other) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, other)))) {
+    return opweave::fallback_call<at::_ops::equal>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  opweave::OpGuard guard(op, self, other);
+  bool result0 = false;
+  const diopiError_t status = opweave::kernel<decltype(&::diopiEqual)>(op)(
+      guard.ctx(), &result0, opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(other)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::equal>(op, status, self, other);
+  }
+  return result0;
+}
+
+bool wrap_equal(const at::Tensor& self, const at::Tensor& other) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_equal) != 0)) {
+    return opweave::instrumented_call<at::_ops::equal>(kOp_equal, &equal_impl, self, other);
+  }
+#endif
+  return equal_impl(kOp_equal, self, other);
+}
+
 // ---- aten::prod.int_out -> diopiProd
 const opweave::OpInfo kInfo_prod_int_out{"aten::prod.int_out",
                                          "diopiProd",
@@ -2835,6 +2869,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("avg_pool2d_backward.grad_input", TORCH_FN(wrap_avg_pool2d_backward_grad_input));
   m.impl("avg_pool2d_backward", TORCH_FN(wrap_avg_pool2d_backward));
   m.impl("uniform_", TORCH_FN(wrap_uniform_));
+  m.impl("equal", TORCH_FN(wrap_equal));
   m.impl("prod.int_out", TORCH_FN(wrap_prod_int_out));
   m.impl("prod.dim_int", TORCH_FN(wrap_prod_dim_int));
   m.impl("prod", TORCH_FN(wrap_prod));

@@ -23,9 +23,12 @@
 #include <ATen/ops/embedding_renorm_ops.h>
 #include <ATen/ops/erf_ops.h>
 #include <ATen/ops/erfc_ops.h>
+#include <ATen/ops/exponential_ops.h>
 #include <ATen/ops/fill_ops.h>
+#include <ATen/ops/floor_divide_ops.h>
 #include <ATen/ops/fmax_ops.h>
 #include <ATen/ops/ge_ops.h>
+#include <ATen/ops/geometric_ops.h>
 #include <ATen/ops/hardshrink_ops.h>
 #include <ATen/ops/hardsigmoid_ops.h>
 #include <ATen/ops/index_add_ops.h>
@@ -1219,6 +1222,57 @@ extern "C" diopiError_t diopiNormalTensor(diopiContextHandle_t ctx, diopiTensorH
     aten_ref::Output out_o(out);
     opweave::compat::redispatch<at::_ops::normal_Tensor_Tensor_out>(
         aten_ref::kCpuKeys, mean_t, std_t, generator_g.get(), out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::exponential_
+extern "C" diopiError_t diopiExponentialInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout,
+                                            double lambd, diopiGeneratorHandle_t generator) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor inout_t = aten_ref::wrap(inout);
+    aten_ref::SeededCpuGenerator generator_g(generator);
+    opweave::compat::redispatch<at::_ops::exponential_>(aten_ref::kCpuKeys, inout_t, lambd,
+                                                        generator_g.get());
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::geometric_
+extern "C" diopiError_t diopiGeometricInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout,
+                                          double p, diopiGeneratorHandle_t generator) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor inout_t = aten_ref::wrap(inout);
+    aten_ref::SeededCpuGenerator generator_g(generator);
+    opweave::compat::redispatch<at::_ops::geometric_>(aten_ref::kCpuKeys, inout_t, p,
+                                                      generator_g.get());
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::floor_divide.out
+extern "C" diopiError_t diopiFloorDivide(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                         diopiConstTensorHandle_t input,
+                                         diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::floor_divide_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                            out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {

@@ -38,6 +38,8 @@
 #include <ATen/ops/heaviside_ops.h>
 #include <ATen/ops/huber_loss_ops.h>
 #include <ATen/ops/i0_ops.h>
+#include <ATen/ops/igamma_ops.h>
+#include <ATen/ops/igammac_ops.h>
 #include <ATen/ops/index_copy_ops.h>
 #include <ATen/ops/index_ops.h>
 #include <ATen/ops/index_reduce_ops.h>
@@ -60,6 +62,7 @@
 #include <ATen/ops/ne_ops.h>
 #include <ATen/ops/neg_ops.h>
 #include <ATen/ops/pow_ops.h>
+#include <ATen/ops/random_ops.h>
 #include <ATen/ops/reciprocal_ops.h>
 #include <ATen/ops/rsub_ops.h>
 #include <ATen/ops/silu_backward_ops.h>
@@ -1203,6 +1206,61 @@ extern "C" diopiError_t diopiAdaptiveAvgPool2dBackward(diopiContextHandle_t ctx,
     const auto result = opweave::compat::redispatch<at::_ops::_adaptive_avg_pool2d_backward>(
         aten_ref::kCpuKeys, grad_output_t, input_t);
     aten_ref::copy_result(grad_input, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::random_.from
+extern "C" diopiError_t diopiRandomInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout,
+                                       int64_t from, const int64_t* to,
+                                       diopiGeneratorHandle_t generator) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor inout_t = aten_ref::wrap(inout);
+    aten_ref::SeededCpuGenerator generator_g(generator);
+    opweave::compat::redispatch<at::_ops::random__from>(
+        aten_ref::kCpuKeys, inout_t, from, aten_ref::optional_value(to), generator_g.get());
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::igamma.out
+extern "C" diopiError_t diopiIgamma(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                    diopiConstTensorHandle_t input,
+                                    diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::igamma_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                      out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::igammac.out
+extern "C" diopiError_t diopiIgammac(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                     diopiConstTensorHandle_t input,
+                                     diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::igammac_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                       out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -18,6 +18,7 @@
 #include <ATen/ops/asinh_ops.h>
 #include <ATen/ops/bernoulli_ops.h>
 #include <ATen/ops/bitwise_or_ops.h>
+#include <ATen/ops/cauchy_ops.h>
 #include <ATen/ops/clamp_max_ops.h>
 #include <ATen/ops/clamp_min_ops.h>
 #include <ATen/ops/clamp_ops.h>
@@ -26,6 +27,7 @@
 #include <ATen/ops/embedding_dense_backward_ops.h>
 #include <ATen/ops/embedding_ops.h>
 #include <ATen/ops/floor_ops.h>
+#include <ATen/ops/frexp_ops.h>
 #include <ATen/ops/gt_ops.h>
 #include <ATen/ops/hardtanh_backward_ops.h>
 #include <ATen/ops/hardtanh_ops.h>
@@ -36,6 +38,7 @@
 #include <ATen/ops/lgamma_ops.h>
 #include <ATen/ops/linspace_ops.h>
 #include <ATen/ops/log2_ops.h>
+#include <ATen/ops/log_normal_ops.h>
 #include <ATen/ops/logical_or_ops.h>
 #include <ATen/ops/logit_ops.h>
 #include <ATen/ops/max_pool2d_with_indices_backward_ops.h>
@@ -1181,6 +1184,59 @@ extern "C" diopiError_t diopiBernoulliScalar(diopiContextHandle_t ctx, diopiTens
     aten_ref::SeededCpuGenerator generator_g(generator);
     opweave::compat::redispatch<at::_ops::bernoulli__float>(aten_ref::kCpuKeys, out_t, p,
                                                             generator_g.get());
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::cauchy_
+extern "C" diopiError_t diopiCauchyInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout,
+                                       double median, double sigma,
+                                       diopiGeneratorHandle_t generator) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor inout_t = aten_ref::wrap(inout);
+    aten_ref::SeededCpuGenerator generator_g(generator);
+    opweave::compat::redispatch<at::_ops::cauchy_>(aten_ref::kCpuKeys, inout_t, median, sigma,
+                                                   generator_g.get());
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::log_normal_
+extern "C" diopiError_t diopiLogNormalInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout,
+                                          double mean, double std,
+                                          diopiGeneratorHandle_t generator) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor inout_t = aten_ref::wrap(inout);
+    aten_ref::SeededCpuGenerator generator_g(generator);
+    opweave::compat::redispatch<at::_ops::log_normal_>(aten_ref::kCpuKeys, inout_t, mean, std,
+                                                       generator_g.get());
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::frexp.Tensor_out
+extern "C" diopiError_t diopiFrexp(diopiContextHandle_t ctx, diopiTensorHandle_t mantissa,
+                                   diopiTensorHandle_t exponent, diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output mantissa_o(mantissa);
+    aten_ref::Output exponent_o(exponent);
+    opweave::compat::redispatch<at::_ops::frexp_Tensor_out>(
+        aten_ref::kCpuKeys, input_t, mantissa_o.tensor(), exponent_o.tensor());
+    mantissa_o.commit();
+    exponent_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

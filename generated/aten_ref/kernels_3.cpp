@@ -25,6 +25,7 @@
 #include <ATen/ops/cumprod_ops.h>
 #include <ATen/ops/dot_ops.h>
 #include <ATen/ops/eq_ops.h>
+#include <ATen/ops/equal_ops.h>
 #include <ATen/ops/exp2_ops.h>
 #include <ATen/ops/exp_ops.h>
 #include <ATen/ops/expm1_ops.h>
@@ -907,6 +908,23 @@ extern "C" diopiError_t diopiUniformInp(diopiContextHandle_t ctx, diopiTensorHan
     aten_ref::SeededCpuGenerator generator_g(generator);
     opweave::compat::redispatch<at::_ops::uniform_>(aten_ref::kCpuKeys, inout_t, from, to,
                                                     generator_g.get());
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::equal
+extern "C" diopiError_t diopiEqual(diopiContextHandle_t ctx, bool* out,
+                                   diopiConstTensorHandle_t input, diopiConstTensorHandle_t other) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::wrap(other);
+    const auto result =
+        opweave::compat::redispatch<at::_ops::equal>(aten_ref::kCpuKeys, input_t, other_t);
+    *out = result;
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -195,6 +195,8 @@ OutMeta like_bool(const at::Tensor& a) { return make(a.sizes(), at::kBool); }
 
 OutMeta like_int64(const at::Tensor& a) { return make(a.sizes(), at::kLong); }
 
+OutMeta like_int32(const at::Tensor& a) { return make(a.sizes(), at::kInt); }
+
 OutMeta bool_scalar(const at::Tensor& /*a*/) { return OutMeta{{}, at::kBool}; }
 
 OutMeta like(const c10::optional<at::Tensor>& a) {

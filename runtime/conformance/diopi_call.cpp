@@ -16,7 +16,9 @@
 //   i<v> f<v> b<0|1>  int64 / double / bool    d<v>  diopiDtype_t    e<v>  enum value
 //   s<text>  string (no spaces)      l<k>,<k>,...  tensor list of `tensors` entries
 //   a        an output the kernel allocates (diopiTensorHandle_t*): read back with allocated()
+//   h        a host output (bool*, diopiEqual's): read back with allocated() as a 0-dim CPU bool
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/scalar_tensor.h>
 #include <diopi/prototypes.h>
 #include <torch/library.h>
 
@@ -171,6 +173,13 @@ class Args {
     bools_.push_back(t.text == "1");
     return &bools_.back();
   }
+  // bool* (diopiEqual's host result): where the kernel writes it before returning.
+  bool* host_bool(int i) {
+    at(i, "h");
+    host_bools_.push_back(false);
+    results_.push_back({nullptr, &host_bools_.back()});
+    return &host_bools_.back();
+  }
   const char* str(int i) {
     const Token& t = at(i, "sn");
     return t.kind == 'n' ? nullptr : t.text.c_str();
@@ -188,14 +197,20 @@ class Args {
   diopiTensorHandle_t* allocated(int i) {
     at(i, "a");
     allocated_.push_back(nullptr);
+    results_.push_back({&allocated_.back(), nullptr});
     return &allocated_.back();
   }
-  // The tensors the kernel allocated, in argument order (undefined where it allocated none).
+  // The tensors the kernel allocated and its host results (0-dim CPU tensors), in argument order.
   std::vector<at::Tensor> allocated_tensors() const {
     std::vector<at::Tensor> out;
-    for (diopiTensorHandle_t h : allocated_) {
-      TORCH_CHECK(h != nullptr, "conformance: the kernel succeeded but allocated no output");
-      out.push_back(opweave::tensor(h));
+    for (const Result& r : results_) {
+      if (r.flag != nullptr) {
+        out.push_back(at::scalar_tensor(*r.flag, at::kBool));
+        continue;
+      }
+      TORCH_CHECK(*r.handle != nullptr,
+                  "conformance: the kernel succeeded but allocated no output");
+      out.push_back(opweave::tensor(*r.handle));
     }
     return out;
   }
@@ -219,6 +234,12 @@ class Args {
   // deques: element addresses stay valid as they grow
   std::deque<diopiScalar_t> scalars_;
   std::deque<diopiTensorHandle_t> allocated_;
+  std::deque<bool> host_bools_;
+  struct Result {  // one of the two: an allocated tensor's slot, or a host bool
+    diopiTensorHandle_t* handle;
+    bool* flag;
+  };
+  std::vector<Result> results_;
   std::deque<std::vector<int64_t>> sizes_;
   std::deque<diopiSize_t> size_ptrs_;
   std::deque<int64_t> ints_;

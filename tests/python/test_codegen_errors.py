@@ -134,6 +134,13 @@ BAD_CASES = [
      "          values: {alpah: {float: [0.5], int: [2]}}\n",
      "ops.yaml:14: diopiAdd: conformance.values names 'alpah', which is not an argument of "
      "diopiAdd (did you mean 'alpha'?)"),
+    # a functional overload's result binds to a DIOPI output when it is a Tensor or a bool
+    # (a host output, equal's); any other result type has no DIOPI form
+    ("scalar_result", GOOD, GOOD + "  - name: item\n    doc: The value.\n    dtypes: [float32]\n"
+     "    functions:\n      - diopi: diopiItem\n        extension: test\n"
+     "        aten: \"_local_scalar_dense(Tensor self) -> Scalar\"\n        args: [out, input]\n",
+     "diopiItem: aten::_local_scalar_dense returns Scalar: a DIOPI output binds to a "
+     "Tensor or bool result only"),
     # runtime-only arguments: `dir` / `optional`
     ("runtime_arg_bad_dir", GOOD,
      GOOD + rt_family("{name: x, type: diopiTensorHandle_t, dir: both}"),

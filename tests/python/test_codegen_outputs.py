@@ -119,3 +119,29 @@ def test_a_string_only_the_first_overload_has_is_nullable_and_selects_the_overlo
     # binary_cross_entropy's out= kernel computes the unreduced loss in out: the functional
     bce = src[src.index("diopiError_t diopiBCELoss("):]
     assert "at::_ops::binary_cross_entropy>" in bce[:bce.index("\n}\n")]
+
+
+def test_a_bool_result_is_a_host_output_the_wrapper_returns():
+    # aten::equal -> bool: DIOPI's `bool* out` (diopiEqual), no shaping rule; the wrapper passes
+    # the address of a local and returns it, aten_ref stores the CPU op's answer there, and the
+    # conformance cases read it back (token `h`) as the reference's result.
+    cat = load_catalogue(SPEC)
+    equal = next(f for f in cat.functions if f.name == "diopiEqual")
+    assert [(a.name, a.ctype, a.kind, a.direction) for a in equal.args][0] == \
+        ("out", "bool*", "host_bool", "out")
+    gen = os.path.join(REPO, "generated")
+
+    def body_of(folder, start):
+        src = "".join(open(os.path.join(gen, folder, f)).read()
+                      for f in sorted(os.listdir(os.path.join(gen, folder))) if f.endswith(".cpp"))
+        body = src[src.index(start):]
+        return body[:body.index("\n}\n")]
+
+    wrapper = body_of("aten", "bool equal_impl(")
+    assert "bool result0 = false;" in wrapper and "guard.ctx(), &result0," in wrapper
+    assert wrapper.rstrip().endswith("return result0;")
+    assert "*out = result;" in body_of("aten_ref", "diopiError_t diopiEqual(")
+    cases = open(os.path.join(gen, "conformance", "equal.yaml")).read()
+    assert "returns: [out]" in cases and "attrs: {}" in cases and "unsupported" not in cases
+    assert "a.host_bool(0), a.const_tensor(1)" in open(
+        os.path.join(gen, "conformance", "diopi_calls.inc")).read()

@@ -183,9 +183,14 @@ def test_compare_distribution_accepts_another_draw_and_rejects_another_distribut
     # one element: compared with the spread of the two draws, so any two uniforms agree
     one = runner.compare_distribution(torch.tensor([0.9]), torch.tensor([0.1]), 1e-5, 1e-5)
     assert one["mismatches"] == 0
-    # integral outputs (a permutation): the same multiset, in any order
+    # a permutation (compare: permutation, randperm): the same multiset, in any order
     perm = torch.randperm(50, generator=g)
-    assert runner.compare_distribution(perm, torch.arange(50), 0, 0)["mismatches"] == 0
+    assert runner.compare_distribution(perm, torch.arange(50), 0, 0, True)["mismatches"] == 0
     bad = perm.clone()
     bad[0] = bad[1]
-    assert runner.compare_distribution(bad, torch.arange(50), 0, 0)["mismatches"] > 0
+    assert runner.compare_distribution(bad, torch.arange(50), 0, 0, True)["mismatches"] > 0
+    # integers drawn from a range (random_): by mean and standard deviation, as floats
+    ints = torch.randint(0, 10, (4000,), generator=g)
+    again = torch.randint(0, 10, (4000,), generator=g)
+    assert runner.compare_distribution(again, ints, 0, 0)["mismatches"] == 0
+    assert runner.compare_distribution(again + 1, ints, 0, 0)["first"]["index"] == ["mean"]

@@ -243,6 +243,8 @@ class CompareSession {
 };
 
 inline void collect(std::vector<at::Tensor>& out, const at::Tensor& t) { out.push_back(t); }
+// A host result (equal's bool) is not a tensor for the comparison.
+inline void collect(std::vector<at::Tensor>&, bool) {}
 template <class... Ts>
 void collect(std::vector<at::Tensor>& out, const std::tuple<Ts...>& t) {
   std::apply([&](const auto&... x) { (collect(out, x), ...); }, t);

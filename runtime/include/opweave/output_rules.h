@@ -56,6 +56,7 @@ OutMeta like(const c10::optional<at::Tensor>& a);
 OutMeta like_float(const at::Tensor& a);
 OutMeta like_bool(const at::Tensor& a);
 OutMeta like_int64(const at::Tensor& a);
+OutMeta like_int32(const at::Tensor& a);  // frexp's exponent
 OutMeta bool_scalar(const at::Tensor& a);
 OutMeta reduce_dim_bool(const at::Tensor& a, int64_t dim, bool keepdim);
 

@@ -6,28 +6,13 @@
 #include <type_traits>
 
 #include "common/arith.h"
+#include "common/div_floor.h"
 #include "common/elementwise.h"
 #include "common/scalar.h"
 
 using namespace simk;
 
 namespace {
-
-// ATen's div with rounding_mode="floor" (div_floor_floating); 16-bit types are computed with
-// 16-bit operations as ATen 1.13's vectorized kernel does.
-template <class T>
-acc_t<T> div_floor(acc_t<T> a, acc_t<T> b) {
-  using A = acc_t<T>;
-  using V = Arith<T, kPerOpHalf | kPerOpBFloat16>;
-  if (b == 0) return a / b;
-  const A mod = std::fmod(a, b);  // exact
-  V div = (V(a) - V(mod)) / V(b);
-  if (mod != 0 && (b < 0) != (mod < 0)) div = div - V(1);
-  if (to_acc<A>(div) == 0) return std::copysign(A(0), a / b);
-  V floordiv = V(std::floor(to_acc<A>(div)));
-  if (to_acc<A>(div - floordiv) > A(0.5)) floordiv = floordiv + V(1);
-  return to_acc<A>(floordiv);
-}
 
 // Element functor of div for storage type T: true, truncating or flooring division.
 template <class T>

@@ -14,18 +14,6 @@
 
 using namespace simk;
 
-namespace {
-
-constexpr double kTwoPi = 6.283185307179586476925286766559;
-
-double normal_at(Stream s, uint64_t i, double mean, double std) {
-  const double u1 = 1.0 - unit(s.seed, s.first + 2 * i);  // (0, 1]
-  const double u2 = unit(s.seed, s.first + 2 * i + 1);
-  return mean + std * std::sqrt(-2.0 * std::log(u1)) * std::cos(kTwoPi * u2);
-}
-
-}  // namespace
-
 diopiError_t diopiNormalInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout, double mean,
                             double std, diopiGeneratorHandle_t generator) {
   SIMK_KERNEL(diopiNormalInp);

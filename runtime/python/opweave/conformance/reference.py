@@ -169,7 +169,8 @@ def run(fn, case_spec: dict, inputs: dict[str, torch.Tensor | None],
     else:
         results = result if isinstance(result, (tuple, list)) else (result,)
         for name, r in zip(ref.get("returns") or [], results):
-            expected[name] = r
+            # a host result (equal's bool) compares as a 0-dim bool tensor
+            expected[name] = torch.tensor(r) if isinstance(r, bool) else r
         # tensors DIOPI updates in place though the ATen schema does not say so (batch norm's
         # running statistics): ATen updated the clones passed to it
         expected.update(inout)

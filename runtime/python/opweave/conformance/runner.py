@@ -190,12 +190,14 @@ def compare(got: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) -> d
             "first": first}
 
 
-def compare_distribution(got: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float) -> dict:
+def compare_distribution(got: torch.Tensor, ref: torch.Tensor, atol: float, rtol: float,
+                         permutation: bool = False) -> dict:
     """Random outputs (`reference.compare: distribution`): the device generator draws other
     values than the CPU's, so got must match ref in shape, dtype and distribution: the same
-    multiset for integral outputs (a permutation), else NaN-free where ref is and mean and
-    standard deviation within 6 standard errors of ref's (taken over both samples, so a
-    single element compares with the spread of the two draws) plus the dtype tolerance."""
+    multiset for a permutation (`compare: permutation`, randperm), else NaN-free where ref is
+    and mean and standard deviation within 6 standard errors of ref's (taken over both
+    samples, so a single element compares with the spread of the two draws) plus the dtype
+    tolerance; integers drawn from a range (random_) too."""
     n = ref.numel()
     result = {"mismatches": 0, "numel": n, "max_abs": 0.0, "max_rel": 0.0, "first": None,
               "compare": "distribution"}
@@ -203,7 +205,7 @@ def compare_distribution(got: torch.Tensor, ref: torch.Tensor, atol: float, rtol
         return {**result, "mismatches": n, "max_abs": float("inf"), "max_rel": float("inf")}
     if n == 0:
         return result
-    if not ref.dtype.is_floating_point and ref.dtype is not torch.bool:
+    if permutation:
         g, r = got.reshape(-1).sort().values, ref.reshape(-1).sort().values
         bad = int((g != r).sum())
         d = float((g.long() - r.long()).abs().max())
@@ -362,9 +364,9 @@ class Runner:
                     order.append(p.view)
                 tokens.append("l" + ",".join(handles))
                 continue
-            if kind == "tensor_alloc":   # the kernel allocates it: read back after the call
+            if kind in ("tensor_alloc", "host_bool"):   # read back after the call
                 allocated.append(name)
-                tokens.append("a")
+                tokens.append("a" if kind == "tensor_alloc" else "h")
                 continue
             if kind != "tensor":
                 tokens.append(_token(sig, spec["attrs"].get(name)))
@@ -407,7 +409,7 @@ class Runner:
         res.max_abs = res.max_rel = 0.0
         for name, got in zip(allocated, self.ops.allocated() if allocated else []):
             ref = tensors["ref." + name]
-            if got.device != self.device:
+            if got.device != self.device and fn.arg(name)["kind"] == "tensor_alloc":
                 problems.append(f"'{name}': allocated on {got.device}, not {self.device}")
             cmp = compare(got.cpu(), ref, 0.0, 0.0)
             res.outputs[name] = cmp
@@ -427,8 +429,9 @@ class Runner:
             ref = tensors["ref." + name]
             dt = _DTYPE_NAMES[ref.dtype]
             atol, rtol = self.tolerance(case, dt) if ref.dtype.is_floating_point else (0.0, 0.0)
-            if fn.reference.get("compare") == "distribution":
-                cmp = compare_distribution(view_after, ref, atol, rtol)
+            if fn.reference.get("compare") in ("distribution", "permutation"):
+                cmp = compare_distribution(view_after, ref, atol, rtol,
+                                           fn.reference["compare"] == "permutation")
             else:
                 cmp = compare(view_after, ref, atol, rtol)
             cmp.update(atol=atol, rtol=rtol)

@@ -49,6 +49,15 @@ inline Stream reserve(diopiGeneratorHandle_t generator, uint64_t count) {
   return s;
 }
 
+// Element i of a normal draw N(mean, std^2) (Box-Muller on counters 2i and 2i + 1; normal and
+// log_normal share it, so a kernel drawing it reserves 2 counters per element).
+inline double normal_at(Stream s, uint64_t i, double mean, double std) {
+  constexpr double kTwoPi = 6.283185307179586476925286766559;
+  const double u1 = 1.0 - unit(s.seed, s.first + 2 * i);  // (0, 1]
+  const double u2 = unit(s.seed, s.first + 2 * i + 1);
+  return mean + std * std::sqrt(-2.0 * std::log(u1)) * std::cos(kTwoPi * u2);
+}
+
 // Fills `out` (any layout) with f(i) for row-major element i, rounded to out's dtype.
 template <class F>
 void fill_each(const View& out, F&& f) {
