@@ -479,14 +479,32 @@ OutMeta batch_norm_saved(const at::Tensor& input, bool training) {
 
 // ---- convolution and pooling ----
 
-namespace {
+namespace detail {
 
 int64_t at_or_last(at::IntArrayRef v, size_t i, int64_t fallback) {
   if (v.empty()) return fallback;
   return v.size() > i ? v[i] : v.back();
 }
 
-}  // namespace
+int64_t pooled(int64_t in, int64_t k, int64_t pad, int64_t st, int64_t dil, bool ceil_mode) {
+  TORCH_CHECK(k > 0 && st > 0 && dil > 0,
+              "pooling: kernel size, stride and dilation must be "
+              "positive");
+  TORCH_CHECK(pad >= 0 && pad <= k / 2,
+              "pad should be at most half of effective kernel size, "
+              "but got pad=",
+              pad, ", kernel_size=", k);
+  const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? st - 1 : 0);
+  int64_t out = (num >= 0 ? num / st : -((-num + st - 1) / st)) + 1;
+  if (ceil_mode && (out - 1) * st >= in + pad) --out;
+  TORCH_CHECK(out > 0, "pooling: output size is too small for input ", in, " kernel ", k);
+  return out;
+}
+
+}  // namespace detail
+
+using detail::at_or_last;
+using detail::pooled;
 
 OutMeta conv(const at::Tensor& input, const at::Tensor& weight, at::IntArrayRef stride,
              at::IntArrayRef padding, at::IntArrayRef dilation) {
@@ -508,25 +526,6 @@ OutMeta conv(const at::Tensor& input, const at::Tensor& weight, at::IntArrayRef 
 }
 
 OutMeta channels(const at::Tensor& weight) { return make({weight.size(0)}, weight.scalar_type()); }
-
-namespace {
-
-int64_t pooled(int64_t in, int64_t k, int64_t pad, int64_t st, int64_t dil, bool ceil_mode) {
-  TORCH_CHECK(k > 0 && st > 0 && dil > 0,
-              "pooling: kernel size, stride and dilation must be "
-              "positive");
-  TORCH_CHECK(pad >= 0 && pad <= k / 2,
-              "pad should be at most half of effective kernel size, "
-              "but got pad=",
-              pad, ", kernel_size=", k);
-  const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? st - 1 : 0);
-  int64_t out = (num >= 0 ? num / st : -((-num + st - 1) / st)) + 1;
-  if (ceil_mode && (out - 1) * st >= in + pad) --out;
-  TORCH_CHECK(out > 0, "pooling: output size is too small for input ", in, " kernel ", k);
-  return out;
-}
-
-}  // namespace
 
 OutMeta pool2d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
                at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode) {

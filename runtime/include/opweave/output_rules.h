@@ -128,6 +128,33 @@ OutMeta pool2d_indices(const at::Tensor& input, at::IntArrayRef kernel_size, at:
                        at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode);
 OutMeta adaptive_pool2d(const at::Tensor& input, at::IntArrayRef output_size);
 
+namespace detail {
+// The pooling window arithmetic pool2d and pool3d share: v[i], or v's last entry (one value for
+// every dim), or `fallback` when v is empty; the pooled size of one dim as ATen computes it.
+int64_t at_or_last(at::IntArrayRef v, size_t i, int64_t fallback);
+int64_t pooled(int64_t in, int64_t k, int64_t pad, int64_t st, int64_t dil, bool ceil_mode);
+}  // namespace detail
+
+// ---- padding, 3-D and adaptive max pooling, glu, im2col, margin losses (output_rules_nn.cpp) ----
+// pad(input, padding): the last len(padding) / 2 dims grown by their (left, right) pair, the
+// last dim by the first pair (negative pads crop); the input has one or two dims more.
+OutMeta pad(const at::Tensor& input, at::IntArrayRef padding);
+OutMeta pool3d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+               at::IntArrayRef padding, bool ceil_mode);
+OutMeta pool3d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+               at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode);
+OutMeta pool3d_indices(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                       at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode);
+OutMeta adaptive_pool2d_indices(const at::Tensor& input, at::IntArrayRef output_size);
+OutMeta glu(const at::Tensor& input, int64_t dim);
+OutMeta im2col(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef dilation,
+               at::IntArrayRef padding, at::IntArrayRef stride);
+// prelu(input, weight): like(input), once weight is one value or one per channel (dim 1)
+OutMeta prelu(const at::Tensor& input, const at::Tensor& weight);
+OutMeta multi_margin_loss(const at::Tensor& input, const at::Tensor& target, int64_t reduction);
+OutMeta multilabel_margin_loss(const at::Tensor& input, const at::Tensor& target,
+                               int64_t reduction);
+
 }  // namespace rules
 
 // Functional variants: a new tensor on `like`'s device.

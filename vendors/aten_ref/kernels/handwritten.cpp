@@ -9,11 +9,19 @@
 #include <ATen/ops/maximum.h>
 #include <ATen/ops/nll_loss_backward_ops.h>
 #include <ATen/ops/nll_loss_forward_ops.h>
+#include <ATen/ops/reflection_pad1d_ops.h>
+#include <ATen/ops/reflection_pad2d_ops.h>
+#include <ATen/ops/reflection_pad3d_ops.h>
+#include <ATen/ops/replication_pad1d_ops.h>
+#include <ATen/ops/replication_pad2d_ops.h>
+#include <ATen/ops/replication_pad3d_ops.h>
 
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <stdexcept>
 #include <tuple>
 
 #include "aten_ref.h"
@@ -210,5 +218,49 @@ extern "C" diopiError_t diopiAdamW(diopiContextHandle_t, diopiTensorHandle_t inp
   return guarded([&] {
     adam_update(input, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, lr, beta1, beta2, eps,
                 weight_decay, step, amsgrad, /*decoupled=*/true);
+  });
+}
+
+// One DIOPI function for six ATen overloads: the mode and the number of padded dims pick the
+// overload (reflection_pad2d_out for 'reflect' with four pads). Other modes are declined, as the
+// catalogue routes none to diopiPad.
+extern "C" diopiError_t diopiPad(diopiContextHandle_t, diopiTensorHandle_t out,
+                                 diopiConstTensorHandle_t input, diopiSize_t pad, const char* mode,
+                                 const double*) {
+  const bool reflect = mode != nullptr && std::strcmp(mode, "reflect") == 0;
+  if (!reflect && (mode == nullptr || std::strcmp(mode, "replicate") != 0)) return diopiNoImplement;
+  return guarded([&] {
+    const at::Tensor self = wrap(input);
+    const at::IntArrayRef padding(pad.data, static_cast<size_t>(pad.len));
+    aten_ref::Output result(out);
+    switch (pad.len) {
+      case 2:
+        if (reflect)
+          opweave::compat::redispatch<at::_ops::reflection_pad1d_out>(kCpuKeys, self, padding,
+                                                                      result.tensor());
+        else
+          opweave::compat::redispatch<at::_ops::replication_pad1d_out>(kCpuKeys, self, padding,
+                                                                       result.tensor());
+        break;
+      case 4:
+        if (reflect)
+          opweave::compat::redispatch<at::_ops::reflection_pad2d_out>(kCpuKeys, self, padding,
+                                                                      result.tensor());
+        else
+          opweave::compat::redispatch<at::_ops::replication_pad2d_out>(kCpuKeys, self, padding,
+                                                                       result.tensor());
+        break;
+      case 6:
+        if (reflect)
+          opweave::compat::redispatch<at::_ops::reflection_pad3d_out>(kCpuKeys, self, padding,
+                                                                      result.tensor());
+        else
+          opweave::compat::redispatch<at::_ops::replication_pad3d_out>(kCpuKeys, self, padding,
+                                                                       result.tensor());
+        break;
+      default:
+        throw std::invalid_argument("diopiPad: pad must have 2, 4 or 6 values");
+    }
+    result.commit();
   });
 }

@@ -65,6 +65,11 @@ inline PoolGeom pool_geometry(const View& input, diopiSize_t kernel_size, diopiS
   return g;
 }
 
+// Adaptive pooling's window along one dim: output position a of b over an input of size c
+// covers [adaptive_start, adaptive_end) (ATen's split).
+inline int64_t adaptive_start(int64_t a, int64_t b, int64_t c) { return (a * c) / b; }
+inline int64_t adaptive_end(int64_t a, int64_t b, int64_t c) { return ((a + 1) * c + b - 1) / b; }
+
 // Checks that `out` is `input` with H, W replaced by oh, ow.
 inline void check_pooled(const View& out, const View& input, int64_t oh, int64_t ow,
                          const char* what) {
