@@ -479,7 +479,7 @@ OutMeta batch_norm_saved(const at::Tensor& input, bool training) {
 
 // ---- convolution and pooling ----
 
-namespace detail {
+namespace {
 
 int64_t at_or_last(at::IntArrayRef v, size_t i, int64_t fallback) {
   if (v.empty()) return fallback;
@@ -501,10 +501,7 @@ int64_t pooled(int64_t in, int64_t k, int64_t pad, int64_t st, int64_t dil, bool
   return out;
 }
 
-}  // namespace detail
-
-using detail::at_or_last;
-using detail::pooled;
+}  // namespace
 
 OutMeta conv(const at::Tensor& input, const at::Tensor& weight, at::IntArrayRef stride,
              at::IntArrayRef padding, at::IntArrayRef dilation) {
@@ -527,19 +524,30 @@ OutMeta conv(const at::Tensor& input, const at::Tensor& weight, at::IntArrayRef 
 
 OutMeta channels(const at::Tensor& weight) { return make({weight.size(0)}, weight.scalar_type()); }
 
-OutMeta pool2d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
-               at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode) {
-  TORCH_CHECK(input.dim() == 3 || input.dim() == 4, "pool2d: expected 3-D or 4-D input, got ",
-              input.dim(), "-D");
-  TORCH_CHECK(kernel_size.size() == 1 || kernel_size.size() == 2,
-              "pool2d: kernel_size must be one int or two");
-  c10::SmallVector<int64_t, 6> sizes(input.sizes().begin(), input.sizes().end() - 2);
-  for (size_t i = 0; i < 2; ++i) {
+namespace detail {
+
+OutMeta pool_nd(int64_t spatial, const at::Tensor& input, at::IntArrayRef kernel_size,
+                at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
+                bool ceil_mode) {
+  TORCH_CHECK(input.dim() == spatial + 1 || input.dim() == spatial + 2, "pool", spatial,
+              "d: expected ", spatial + 1, "-D or ", spatial + 2, "-D input, got ", input.dim(),
+              "-D");
+  TORCH_CHECK(kernel_size.size() == 1 || static_cast<int64_t>(kernel_size.size()) == spatial,
+              "pool", spatial, "d: kernel_size must be one int or ", spatial);
+  c10::SmallVector<int64_t, 6> sizes(input.sizes().begin(), input.sizes().end() - spatial);
+  for (size_t i = 0; i < static_cast<size_t>(spatial); ++i) {
     const int64_t k = at_or_last(kernel_size, i, 1);
-    sizes.push_back(pooled(input.size(input.dim() - 2 + i), k, at_or_last(padding, i, 0),
+    sizes.push_back(pooled(input.size(input.dim() - spatial + i), k, at_or_last(padding, i, 0),
                            at_or_last(stride, i, k), at_or_last(dilation, i, 1), ceil_mode));
   }
   return OutMeta{sizes, input.scalar_type()};
+}
+
+}  // namespace detail
+
+OutMeta pool2d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+               at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode) {
+  return detail::pool_nd(2, input, kernel_size, stride, padding, dilation, ceil_mode);
 }
 
 OutMeta pool2d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,

@@ -37,20 +37,7 @@ OutMeta pad(const at::Tensor& input, at::IntArrayRef padding) {
 
 OutMeta pool3d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
                at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode) {
-  TORCH_CHECK(input.dim() == 4 || input.dim() == 5, "pool3d: expected 4-D or 5-D input, got ",
-              input.dim(), "-D");
-  TORCH_CHECK(kernel_size.size() == 1 || kernel_size.size() == 3,
-              "pool3d: kernel_size must be one int or three");
-  TORCH_CHECK(stride.size() <= 3 && padding.size() <= 3 && dilation.size() <= 3,
-              "pool3d: stride, padding and dilation have at most three values");
-  Sizes sizes(input.sizes().begin(), input.sizes().end() - 3);
-  for (size_t i = 0; i < 3; ++i) {
-    const int64_t k = detail::at_or_last(kernel_size, i, 1);
-    sizes.push_back(detail::pooled(
-        input.size(input.dim() - 3 + i), k, detail::at_or_last(padding, i, 0),
-        detail::at_or_last(stride, i, k), detail::at_or_last(dilation, i, 1), ceil_mode));
-  }
-  return OutMeta{sizes, input.scalar_type()};
+  return detail::pool_nd(3, input, kernel_size, stride, padding, dilation, ceil_mode);
 }
 
 OutMeta pool3d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,

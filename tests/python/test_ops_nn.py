@@ -12,7 +12,7 @@ import torch
 import torch.nn.functional as F
 
 import opweave
-from op_compare import D, gen, same, to
+from op_compare import D, gen, same_gradient_without_fallback, same_without_fallback
 
 g = gen(11)
 X3 = torch.randn(2, 3, 8, generator=g)
@@ -80,11 +80,7 @@ FORWARD = {
 @pytest.mark.parametrize("name", sorted(FORWARD))
 def test_forward_matches_cpu_without_fallback(name):
     f, *args = FORWARD[name]
-    expected = f(*args)
-    opweave.fallback_stats(reset=True)
-    got = f(*to(D, args))
-    assert opweave.fallback_stats() == {}
-    same(expected, got, atol=1e-5)
+    same_without_fallback(f, args, atol=1e-5)
 
 
 BACKWARD = {
@@ -97,16 +93,7 @@ BACKWARD = {
 @pytest.mark.parametrize("name", sorted(BACKWARD))
 def test_pooling_gradient_matches_cpu_without_fallback(name):
     f, shape = BACKWARD[name]
-    base = torch.randn(*shape, generator=gen(1))
-    a = base.clone().requires_grad_()
-    b = base.to(D).requires_grad_()
-    ya, yb = f(a), f(b)
-    grad = torch.randn(ya.shape, generator=gen(2))
-    opweave.fallback_stats(reset=True)
-    ya.backward(grad)
-    yb.backward(grad.to(D))
-    assert opweave.fallback_stats() == {}
-    same(a.grad, b.grad, atol=1e-5)
+    same_gradient_without_fallback(f, shape, atol=1e-5)
 
 
 ERRORS = {

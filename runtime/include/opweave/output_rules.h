@@ -129,10 +129,11 @@ OutMeta pool2d_indices(const at::Tensor& input, at::IntArrayRef kernel_size, at:
 OutMeta adaptive_pool2d(const at::Tensor& input, at::IntArrayRef output_size);
 
 namespace detail {
-// The pooling window arithmetic pool2d and pool3d share: v[i], or v's last entry (one value for
-// every dim), or `fallback` when v is empty; the pooled size of one dim as ATen computes it.
-int64_t at_or_last(at::IntArrayRef v, size_t i, int64_t fallback);
-int64_t pooled(int64_t in, int64_t k, int64_t pad, int64_t st, int64_t dil, bool ceil_mode);
+// Pooling over the trailing `spatial` dims (pool2d, pool3d): each pooled as ATen computes it,
+// a one-value kernel_size / stride / padding / dilation standing for every dim.
+OutMeta pool_nd(int64_t spatial, const at::Tensor& input, at::IntArrayRef kernel_size,
+                at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
+                bool ceil_mode);
 }  // namespace detail
 
 // ---- padding, 3-D and adaptive max pooling, glu, im2col, margin losses (output_rules_nn.cpp) ----

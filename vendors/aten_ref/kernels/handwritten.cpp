@@ -45,6 +45,13 @@ diopiError_t guarded(F&& body) noexcept {
 
 constexpr std::array<int64_t, 2> kNoOutputPadding{0, 0};
 
+// One reflection_padNd_out / replication_padNd_out, as a plain function diopiPad can pick.
+template <class Op>
+at::Tensor& pad_out(c10::DispatchKeySet keys, const at::Tensor& self, at::IntArrayRef padding,
+                    at::Tensor& out) {
+  return opweave::compat::redispatch<Op>(keys, self, padding, out);
+}
+
 }  // namespace
 
 // ATen's forward also returns the total weight, which DIOPI's NLLLoss leaves out.
@@ -233,34 +240,17 @@ extern "C" diopiError_t diopiPad(diopiContextHandle_t, diopiTensorHandle_t out,
     const at::Tensor self = wrap(input);
     const at::IntArrayRef padding(pad.data, static_cast<size_t>(pad.len));
     aten_ref::Output result(out);
-    switch (pad.len) {
-      case 2:
-        if (reflect)
-          opweave::compat::redispatch<at::_ops::reflection_pad1d_out>(kCpuKeys, self, padding,
-                                                                      result.tensor());
-        else
-          opweave::compat::redispatch<at::_ops::replication_pad1d_out>(kCpuKeys, self, padding,
-                                                                       result.tensor());
-        break;
-      case 4:
-        if (reflect)
-          opweave::compat::redispatch<at::_ops::reflection_pad2d_out>(kCpuKeys, self, padding,
-                                                                      result.tensor());
-        else
-          opweave::compat::redispatch<at::_ops::replication_pad2d_out>(kCpuKeys, self, padding,
-                                                                       result.tensor());
-        break;
-      case 6:
-        if (reflect)
-          opweave::compat::redispatch<at::_ops::reflection_pad3d_out>(kCpuKeys, self, padding,
-                                                                      result.tensor());
-        else
-          opweave::compat::redispatch<at::_ops::replication_pad3d_out>(kCpuKeys, self, padding,
-                                                                       result.tensor());
-        break;
-      default:
-        throw std::invalid_argument("diopiPad: pad must have 2, 4 or 6 values");
-    }
+    // [reflect?][pad.len / 2 - 1]: the overload native torch's F.pad calls
+    using PadOut =
+        at::Tensor& (*)(c10::DispatchKeySet, const at::Tensor&, at::IntArrayRef, at::Tensor&);
+    static const PadOut kOverloads[2][3] = {
+        {&pad_out<at::_ops::replication_pad1d_out>, &pad_out<at::_ops::replication_pad2d_out>,
+         &pad_out<at::_ops::replication_pad3d_out>},
+        {&pad_out<at::_ops::reflection_pad1d_out>, &pad_out<at::_ops::reflection_pad2d_out>,
+         &pad_out<at::_ops::reflection_pad3d_out>}};
+    if (pad.len != 2 && pad.len != 4 && pad.len != 6)
+      throw std::invalid_argument("diopiPad: pad must have 2, 4 or 6 values");
+    kOverloads[reflect ? 1 : 0][pad.len / 2 - 1](kCpuKeys, self, padding, result.tensor());
     result.commit();
   });
 }

@@ -23,11 +23,7 @@ diopiError_t diopiAdaptiveAvgPool2d(diopiContextHandle_t ctx, diopiTensorHandle_
     const View input = input_view(input_h, "input");
     check_dtype(out, kFloating, "out");
     check_dtype(input, kFloating, "input");
-    PoolGeom g = planes_of(input);
-    SIMK_CHECK(output_size.len == 2 && output_size.data[0] >= 0 && output_size.data[1] >= 0,
-               "output_size must be two non-negative sizes");
-    g.oh = output_size.data[0], g.ow = output_size.data[1];
-    check_pooled(out, input, g.oh, g.ow, "out");
+    const PoolGeom g = adaptive_geometry(out, input, output_size);
     launch(kernel, ctx, out, [=] {
       const std::vector<double> x = packed<double>(input);
       std::vector<double> y(static_cast<size_t>(g.planes * g.oh * g.ow));

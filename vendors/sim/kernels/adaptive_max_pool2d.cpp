@@ -21,18 +21,10 @@ diopiError_t diopiAdaptiveMaxPool2dWithIndices(diopiContextHandle_t ctx, diopiTe
                                                diopiSize_t output_size) {
   SIMK_KERNEL(diopiAdaptiveMaxPool2dWithIndices);
   return guarded(kernel.name, [&] {
-    const View out = output_view(out_h, "out");
-    const View indices = output_view(indices_h, "indices");
-    const View input = input_view(input_h, "input");
-    check_dtype(out, kFloating, "out");
-    check_dtype(input, kFloating, "input");
-    check_dtype(indices, dtype_bit(diopi_dtype_int64), "indices");
-    PoolGeom g = planes_of(input);
-    SIMK_CHECK(output_size.len == 2 && output_size.data[0] >= 0 && output_size.data[1] >= 0,
-               "output_size must be two non-negative sizes");
+    const MaxPoolViews v = max_pool_views(out_h, indices_h, input_h);
+    const View &out = v.out, &indices = v.indices, &input = v.input;
+    const PoolGeom g = adaptive_geometry(out, input, output_size);
     SIMK_CHECK(g.h > 0 && g.w > 0, "input %s has an empty plane", input.shape_str().c_str());
-    g.oh = output_size.data[0], g.ow = output_size.data[1];
-    check_pooled(out, input, g.oh, g.ow, "out");
     check_pooled(indices, input, g.oh, g.ow, "indices");
     launch(kernel, ctx, out, [=] {
       const std::vector<double> x = packed<double>(input);
@@ -44,19 +36,12 @@ diopiError_t diopiAdaptiveMaxPool2dWithIndices(diopiContextHandle_t ctx, diopiTe
           const int64_t i0 = adaptive_start(oi, g.oh, g.h), i1 = adaptive_end(oi, g.oh, g.h);
           for (int64_t oj = 0; oj < g.ow; ++oj) {
             const int64_t j0 = adaptive_start(oj, g.ow, g.w), j1 = adaptive_end(oj, g.ow, g.w);
-            int64_t best_index = i0 * g.w + j0;
-            double best = -std::numeric_limits<double>::infinity();
+            ArgMax m(i0 * g.w + j0);
             for (int64_t i = i0; i < i1; ++i)
-              for (int64_t j = j0; j < j1; ++j) {
-                const double v = plane[i * g.w + j];
-                if (v > best || std::isnan(v)) {  // ATen's order: a NaN wins and stays
-                  best = v;
-                  best_index = i * g.w + j;
-                }
-              }
+              for (int64_t j = j0; j < j1; ++j) m.offer(plane[i * g.w + j], i * g.w + j);
             const int64_t k = (pl * g.oh + oi) * g.ow + oj;
-            y[k] = best;
-            where[k] = best_index;
+            y[k] = m.best;
+            where[k] = m.index;
           }
         }
       }
@@ -73,16 +58,9 @@ diopiError_t diopiAdaptiveMaxPool2dBackward(diopiContextHandle_t ctx,
                                             diopiConstTensorHandle_t indices_h) {
   SIMK_KERNEL(diopiAdaptiveMaxPool2dBackward);
   return guarded(kernel.name, [&] {
-    const View gi = output_view(grad_input_h, "grad_input");
-    const View go = input_view(grad_output_h, "grad_output");
-    const View input = input_view(input_h, "input");
-    const View indices = input_view(indices_h, "indices");
-    check_dtype(gi, kFloating, "grad_input");
-    check_dtype(go, kFloating, "grad_output");
-    check_dtype(indices, dtype_bit(diopi_dtype_int64), "indices");
+    const MaxPoolGradViews v = max_pool_grad_views(grad_input_h, grad_output_h, input_h, indices_h);
+    const View &gi = v.grad_input, &go = v.grad_output, &input = v.input, &indices = v.indices;
     const PoolGeom g = planes_of(input);
-    SIMK_CHECK(same_shape(gi, input), "grad_input has shape %s, input %s", gi.shape_str().c_str(),
-               input.shape_str().c_str());
     SIMK_CHECK(go.ndim == input.ndim && same_shape(go, indices),
                "grad_output %s and indices %s must have one shape of input's rank",
                go.shape_str().c_str(), indices.shape_str().c_str());
@@ -90,16 +68,8 @@ diopiError_t diopiAdaptiveMaxPool2dBackward(diopiContextHandle_t ctx,
     launch(kernel, ctx, gi, [=] {
       const std::vector<double> dy = packed<double>(go);
       const std::vector<int64_t> where = packed<int64_t>(indices);
-      std::vector<double> dx(static_cast<size_t>(gi.numel()), 0.0);
-      for (int64_t pl = 0; pl < g.planes; ++pl)
-        for (int64_t q = 0; q < per_plane; ++q) {
-          const int64_t k = pl * per_plane + q;
-          const int64_t idx = where[k];
-          if (idx < 0 || idx >= g.h * g.w)
-            throw std::runtime_error("adaptive_max_pool2d_backward: index " + std::to_string(idx) +
-                                     " is out of the input plane");
-          dx[pl * g.h * g.w + idx] += dy[k];
-        }
+      std::vector<double> dx = scatter_to_indices(dy, where, g.planes, per_plane, g.h * g.w,
+                                                  "adaptive_max_pool2d_backward");
       unpack(gi, dx);
     });
   });

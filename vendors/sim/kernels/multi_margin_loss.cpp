@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/elementwise.h"
+#include "common/margin_loss.h"
 #include "common/pointwise_loss.h"
 #include "common/scalar.h"
 #include "common/shape_ops.h"
@@ -34,10 +35,8 @@ diopiError_t diopiMultiMarginLoss(diopiContextHandle_t ctx, diopiTensorHandle_t 
     const int64_t p = scalar_or(p_arg, Scalar::of_int(1)).as<int64_t>();
     const double margin = scalar_or(margin_arg, Scalar::of_int(1)).as<double>();
     SIMK_CHECK(p == 1 || p == 2, "only p == 1 and p == 2 supported");
-    SIMK_CHECK(input.ndim <= 2 && (input.ndim == 0 || input.sizes[input.ndim - 1] > 0),
-               "expected a non-empty 1-D or 2-D input, got %s", input.shape_str().c_str());
-    const int64_t nframe = input.ndim <= 1 ? 1 : input.sizes[0];
-    const int64_t dim = input.ndim == 0 ? 1 : input.sizes[input.ndim - 1];
+    const MarginFrames frames = margin_frames(input);
+    const int64_t nframe = frames.nframe, dim = frames.dim;
     SIMK_CHECK(target.ndim <= 1 && target.numel() == nframe,
                "inconsistent target size: %s for input %s", target.shape_str().c_str(),
                input.shape_str().c_str());
@@ -66,11 +65,7 @@ diopiError_t diopiMultiMarginLoss(diopiContextHandle_t ctx, diopiTensorHandle_t 
         }
         loss[f] = sum / static_cast<double>(dim);
       }
-      if (!per_sample) {
-        double total = 0;
-        for (double v : loss) total += v;
-        loss.assign(1, reduction == ReductionMean ? total / static_cast<double>(nframe) : total);
-      }
+      reduce_frames(loss, per_sample, reduction);
       unpack(out, loss);
     });
   });

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/elementwise.h"
+#include "common/margin_loss.h"
 #include "common/pointwise_loss.h"
 #include "common/shape_ops.h"
 
@@ -29,10 +30,8 @@ diopiError_t diopiMultilabelMarginLoss(diopiContextHandle_t ctx, diopiTensorHand
     check_dtype(input, kFloating, "input");
     check_dtype(target, dtype_bit(diopi_dtype_int64), "target");
     check_reduction(reduction);
-    SIMK_CHECK(input.ndim <= 2 && (input.ndim == 0 || input.sizes[input.ndim - 1] > 0),
-               "expected a non-empty 1-D or 2-D input, got %s", input.shape_str().c_str());
-    const int64_t nframe = input.ndim <= 1 ? 1 : input.sizes[0];
-    const int64_t dim = input.ndim == 0 ? 1 : input.sizes[input.ndim - 1];
+    const MarginFrames frames = margin_frames(input);
+    const int64_t nframe = frames.nframe, dim = frames.dim;
     SIMK_CHECK(target.numel() == nframe * dim && is_target.numel() == nframe * dim,
                "inconsistent target size: %s for input %s", target.shape_str().c_str(),
                input.shape_str().c_str());
@@ -63,11 +62,7 @@ diopiError_t diopiMultilabelMarginLoss(diopiContextHandle_t ctx, diopiTensorHand
           }
         loss[f] = sum / static_cast<double>(dim);
       }
-      if (!per_sample) {
-        double total = 0;
-        for (double v : loss) total += v;
-        loss.assign(1, reduction == ReductionMean ? total / static_cast<double>(nframe) : total);
-      }
+      reduce_frames(loss, per_sample, reduction);
       unpack(out, loss);
       unpack(is_target, mask);
     });
