@@ -64,7 +64,8 @@ RUNTIME_ARG_TYPES = {
 }
 
 # C types of arguments DIOPI takes that no ATen argument carries: a catalogue `value` fills
-# them with a literal (bool, int64_t, double; null for a pointer) or a named argument helper (diopiSize_t*:
+# them with a literal (bool, int64_t, double; null for a pointer; a word for a const char*:
+# diopiPad's mode) or a named argument helper (diopiSize_t*:
 # runtime/include/opweave/arg_helpers.h).
 VALUE_ARG_TYPES = {
     "bool": CParam("bool", "bool", False),
@@ -73,6 +74,7 @@ VALUE_ARG_TYPES = {
     "diopiSize_t*": CParam("diopiSize_t*", "size_ptr", True),
     "const char*": CParam("const char*", "str", True),
     "const int64_t*": CParam("const int64_t*", "int_opt", True),
+    "const double*": CParam("const double*", "float_opt", True),   # diopiPad's fill value
     # null: the device's default generator (an ATen overload without a Generator argument)
     "diopiGeneratorHandle_t": CParam("diopiGeneratorHandle_t", "generator", True),
 }

@@ -18,7 +18,7 @@ from torchgen.model import BaseTy, BaseType, ListType, OptionalType
 from .api.cpp import enum_from_aten, helper_call, neutral
 from .dtypes import ATEN_DTYPES, CATALOGUE_DTYPES, DTYPES, TOLERANCE_DTYPES
 from .model import (ArgHelperCall, AtenBinding, Catalogue, DiopiArg, DiopiFunction,
-                    GuardHelperCall, OpFamily)
+                    GuardHelperCall, OpFamily, StrLiteral)
 from .output_set import OutputSet
 from .rules import is_unused
 from .render import render
@@ -137,6 +137,8 @@ def _value(arg: DiopiArg, value, var: str, prepare: list[str]) -> str:
         return "nullptr"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, StrLiteral):
+        return f'"{value.text}"'
     return repr(value)
 
 

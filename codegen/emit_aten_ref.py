@@ -20,7 +20,7 @@ from torchgen.model import OptionalType, SchemaKind
 from .aten_index import default_index
 from .api.cpp import default_expr, enum_to_aten
 from .emit_aten import shard_of
-from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction
+from .model import AtenBinding, Catalogue, DiopiArg, DiopiFunction, StrLiteral
 from .output_set import OutputSet
 from .rules import is_unused
 from .render import render
@@ -190,6 +190,9 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding, hidden: frozenset) -> RefPl
     base_name = str(b.schema.name.name.base)
     if base_name in NO_CPU_KERNEL:
         raise NotMechanical(f"aten::{base_name} has no CPU kernel")
+    fixed_text = [a for a, src in b.sources if isinstance(src.value, StrLiteral)]
+    if fixed_text:   # diopiPad's mode: the text, not a pointer, picks the overload
+        raise NotMechanical(f"DIOPI argument '{fixed_text[0]}' selects the ATen overload")
     diopi_args = {a.name: a for a in fn.args}
     by_aten = {}
     returns = {}

@@ -42,6 +42,17 @@ class ArgHelperCall(HelperCall):
 
 
 @dataclass(frozen=True)
+class StrLiteral:
+    """A `const char*` DIOPI argument's fixed text (`value: reflect`): diopiPad's mode, which
+    the ATen overload names (reflection_pad2d.out passes "reflect")."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
 class GuardHelperCall(HelperCall):
     """When an ATen argument the DIOPI call ignores may be dropped (`ignore: {arg: helper(args)}`,
     rules.GUARD_HELPERS): the wrapper runs on the CPU when it does not hold."""
@@ -76,7 +87,7 @@ class ArgSource:
                              # "absent", "value" (a constant or a named argument helper)
     aten_name: str = ""      # for "arg"
     index: int = 0           # for "return"
-    value: object = None     # for "value": a literal, or an ArgHelperCall
+    value: object = None     # for "value": a literal, a StrLiteral or an ArgHelperCall
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from torchgen.model import BaseTy, BaseType, FunctionSchema, SchemaKind
 from . import ctypes_map
 from .aten_index import symint_neutral
 from .errors import did_you_mean
-from .model import ArgSource, AtenBinding
+from .model import ArgSource, AtenBinding, StrLiteral
 from .rules import ARG_HELPERS, COMPUTED_HELPERS, GUARD_HELPERS, OUTPUT_RULES, RuleError, parse_call
 from .torch_info import torch_version
 from .validate import C_IDENT
@@ -113,9 +113,14 @@ class BindingParser:
                     self.runtime_opts[(name, arg)] = (given_dir, optional)
                 if "value" in item:
                     value = item["value"]
-                    if not isinstance(value, (bool, int, float, str, type(None))):
+                    if isinstance(value, dict):   # one value per ATen overload (diopiPad's mode)
+                        value = {k: v for k, v in value.items()}
+                    if not all(isinstance(v, (bool, int, float, str, type(None)))
+                               for v in (value.values() if isinstance(value, dict) else [value])):
                         self.err(line, name, f"'value' of argument '{arg}' must be a literal "
-                                             "(true, false, a number, null) or helper(args)")
+                                             "(true, false, a number, null, a word for a "
+                                             "const char*), helper(args) or a mapping of ATen "
+                                             "overload -> one of those")
                         return None
                     if src is not None:
                         self.err(line, name, f"argument '{arg}' has both 'from' and 'value'")
@@ -160,12 +165,20 @@ class BindingParser:
                 aten_name = "self"
             if (name, arg) in self.values:
                 value = self.values[(name, arg)]
+                if isinstance(value, dict):
+                    if str(schema.name) not in value:
+                        self.err(line, name, f"'value' of argument '{arg}' has none for the "
+                                             f"overload '{schema.name}'")
+                        return None
+                    value = value[str(schema.name)]
                 param = ctypes_map.VALUE_ARG_TYPES.get(typ)
                 if param is None:
                     self.err(line, name, f"argument '{arg}' with a 'value' must have one of the "
                                          f"types {', '.join(ctypes_map.VALUE_ARG_TYPES)}")
                     return None
-                if isinstance(value, str):
+                if isinstance(value, str) and param.kind == "str" and C_IDENT.match(value):
+                    value = StrLiteral(value)   # a word: the text itself (helpers take parens)
+                elif isinstance(value, str):
                     try:
                         value = parse_call(value, ARG_HELPERS, "argument helper")
                     except RuleError as e:

@@ -123,6 +123,23 @@ OUTPUT_RULES = Vocabulary(OutputRule, {
                                "ceil_mode): pooled H and W"),
     "pool2d_indices": RuleSpec((6,), "pool2d_indices(...): pool2d's shape, int64"),
     "adaptive_pool2d": RuleSpec((2,), "adaptive_pool2d(input, output_size): [..., oH, oW]"),
+    "adaptive_pool2d_indices": RuleSpec((2,), "adaptive_pool2d_indices(...): adaptive_pool2d's "
+                                              "shape, int64"),
+    "pad": RuleSpec((2,), "pad(input, padding): the last len(padding) / 2 dims grown by their "
+                          "(left, right) pads, the last dim by the first pair; negative pads crop"),
+    "pool3d": RuleSpec((5, 6), "pool3d(input, kernel_size, stride, padding[, dilation], "
+                               "ceil_mode): pooled D, H and W"),
+    "pool3d_indices": RuleSpec((6,), "pool3d_indices(...): pool3d's shape, int64"),
+    "glu": RuleSpec((2,), "glu(input, dim): input with dim halved (it must be even)"),
+    "im2col": RuleSpec((5,), "im2col(input, kernel_size, dilation, padding, stride): "
+                             "[N, C * kH * kW, blocks] ([C * kH * kW, blocks] unbatched)"),
+    "prelu": RuleSpec((2,), "prelu(input, weight): like(input), once weight is one value or "
+                            "one per channel (dim 1)"),
+    "multi_margin_loss": RuleSpec((3,), "multi_margin_loss(input, target, reduction): [N] "
+                                        "unreduced with a 1-D target, else 0-dim"),
+    "multilabel_margin_loss": RuleSpec((3,), "multilabel_margin_loss(input, target, "
+                                             "reduction): [N] unreduced with a 2-D target, "
+                                             "else 0-dim"),
 })
 
 COMPUTED_HELPERS = Vocabulary(ComputedHelperCall, {

@@ -13,7 +13,7 @@ from typing import Any, Optional
 from torchgen.model import Argument
 
 from ..errors import SpecError
-from ..model import AtenBinding, DiopiArg, DiopiFunction, OpFamily
+from ..model import AtenBinding, DiopiArg, DiopiFunction, OpFamily, StrLiteral
 from ..rules import is_unused
 from .aten_facts import is_tensor_type, parse_default
 from .shape_classes import SPECIAL_CLASSES
@@ -108,7 +108,9 @@ def plan_function(fam: OpFamily, fn: DiopiFunction, source: str,
             value = getattr(src, "value", None)
             if arg_name in substitute_args:
                 continue   # an attribute of the case, passed to the substitute reference
-            if not isinstance(value, (bool, int, float, type(None))):
+            if isinstance(value, StrLiteral):
+                value = value.text   # diopiPad's mode: the first overload's
+            if not isinstance(value, (bool, int, float, str, type(None))):
                 raise p.err(f"argument '{arg_name}' is computed by a helper ({value}); the "
                             "runner cannot supply it yet")
             p.constants[arg_name] = value

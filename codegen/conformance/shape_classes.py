@@ -15,6 +15,7 @@ from . import shapes_creation as creation
 from . import shapes_index as index
 from . import shapes_linalg as linalg
 from . import shapes_nn as nn
+from . import shapes_nn_misc as nn_misc
 from . import shapes_pointwise as pointwise
 from . import shapes_reduce as reduce
 from .case_builder import CaseBuilder
@@ -78,6 +79,13 @@ SHAPE_CLASSES: dict[str, Callable[[CaseBuilder], None]] = {
     "conv": nn.conv,
     "pool2d": nn.pool2d,
     "adaptive_pool2d": nn.adaptive_pool2d,
+    "pool3d": partial(nn.pool2d, table=nn.POOL3D),
+    "pad": nn_misc.pad,
+    "glu": nn_misc.glu,
+    "prelu": nn_misc.prelu,
+    "im2col": nn_misc.im2col,
+    "multi_margin_loss": nn_misc.margin_loss,
+    "multilabel_margin_loss": partial(nn_misc.margin_loss, multilabel=True),
     "layer_norm_stats": nn.layer_norm,
     "batch_norm_stats": nn.batch_norm,
     "batch_norm_saved": nn.batch_norm,
@@ -91,6 +99,9 @@ SHAPE_CLASSES: dict[str, Callable[[CaseBuilder], None]] = {
 NO_SHAPE_CLASS = {
     "topk_indices": "topk's second output: the topk class builds the cases",
     "pool2d_indices": "max pooling's second output: the pool2d class builds the cases",
+    "pool3d_indices": "3-D max pooling's second output: the pool3d class builds the cases",
+    "adaptive_pool2d_indices": "adaptive max pooling's second output: the adaptive_pool2d "
+                               "class builds the cases",
     "channels": "a bias gradient, never a first output: convolution backward's cases are "
                 "derived from the forward's",
     "reduce_all": "the full reduction of a function whose first overload reduces over one dim "

@@ -91,10 +91,29 @@ POOL = [
 ]
 
 
-def pool2d(b: CaseBuilder) -> None:
+# The same for 3-D pooling ([N, C, D, H, W] or [C, D, H, W] inputs)
+POOL3D = [
+    ("base", [2, 3, 5, 6, 7], [3, 3, 3], [2, 2, 2], [1, 1, 1], [1, 1, 1], False, "contiguous"),
+    ("default_stride", [1, 2, 4, 4, 4], [2, 2, 2], [], [0, 0, 0], [1, 1, 1], False,
+     "contiguous"),
+    ("ceil", [1, 2, 5, 5, 5], [2, 2, 2], [2, 2, 2], [0, 0, 0], [1, 1, 1], True, "contiguous"),
+    ("rect", [2, 2, 5, 7, 6], [3, 2, 1], [2, 1, 1], [1, 0, 0], [1, 1, 1], False, "contiguous"),
+    ("dilation", [1, 2, 7, 7, 7], [2, 2, 2], [1, 1, 1], [0, 0, 0], [2, 2, 2], False,
+     "contiguous"),
+    ("no_batch", [3, 4, 4, 4], [2, 2, 2], [2, 2, 2], [0, 0, 0], [1, 1, 1], False, "contiguous"),
+    ("large", [2, 4, 9, 17, 19], [3, 3, 3], [2, 2, 2], [1, 1, 1], [1, 1, 1], True,
+     "contiguous"),
+    ("transposed", [2, 3, 4, 6, 7], [2, 2, 2], [2, 2, 2], [1, 1, 1], [1, 1, 1], False,
+     "transposed"),
+    ("sliced", [2, 3, 4, 6, 7], [3, 3, 3], [1, 1, 1], [1, 1, 1], [1, 1, 1], False, "sliced"),
+]
+
+
+def pool2d(b: CaseBuilder, table=POOL) -> None:
+    """Max and average pooling over the table's windows (pool3d: the POOL3D table)."""
     names = {a.name for a in b.p.attrs}
-    for tag, x, kernel, stride, padding, dilation, ceil, layout in POOL:
-        if "dilation" not in names and dilation != [1, 1]:
+    for tag, x, kernel, stride, padding, dilation, ceil, layout in table:
+        if "dilation" not in names and any(d != 1 for d in dilation):
             continue
         attrs = {"kernel_size": kernel, "stride": stride, "padding": padding,
                  "dilation": dilation, "ceil_mode": ceil}

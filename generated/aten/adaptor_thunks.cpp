@@ -2571,6 +2571,188 @@ diopiError_t adapt_diopiUpsampleNearestBackward(diopiContextHandle_t ctx,
       ctx, grad_input, grad_output, out_size, in_size));
 }
 
+// ---- diopiPad (family pad)
+diopiError_t adapt_diopiPad(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                            diopiConstTensorHandle_t input, diopiSize_t pad, const char* mode,
+                            const double* value) {
+  opweave::Adaptation ow_a(opweave::slot::diopiPad);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiPad)>()(ctx, out, input, pad, mode, value));
+}
+
+// ---- diopiMaxPool3dWithIndices (family max_pool3d)
+diopiError_t adapt_diopiMaxPool3dWithIndices(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                             diopiTensorHandle_t indices,
+                                             diopiConstTensorHandle_t input,
+                                             diopiSize_t kernel_size, diopiSize_t stride,
+                                             diopiSize_t padding, diopiSize_t dilation,
+                                             bool ceil_mode) {
+  opweave::Adaptation ow_a(opweave::slot::diopiMaxPool3dWithIndices);
+  ow_a.out(out, true);
+  ow_a.out(indices, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMaxPool3dWithIndices)>()(
+      ctx, out, indices, input, kernel_size, stride, padding, dilation, ceil_mode));
+}
+
+// ---- diopiMaxPool3dBackward (family max_pool3d)
+diopiError_t adapt_diopiMaxPool3dBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input,
+                                          diopiConstTensorHandle_t grad_output,
+                                          diopiConstTensorHandle_t input, diopiSize_t kernel_size,
+                                          diopiSize_t stride, diopiSize_t padding,
+                                          diopiSize_t dilation, bool ceil_mode,
+                                          diopiConstTensorHandle_t indices) {
+  opweave::Adaptation ow_a(opweave::slot::diopiMaxPool3dBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  ow_a.in(indices, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMaxPool3dBackward)>()(
+      ctx, grad_input, grad_output, input, kernel_size, stride, padding, dilation, ceil_mode,
+      indices));
+}
+
+// ---- diopiAvgPool3d (family avg_pool3d)
+diopiError_t adapt_diopiAvgPool3d(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input, diopiSize_t kernel_size,
+                                  diopiSize_t stride, diopiSize_t padding, bool ceil_mode,
+                                  bool count_include_pad, const int64_t* divisor_override) {
+  opweave::Adaptation ow_a(opweave::slot::diopiAvgPool3d);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiAvgPool3d)>()(ctx, out, input, kernel_size, stride, padding,
+                                                 ceil_mode, count_include_pad, divisor_override));
+}
+
+// ---- diopiAvgPool3dBackward (family avg_pool3d)
+diopiError_t adapt_diopiAvgPool3dBackward(diopiContextHandle_t ctx, diopiTensorHandle_t grad_input,
+                                          diopiConstTensorHandle_t grad_output,
+                                          diopiConstTensorHandle_t input, diopiSize_t kernel_size,
+                                          diopiSize_t stride, diopiSize_t padding, bool ceil_mode,
+                                          bool count_include_pad, const int64_t* divisor_override) {
+  opweave::Adaptation ow_a(opweave::slot::diopiAvgPool3dBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAvgPool3dBackward)>()(
+      ctx, grad_input, grad_output, input, kernel_size, stride, padding, ceil_mode,
+      count_include_pad, divisor_override));
+}
+
+// ---- diopiAdaptiveMaxPool2dWithIndices (family adaptive_max_pool2d)
+diopiError_t adapt_diopiAdaptiveMaxPool2dWithIndices(diopiContextHandle_t ctx,
+                                                     diopiTensorHandle_t out,
+                                                     diopiTensorHandle_t indices,
+                                                     diopiConstTensorHandle_t input,
+                                                     diopiSize_t output_size) {
+  opweave::Adaptation ow_a(opweave::slot::diopiAdaptiveMaxPool2dWithIndices);
+  ow_a.out(out, true);
+  ow_a.out(indices, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAdaptiveMaxPool2dWithIndices)>()(
+      ctx, out, indices, input, output_size));
+}
+
+// ---- diopiAdaptiveMaxPool2dBackward (family adaptive_max_pool2d)
+diopiError_t adapt_diopiAdaptiveMaxPool2dBackward(diopiContextHandle_t ctx,
+                                                  diopiTensorHandle_t grad_input,
+                                                  diopiConstTensorHandle_t grad_output,
+                                                  diopiConstTensorHandle_t input,
+                                                  diopiConstTensorHandle_t indices) {
+  opweave::Adaptation ow_a(opweave::slot::diopiAdaptiveMaxPool2dBackward);
+  ow_a.out(grad_input, true);
+  ow_a.in(grad_output, true);
+  ow_a.in(input, true);
+  ow_a.in(indices, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAdaptiveMaxPool2dBackward)>()(
+      ctx, grad_input, grad_output, input, indices));
+}
+
+// ---- diopiGlu (family glu)
+diopiError_t adapt_diopiGlu(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                            diopiConstTensorHandle_t input, int64_t dim) {
+  opweave::Adaptation ow_a(opweave::slot::diopiGlu);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiGlu)>()(ctx, out, input, dim));
+}
+
+// ---- diopiPrelu (family prelu)
+diopiError_t adapt_diopiPrelu(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                              diopiConstTensorHandle_t input, diopiConstTensorHandle_t weight) {
+  opweave::Adaptation ow_a(opweave::slot::diopiPrelu);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(weight, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiPrelu)>()(ctx, out, input, weight));
+}
+
+// ---- diopiIm2Col (family im2col)
+diopiError_t adapt_diopiIm2Col(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                               diopiConstTensorHandle_t input, diopiSize_t kernel_size,
+                               diopiSize_t dilation, diopiSize_t padding, diopiSize_t stride) {
+  opweave::Adaptation ow_a(opweave::slot::diopiIm2Col);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiIm2Col)>()(ctx, out, input, kernel_size, dilation,
+                                                             padding, stride));
+}
+
+// ---- diopiMultiMarginLoss (family multi_margin_loss)
+diopiError_t adapt_diopiMultiMarginLoss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                        diopiConstTensorHandle_t input,
+                                        diopiConstTensorHandle_t target, const diopiScalar_t* p,
+                                        const diopiScalar_t* margin,
+                                        diopiConstTensorHandle_t weight,
+                                        diopiReduction_t reduction) {
+  opweave::Adaptation ow_a(opweave::slot::diopiMultiMarginLoss);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(target, false);
+  ow_a.in(weight, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMultiMarginLoss)>()(ctx, out, input, target, p,
+                                                                      margin, weight, reduction));
+}
+
+// ---- diopiMultilabelMarginLoss (family multilabel_margin_loss)
+diopiError_t adapt_diopiMultilabelMarginLoss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                             diopiTensorHandle_t is_target,
+                                             diopiConstTensorHandle_t input,
+                                             diopiConstTensorHandle_t target,
+                                             diopiReduction_t reduction) {
+  opweave::Adaptation ow_a(opweave::slot::diopiMultilabelMarginLoss);
+  ow_a.out(out, true);
+  ow_a.out(is_target, true);
+  ow_a.in(input, true);
+  ow_a.in(target, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMultilabelMarginLoss)>()(
+      ctx, out, is_target, input, target, reduction));
+}
+
+// ---- diopiChannelShuffle (family channel_shuffle)
+diopiError_t adapt_diopiChannelShuffle(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                       diopiConstTensorHandle_t input, int64_t groups) {
+  opweave::Adaptation ow_a(opweave::slot::diopiChannelShuffle);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiChannelShuffle)>()(ctx, out, input, groups));
+}
+
 // ---- diopiHardtanh (family hardtanh)
 diopiError_t adapt_diopiHardtanh(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                  diopiConstTensorHandle_t input, const diopiScalar_t* min_val,
@@ -4742,6 +4924,19 @@ const AdaptorThunk kAdaptorThunks[kDiopiSlotArraySize] = {
     {reinterpret_cast<void*>(&adapt_diopiAdaptiveAvgPool2dBackward), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiUpsampleNearest), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiUpsampleNearestBackward), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiPad), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiMaxPool3dWithIndices), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiMaxPool3dBackward), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiAvgPool3d), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiAvgPool3dBackward), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiAdaptiveMaxPool2dWithIndices), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiAdaptiveMaxPool2dBackward), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiGlu), 0x1600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiPrelu), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiIm2Col), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiMultiMarginLoss), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiMultilabelMarginLoss), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiChannelShuffle), 0x1f57ULL},
     {reinterpret_cast<void*>(&adapt_diopiHardtanh), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiHardtanhInp), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiHardtanhBackward), 0x1700ULL},

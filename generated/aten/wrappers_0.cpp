@@ -2116,6 +2116,42 @@ at::Tensor wrap_upsample_nearest2d_backward(const at::Tensor& grad_output,
                                           input_size, scales_h, scales_w);
 }
 
+// ---- aten::channel_shuffle -> diopiChannelShuffle
+const opweave::OpInfo kInfo_channel_shuffle{"aten::channel_shuffle",
+                                            "diopiChannelShuffle",
+                                            true,
+                                            {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                            {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_channel_shuffle = opweave::register_op(&kInfo_channel_shuffle);
+
+at::Tensor channel_shuffle_impl(int op, const at::Tensor& self, int64_t groups) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::channel_shuffle>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, groups);
+  }
+  opweave::OpGuard guard(op, self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::like(self), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiChannelShuffle)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)), groups);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::channel_shuffle>(op, status, self, groups);
+  }
+  return result0;
+}
+
+at::Tensor wrap_channel_shuffle(const at::Tensor& self, int64_t groups) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_channel_shuffle) != 0)) {
+    return opweave::instrumented_call<at::_ops::channel_shuffle>(
+        kOp_channel_shuffle, &channel_shuffle_impl, self, groups);
+  }
+#endif
+  return channel_shuffle_impl(kOp_channel_shuffle, self, groups);
+}
+
 // ---- aten::arange.start_out -> diopiArange
 const opweave::OpInfo kInfo_arange_start_out{"aten::arange.start_out",
                                              "diopiArange",
@@ -4149,6 +4185,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("upsample_nearest2d_backward.grad_input",
          TORCH_FN(wrap_upsample_nearest2d_backward_grad_input));
   m.impl("upsample_nearest2d_backward", TORCH_FN(wrap_upsample_nearest2d_backward));
+  m.impl("channel_shuffle", TORCH_FN(wrap_channel_shuffle));
   m.impl("arange.start_out", TORCH_FN(wrap_arange_start_out));
   m.impl("geometric_", TORCH_FN(wrap_geometric_));
   m.impl("floor_divide.out", TORCH_FN(wrap_floor_divide_out));

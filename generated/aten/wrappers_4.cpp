@@ -1871,6 +1871,179 @@ at::Tensor& wrap_tril_(at::Tensor& self, int64_t diagonal) {
   return tril__impl(kOp_tril_, self, diagonal);
 }
 
+// ---- aten::adaptive_max_pool2d.out -> diopiAdaptiveMaxPool2dWithIndices
+const opweave::OpInfo kInfo_adaptive_max_pool2d_out{"aten::adaptive_max_pool2d.out",
+                                                    "diopiAdaptiveMaxPool2dWithIndices",
+                                                    true,
+                                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_adaptive_max_pool2d_out = opweave::register_op(&kInfo_adaptive_max_pool2d_out);
+
+::std::tuple<at::Tensor&, at::Tensor&> adaptive_max_pool2d_out_impl(int op, const at::Tensor& self,
+                                                                    at::IntArrayRef output_size,
+                                                                    at::Tensor& out,
+                                                                    at::Tensor& indices) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::adaptive_max_pool2d_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, output_size, out, indices);
+  }
+  opweave::OpGuard guard(op, self, out, indices);
+  opweave::resize_out(op, out, opweave::rules::adaptive_pool2d(self, output_size));
+  opweave::resize_out(op, indices, opweave::rules::adaptive_pool2d_indices(self, output_size));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out, indices))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        out, indices);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAdaptiveMaxPool2dWithIndices)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::handle(indices),
+      opweave::const_handle(guard.on_device(self)), opweave::to_diopi_size(output_size));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::adaptive_max_pool2d_out>(op, status, self, output_size,
+                                                                     out, indices);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(out, indices);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_adaptive_max_pool2d_out(const at::Tensor& self,
+                                                                    at::IntArrayRef output_size,
+                                                                    at::Tensor& out,
+                                                                    at::Tensor& indices) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_adaptive_max_pool2d_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::adaptive_max_pool2d_out>(
+        kOp_adaptive_max_pool2d_out, &adaptive_max_pool2d_out_impl, self, output_size, out,
+        indices);
+  }
+#endif
+  return adaptive_max_pool2d_out_impl(kOp_adaptive_max_pool2d_out, self, output_size, out, indices);
+}
+
+// ---- aten::adaptive_max_pool2d -> diopiAdaptiveMaxPool2dWithIndices (derived from
+// adaptive_max_pool2d_out)
+const opweave::OpInfo kInfo_adaptive_max_pool2d{"aten::adaptive_max_pool2d",
+                                                "diopiAdaptiveMaxPool2dWithIndices",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_adaptive_max_pool2d = opweave::register_op(&kInfo_adaptive_max_pool2d);
+
+::std::tuple<at::Tensor, at::Tensor> adaptive_max_pool2d_impl(int op, const at::Tensor& self,
+                                                              at::IntArrayRef output_size) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::adaptive_max_pool2d>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, output_size);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::adaptive_pool2d(self, output_size),
+                                     opweave::OpGuard::find_device(self));
+  at::Tensor indices = opweave::allocate(opweave::rules::adaptive_pool2d_indices(self, output_size),
+                                         opweave::OpGuard::find_device(self));
+  adaptive_max_pool2d_out_impl(op, self, output_size, out, indices);
+  return ::std::tuple<at::Tensor, at::Tensor>(out, indices);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_adaptive_max_pool2d(const at::Tensor& self,
+                                                              at::IntArrayRef output_size) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_adaptive_max_pool2d) != 0)) {
+    return opweave::instrumented_call<at::_ops::adaptive_max_pool2d>(
+        kOp_adaptive_max_pool2d, &adaptive_max_pool2d_impl, self, output_size);
+  }
+#endif
+  return adaptive_max_pool2d_impl(kOp_adaptive_max_pool2d, self, output_size);
+}
+
+// ---- aten::adaptive_max_pool2d_backward.grad_input -> diopiAdaptiveMaxPool2dBackward
+const opweave::OpInfo kInfo_adaptive_max_pool2d_backward_grad_input{
+    "aten::adaptive_max_pool2d_backward.grad_input",
+    "diopiAdaptiveMaxPool2dBackward",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_adaptive_max_pool2d_backward_grad_input =
+    opweave::register_op(&kInfo_adaptive_max_pool2d_backward_grad_input);
+
+at::Tensor& adaptive_max_pool2d_backward_grad_input_impl(int op, const at::Tensor& grad_output,
+                                                         const at::Tensor& self,
+                                                         const at::Tensor& indices,
+                                                         at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices)))) {
+    return opweave::fallback_call<at::_ops::adaptive_max_pool2d_backward_grad_input>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, indices,
+        grad_input);
+  }
+  opweave::OpGuard guard(op, grad_output, self, indices, grad_input);
+  opweave::resize_out(op, grad_input, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAdaptiveMaxPool2dBackward)>(op)(
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(indices)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::adaptive_max_pool2d_backward_grad_input>(
+        op, status, grad_output, self, indices, grad_input);
+  }
+  return grad_input;
+}
+
+at::Tensor& wrap_adaptive_max_pool2d_backward_grad_input(const at::Tensor& grad_output,
+                                                         const at::Tensor& self,
+                                                         const at::Tensor& indices,
+                                                         at::Tensor& grad_input) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_adaptive_max_pool2d_backward_grad_input) != 0)) {
+    return opweave::instrumented_call<at::_ops::adaptive_max_pool2d_backward_grad_input>(
+        kOp_adaptive_max_pool2d_backward_grad_input, &adaptive_max_pool2d_backward_grad_input_impl,
+        grad_output, self, indices, grad_input);
+  }
+#endif
+  return adaptive_max_pool2d_backward_grad_input_impl(kOp_adaptive_max_pool2d_backward_grad_input,
+                                                      grad_output, self, indices, grad_input);
+}
+
+// ---- aten::adaptive_max_pool2d_backward -> diopiAdaptiveMaxPool2dBackward (derived from
+// adaptive_max_pool2d_backward_grad_input)
+const opweave::OpInfo kInfo_adaptive_max_pool2d_backward{"aten::adaptive_max_pool2d_backward",
+                                                         "diopiAdaptiveMaxPool2dBackward",
+                                                         true,
+                                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_adaptive_max_pool2d_backward =
+    opweave::register_op(&kInfo_adaptive_max_pool2d_backward);
+
+at::Tensor adaptive_max_pool2d_backward_impl(int op, const at::Tensor& grad_output,
+                                             const at::Tensor& self, const at::Tensor& indices) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices)))) {
+    return opweave::fallback_call<at::_ops::adaptive_max_pool2d_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, indices);
+  }
+  at::Tensor grad_input = opweave::allocate(
+      opweave::rules::like(self), opweave::OpGuard::find_device(grad_output, self, indices));
+  adaptive_max_pool2d_backward_grad_input_impl(op, grad_output, self, indices, grad_input);
+  return grad_input;
+}
+
+at::Tensor wrap_adaptive_max_pool2d_backward(const at::Tensor& grad_output, const at::Tensor& self,
+                                             const at::Tensor& indices) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_adaptive_max_pool2d_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::adaptive_max_pool2d_backward>(
+        kOp_adaptive_max_pool2d_backward, &adaptive_max_pool2d_backward_impl, grad_output, self,
+        indices);
+  }
+#endif
+  return adaptive_max_pool2d_backward_impl(kOp_adaptive_max_pool2d_backward, grad_output, self,
+                                           indices);
+}
+
 // ---- aten::fill_.Scalar -> diopiFill
 const opweave::OpInfo kInfo_fill__Scalar{"aten::fill_.Scalar",
                                          "diopiFill",
@@ -3255,6 +3428,11 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("tril.out", TORCH_FN(wrap_tril_out));
   m.impl("tril", TORCH_FN(wrap_tril));
   m.impl("tril_", TORCH_FN(wrap_tril_));
+  m.impl("adaptive_max_pool2d.out", TORCH_FN(wrap_adaptive_max_pool2d_out));
+  m.impl("adaptive_max_pool2d", TORCH_FN(wrap_adaptive_max_pool2d));
+  m.impl("adaptive_max_pool2d_backward.grad_input",
+         TORCH_FN(wrap_adaptive_max_pool2d_backward_grad_input));
+  m.impl("adaptive_max_pool2d_backward", TORCH_FN(wrap_adaptive_max_pool2d_backward));
   m.impl("fill_.Scalar", TORCH_FN(wrap_fill__Scalar));
   m.impl("normal_", TORCH_FN(wrap_normal_));
   m.impl("normal.Tensor_float_out", TORCH_FN(wrap_normal_Tensor_float_out));

@@ -1397,6 +1397,499 @@ at::Tensor wrap__adaptive_avg_pool2d_backward(const at::Tensor& grad_output,
   return _adaptive_avg_pool2d_backward_impl(kOp__adaptive_avg_pool2d_backward, grad_output, self);
 }
 
+// ---- aten::reflection_pad1d.out -> diopiPad
+const opweave::OpInfo kInfo_reflection_pad1d_out{"aten::reflection_pad1d.out",
+                                                 "diopiPad",
+                                                 true,
+                                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_reflection_pad1d_out = opweave::register_op(&kInfo_reflection_pad1d_out);
+
+at::Tensor& reflection_pad1d_out_impl(int op, const at::Tensor& self, at::IntArrayRef padding,
+                                      at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::reflection_pad1d_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, padding, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::pad(self, padding));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiPad)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(padding), "reflect", nullptr);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::reflection_pad1d_out>(op, status, self, padding, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_reflection_pad1d_out(const at::Tensor& self, at::IntArrayRef padding,
+                                      at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_reflection_pad1d_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::reflection_pad1d_out>(
+        kOp_reflection_pad1d_out, &reflection_pad1d_out_impl, self, padding, out);
+  }
+#endif
+  return reflection_pad1d_out_impl(kOp_reflection_pad1d_out, self, padding, out);
+}
+
+// ---- aten::reflection_pad1d -> diopiPad (derived from reflection_pad1d_out)
+const opweave::OpInfo kInfo_reflection_pad1d{"aten::reflection_pad1d",
+                                             "diopiPad",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_reflection_pad1d = opweave::register_op(&kInfo_reflection_pad1d);
+
+at::Tensor reflection_pad1d_impl(int op, const at::Tensor& self, at::IntArrayRef padding) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::reflection_pad1d>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, padding);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::pad(self, padding), opweave::OpGuard::find_device(self));
+  reflection_pad1d_out_impl(op, self, padding, out);
+  return out;
+}
+
+at::Tensor wrap_reflection_pad1d(const at::Tensor& self, at::IntArrayRef padding) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_reflection_pad1d) != 0)) {
+    return opweave::instrumented_call<at::_ops::reflection_pad1d>(
+        kOp_reflection_pad1d, &reflection_pad1d_impl, self, padding);
+  }
+#endif
+  return reflection_pad1d_impl(kOp_reflection_pad1d, self, padding);
+}
+
+// ---- aten::reflection_pad2d.out -> diopiPad
+const opweave::OpInfo kInfo_reflection_pad2d_out{"aten::reflection_pad2d.out",
+                                                 "diopiPad",
+                                                 true,
+                                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_reflection_pad2d_out = opweave::register_op(&kInfo_reflection_pad2d_out);
+
+at::Tensor& reflection_pad2d_out_impl(int op, const at::Tensor& self, at::IntArrayRef padding,
+                                      at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::reflection_pad2d_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, padding, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::pad(self, padding));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiPad)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(padding), "reflect", nullptr);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::reflection_pad2d_out>(op, status, self, padding, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_reflection_pad2d_out(const at::Tensor& self, at::IntArrayRef padding,
+                                      at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_reflection_pad2d_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::reflection_pad2d_out>(
+        kOp_reflection_pad2d_out, &reflection_pad2d_out_impl, self, padding, out);
+  }
+#endif
+  return reflection_pad2d_out_impl(kOp_reflection_pad2d_out, self, padding, out);
+}
+
+// ---- aten::reflection_pad2d -> diopiPad (derived from reflection_pad2d_out)
+const opweave::OpInfo kInfo_reflection_pad2d{"aten::reflection_pad2d",
+                                             "diopiPad",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_reflection_pad2d = opweave::register_op(&kInfo_reflection_pad2d);
+
+at::Tensor reflection_pad2d_impl(int op, const at::Tensor& self, at::IntArrayRef padding) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::reflection_pad2d>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, padding);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::pad(self, padding), opweave::OpGuard::find_device(self));
+  reflection_pad2d_out_impl(op, self, padding, out);
+  return out;
+}
+
+at::Tensor wrap_reflection_pad2d(const at::Tensor& self, at::IntArrayRef padding) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_reflection_pad2d) != 0)) {
+    return opweave::instrumented_call<at::_ops::reflection_pad2d>(
+        kOp_reflection_pad2d, &reflection_pad2d_impl, self, padding);
+  }
+#endif
+  return reflection_pad2d_impl(kOp_reflection_pad2d, self, padding);
+}
+
+// ---- aten::reflection_pad3d.out -> diopiPad
+const opweave::OpInfo kInfo_reflection_pad3d_out{"aten::reflection_pad3d.out",
+                                                 "diopiPad",
+                                                 true,
+                                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_reflection_pad3d_out = opweave::register_op(&kInfo_reflection_pad3d_out);
+
+at::Tensor& reflection_pad3d_out_impl(int op, const at::Tensor& self, at::IntArrayRef padding,
+                                      at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::reflection_pad3d_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, padding, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::pad(self, padding));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiPad)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(padding), "reflect", nullptr);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::reflection_pad3d_out>(op, status, self, padding, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_reflection_pad3d_out(const at::Tensor& self, at::IntArrayRef padding,
+                                      at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_reflection_pad3d_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::reflection_pad3d_out>(
+        kOp_reflection_pad3d_out, &reflection_pad3d_out_impl, self, padding, out);
+  }
+#endif
+  return reflection_pad3d_out_impl(kOp_reflection_pad3d_out, self, padding, out);
+}
+
+// ---- aten::reflection_pad3d -> diopiPad (derived from reflection_pad3d_out)
+const opweave::OpInfo kInfo_reflection_pad3d{"aten::reflection_pad3d",
+                                             "diopiPad",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_reflection_pad3d = opweave::register_op(&kInfo_reflection_pad3d);
+
+at::Tensor reflection_pad3d_impl(int op, const at::Tensor& self, at::IntArrayRef padding) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::reflection_pad3d>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, padding);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::pad(self, padding), opweave::OpGuard::find_device(self));
+  reflection_pad3d_out_impl(op, self, padding, out);
+  return out;
+}
+
+at::Tensor wrap_reflection_pad3d(const at::Tensor& self, at::IntArrayRef padding) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_reflection_pad3d) != 0)) {
+    return opweave::instrumented_call<at::_ops::reflection_pad3d>(
+        kOp_reflection_pad3d, &reflection_pad3d_impl, self, padding);
+  }
+#endif
+  return reflection_pad3d_impl(kOp_reflection_pad3d, self, padding);
+}
+
+// ---- aten::replication_pad1d.out -> diopiPad
+const opweave::OpInfo kInfo_replication_pad1d_out{"aten::replication_pad1d.out",
+                                                  "diopiPad",
+                                                  true,
+                                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_replication_pad1d_out = opweave::register_op(&kInfo_replication_pad1d_out);
+
+at::Tensor& replication_pad1d_out_impl(int op, const at::Tensor& self, at::IntArrayRef padding,
+                                       at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::replication_pad1d_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, padding, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::pad(self, padding));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiPad)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(padding), "replicate", nullptr);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::replication_pad1d_out>(op, status, self, padding, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_replication_pad1d_out(const at::Tensor& self, at::IntArrayRef padding,
+                                       at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_replication_pad1d_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::replication_pad1d_out>(
+        kOp_replication_pad1d_out, &replication_pad1d_out_impl, self, padding, out);
+  }
+#endif
+  return replication_pad1d_out_impl(kOp_replication_pad1d_out, self, padding, out);
+}
+
+// ---- aten::replication_pad1d -> diopiPad (derived from replication_pad1d_out)
+const opweave::OpInfo kInfo_replication_pad1d{"aten::replication_pad1d",
+                                              "diopiPad",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_replication_pad1d = opweave::register_op(&kInfo_replication_pad1d);
+
+at::Tensor replication_pad1d_impl(int op, const at::Tensor& self, at::IntArrayRef padding) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::replication_pad1d>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, padding);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::pad(self, padding), opweave::OpGuard::find_device(self));
+  replication_pad1d_out_impl(op, self, padding, out);
+  return out;
+}
+
+at::Tensor wrap_replication_pad1d(const at::Tensor& self, at::IntArrayRef padding) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_replication_pad1d) != 0)) {
+    return opweave::instrumented_call<at::_ops::replication_pad1d>(
+        kOp_replication_pad1d, &replication_pad1d_impl, self, padding);
+  }
+#endif
+  return replication_pad1d_impl(kOp_replication_pad1d, self, padding);
+}
+
+// ---- aten::replication_pad2d.out -> diopiPad
+const opweave::OpInfo kInfo_replication_pad2d_out{"aten::replication_pad2d.out",
+                                                  "diopiPad",
+                                                  true,
+                                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_replication_pad2d_out = opweave::register_op(&kInfo_replication_pad2d_out);
+
+at::Tensor& replication_pad2d_out_impl(int op, const at::Tensor& self, at::IntArrayRef padding,
+                                       at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::replication_pad2d_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, padding, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::pad(self, padding));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiPad)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(padding), "replicate", nullptr);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::replication_pad2d_out>(op, status, self, padding, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_replication_pad2d_out(const at::Tensor& self, at::IntArrayRef padding,
+                                       at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_replication_pad2d_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::replication_pad2d_out>(
+        kOp_replication_pad2d_out, &replication_pad2d_out_impl, self, padding, out);
+  }
+#endif
+  return replication_pad2d_out_impl(kOp_replication_pad2d_out, self, padding, out);
+}
+
+// ---- aten::replication_pad2d -> diopiPad (derived from replication_pad2d_out)
+const opweave::OpInfo kInfo_replication_pad2d{"aten::replication_pad2d",
+                                              "diopiPad",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_replication_pad2d = opweave::register_op(&kInfo_replication_pad2d);
+
+at::Tensor replication_pad2d_impl(int op, const at::Tensor& self, at::IntArrayRef padding) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::replication_pad2d>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, padding);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::pad(self, padding), opweave::OpGuard::find_device(self));
+  replication_pad2d_out_impl(op, self, padding, out);
+  return out;
+}
+
+at::Tensor wrap_replication_pad2d(const at::Tensor& self, at::IntArrayRef padding) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_replication_pad2d) != 0)) {
+    return opweave::instrumented_call<at::_ops::replication_pad2d>(
+        kOp_replication_pad2d, &replication_pad2d_impl, self, padding);
+  }
+#endif
+  return replication_pad2d_impl(kOp_replication_pad2d, self, padding);
+}
+
+// ---- aten::replication_pad3d.out -> diopiPad
+const opweave::OpInfo kInfo_replication_pad3d_out{"aten::replication_pad3d.out",
+                                                  "diopiPad",
+                                                  true,
+                                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_replication_pad3d_out = opweave::register_op(&kInfo_replication_pad3d_out);
+
+at::Tensor& replication_pad3d_out_impl(int op, const at::Tensor& self, at::IntArrayRef padding,
+                                       at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::replication_pad3d_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, padding, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::pad(self, padding));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiPad)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(padding), "replicate", nullptr);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::replication_pad3d_out>(op, status, self, padding, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_replication_pad3d_out(const at::Tensor& self, at::IntArrayRef padding,
+                                       at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_replication_pad3d_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::replication_pad3d_out>(
+        kOp_replication_pad3d_out, &replication_pad3d_out_impl, self, padding, out);
+  }
+#endif
+  return replication_pad3d_out_impl(kOp_replication_pad3d_out, self, padding, out);
+}
+
+// ---- aten::replication_pad3d -> diopiPad (derived from replication_pad3d_out)
+const opweave::OpInfo kInfo_replication_pad3d{"aten::replication_pad3d",
+                                              "diopiPad",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_replication_pad3d = opweave::register_op(&kInfo_replication_pad3d);
+
+at::Tensor replication_pad3d_impl(int op, const at::Tensor& self, at::IntArrayRef padding) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::replication_pad3d>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, padding);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::pad(self, padding), opweave::OpGuard::find_device(self));
+  replication_pad3d_out_impl(op, self, padding, out);
+  return out;
+}
+
+at::Tensor wrap_replication_pad3d(const at::Tensor& self, at::IntArrayRef padding) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_replication_pad3d) != 0)) {
+    return opweave::instrumented_call<at::_ops::replication_pad3d>(
+        kOp_replication_pad3d, &replication_pad3d_impl, self, padding);
+  }
+#endif
+  return replication_pad3d_impl(kOp_replication_pad3d, self, padding);
+}
+
+// ---- aten::im2col.out -> diopiIm2Col
+const opweave::OpInfo kInfo_im2col_out{"aten::im2col.out",
+                                       "diopiIm2Col",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_im2col_out = opweave::register_op(&kInfo_im2col_out);
+
+at::Tensor& im2col_out_impl(int op, const at::Tensor& self, at::IntArrayRef kernel_size,
+                            at::IntArrayRef dilation, at::IntArrayRef padding,
+                            at::IntArrayRef stride, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::im2col_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, kernel_size, dilation, padding,
+        stride, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out,
+                      opweave::rules::im2col(self, kernel_size, dilation, padding, stride));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiIm2Col)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(kernel_size), opweave::to_diopi_size(dilation),
+      opweave::to_diopi_size(padding), opweave::to_diopi_size(stride));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::im2col_out>(op, status, self, kernel_size, dilation,
+                                                        padding, stride, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_im2col_out(const at::Tensor& self, at::IntArrayRef kernel_size,
+                            at::IntArrayRef dilation, at::IntArrayRef padding,
+                            at::IntArrayRef stride, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_im2col_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::im2col_out>(
+        kOp_im2col_out, &im2col_out_impl, self, kernel_size, dilation, padding, stride, out);
+  }
+#endif
+  return im2col_out_impl(kOp_im2col_out, self, kernel_size, dilation, padding, stride, out);
+}
+
+// ---- aten::im2col -> diopiIm2Col (derived from im2col_out)
+const opweave::OpInfo kInfo_im2col{"aten::im2col",
+                                   "diopiIm2Col",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_im2col = opweave::register_op(&kInfo_im2col);
+
+at::Tensor im2col_impl(int op, const at::Tensor& self, at::IntArrayRef kernel_size,
+                       at::IntArrayRef dilation, at::IntArrayRef padding, at::IntArrayRef stride) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::im2col>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, kernel_size, dilation, padding,
+        stride);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::im2col(self, kernel_size, dilation, padding, stride),
+                        opweave::OpGuard::find_device(self));
+  im2col_out_impl(op, self, kernel_size, dilation, padding, stride, out);
+  return out;
+}
+
+at::Tensor wrap_im2col(const at::Tensor& self, at::IntArrayRef kernel_size,
+                       at::IntArrayRef dilation, at::IntArrayRef padding, at::IntArrayRef stride) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_im2col) != 0)) {
+    return opweave::instrumented_call<at::_ops::im2col>(kOp_im2col, &im2col_impl, self, kernel_size,
+                                                        dilation, padding, stride);
+  }
+#endif
+  return im2col_impl(kOp_im2col, self, kernel_size, dilation, padding, stride);
+}
+
 // ---- aten::random_.from -> diopiRandomInp
 const opweave::OpInfo kInfo_random__from{"aten::random_.from",
                                          "diopiRandomInp",
@@ -2705,6 +3198,20 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("isin.Tensor_Tensor", TORCH_FN(wrap_isin_Tensor_Tensor));
   m.impl("_adaptive_avg_pool2d", TORCH_FN(wrap__adaptive_avg_pool2d));
   m.impl("_adaptive_avg_pool2d_backward", TORCH_FN(wrap__adaptive_avg_pool2d_backward));
+  m.impl("reflection_pad1d.out", TORCH_FN(wrap_reflection_pad1d_out));
+  m.impl("reflection_pad1d", TORCH_FN(wrap_reflection_pad1d));
+  m.impl("reflection_pad2d.out", TORCH_FN(wrap_reflection_pad2d_out));
+  m.impl("reflection_pad2d", TORCH_FN(wrap_reflection_pad2d));
+  m.impl("reflection_pad3d.out", TORCH_FN(wrap_reflection_pad3d_out));
+  m.impl("reflection_pad3d", TORCH_FN(wrap_reflection_pad3d));
+  m.impl("replication_pad1d.out", TORCH_FN(wrap_replication_pad1d_out));
+  m.impl("replication_pad1d", TORCH_FN(wrap_replication_pad1d));
+  m.impl("replication_pad2d.out", TORCH_FN(wrap_replication_pad2d_out));
+  m.impl("replication_pad2d", TORCH_FN(wrap_replication_pad2d));
+  m.impl("replication_pad3d.out", TORCH_FN(wrap_replication_pad3d_out));
+  m.impl("replication_pad3d", TORCH_FN(wrap_replication_pad3d));
+  m.impl("im2col.out", TORCH_FN(wrap_im2col_out));
+  m.impl("im2col", TORCH_FN(wrap_im2col));
   m.impl("random_.from", TORCH_FN(wrap_random__from));
   m.impl("igamma.out", TORCH_FN(wrap_igamma_out));
   m.impl("igamma", TORCH_FN(wrap_igamma));

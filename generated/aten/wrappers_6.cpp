@@ -3,6 +3,12 @@
 // PrivateUse1 kernels for the ATen overloads routed to DIOPI, shard 6.
 // Fast path: one predictable branch on the op's cached flags, then the DIOPI call.
 #include "opweave/gen_support.h"
+// An overload composite on some torch versions only (the catalogue's composite_until /
+// composite_since): its autograd kernel below is compiled only where the decomposition exists.
+#if __has_include(<ATen/ops/prelu_compositeimplicitautograd_dispatch.h>)
+#include <ATen/ops/prelu_compositeimplicitautograd_dispatch.h>
+#define OPWEAVE_COMPOSITE_prelu 1
+#endif
 
 namespace {
 
@@ -1866,6 +1872,243 @@ at::Tensor wrap_max_pool2d_with_indices_backward(const at::Tensor& grad_output,
                                                ceil_mode, indices);
 }
 
+// ---- aten::avg_pool3d.out -> diopiAvgPool3d
+const opweave::OpInfo kInfo_avg_pool3d_out{"aten::avg_pool3d.out",
+                                           "diopiAvgPool3d",
+                                           true,
+                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_avg_pool3d_out = opweave::register_op(&kInfo_avg_pool3d_out);
+
+at::Tensor& avg_pool3d_out_impl(int op, const at::Tensor& self, at::IntArrayRef kernel_size,
+                                at::IntArrayRef stride, at::IntArrayRef padding, bool ceil_mode,
+                                bool count_include_pad, c10::optional<int64_t> divisor_override,
+                                at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::avg_pool3d_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, kernel_size, stride, padding,
+        ceil_mode, count_include_pad, divisor_override, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out,
+                      opweave::rules::pool3d(self, kernel_size, stride, padding, ceil_mode));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAvgPool3d)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(kernel_size), opweave::to_diopi_size(stride),
+      opweave::to_diopi_size(padding), ceil_mode, count_include_pad,
+      opweave::optional_ptr(divisor_override));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::avg_pool3d_out>(op, status, self, kernel_size, stride,
+                                                            padding, ceil_mode, count_include_pad,
+                                                            divisor_override, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_avg_pool3d_out(const at::Tensor& self, at::IntArrayRef kernel_size,
+                                at::IntArrayRef stride, at::IntArrayRef padding, bool ceil_mode,
+                                bool count_include_pad, c10::optional<int64_t> divisor_override,
+                                at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_avg_pool3d_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::avg_pool3d_out>(
+        kOp_avg_pool3d_out, &avg_pool3d_out_impl, self, kernel_size, stride, padding, ceil_mode,
+        count_include_pad, divisor_override, out);
+  }
+#endif
+  return avg_pool3d_out_impl(kOp_avg_pool3d_out, self, kernel_size, stride, padding, ceil_mode,
+                             count_include_pad, divisor_override, out);
+}
+
+// ---- aten::avg_pool3d -> diopiAvgPool3d (derived from avg_pool3d_out)
+const opweave::OpInfo kInfo_avg_pool3d{"aten::avg_pool3d",
+                                       "diopiAvgPool3d",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_avg_pool3d = opweave::register_op(&kInfo_avg_pool3d);
+
+at::Tensor avg_pool3d_impl(int op, const at::Tensor& self, at::IntArrayRef kernel_size,
+                           at::IntArrayRef stride, at::IntArrayRef padding, bool ceil_mode,
+                           bool count_include_pad, c10::optional<int64_t> divisor_override) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::avg_pool3d>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, kernel_size, stride, padding,
+        ceil_mode, count_include_pad, divisor_override);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::pool3d(self, kernel_size, stride, padding, ceil_mode),
+                        opweave::OpGuard::find_device(self));
+  avg_pool3d_out_impl(op, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                      divisor_override, out);
+  return out;
+}
+
+at::Tensor wrap_avg_pool3d(const at::Tensor& self, at::IntArrayRef kernel_size,
+                           at::IntArrayRef stride, at::IntArrayRef padding, bool ceil_mode,
+                           bool count_include_pad, c10::optional<int64_t> divisor_override) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_avg_pool3d) != 0)) {
+    return opweave::instrumented_call<at::_ops::avg_pool3d>(kOp_avg_pool3d, &avg_pool3d_impl, self,
+                                                            kernel_size, stride, padding, ceil_mode,
+                                                            count_include_pad, divisor_override);
+  }
+#endif
+  return avg_pool3d_impl(kOp_avg_pool3d, self, kernel_size, stride, padding, ceil_mode,
+                         count_include_pad, divisor_override);
+}
+
+// ---- aten::avg_pool3d_backward.grad_input -> diopiAvgPool3dBackward
+const opweave::OpInfo kInfo_avg_pool3d_backward_grad_input{"aten::avg_pool3d_backward.grad_input",
+                                                           "diopiAvgPool3dBackward",
+                                                           true,
+                                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_avg_pool3d_backward_grad_input =
+    opweave::register_op(&kInfo_avg_pool3d_backward_grad_input);
+
+at::Tensor& avg_pool3d_backward_grad_input_impl(int op, const at::Tensor& grad_output,
+                                                const at::Tensor& self, at::IntArrayRef kernel_size,
+                                                at::IntArrayRef stride, at::IntArrayRef padding,
+                                                bool ceil_mode, bool count_include_pad,
+                                                c10::optional<int64_t> divisor_override,
+                                                at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::avg_pool3d_backward_grad_input>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, kernel_size,
+        stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
+  }
+  opweave::OpGuard guard(op, grad_output, self, grad_input);
+  opweave::resize_out(op, grad_input, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAvgPool3dBackward)>(op)(
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(self)), opweave::to_diopi_size(kernel_size),
+      opweave::to_diopi_size(stride), opweave::to_diopi_size(padding), ceil_mode, count_include_pad,
+      opweave::optional_ptr(divisor_override));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::avg_pool3d_backward_grad_input>(
+        op, status, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+        divisor_override, grad_input);
+  }
+  return grad_input;
+}
+
+at::Tensor& wrap_avg_pool3d_backward_grad_input(const at::Tensor& grad_output,
+                                                const at::Tensor& self, at::IntArrayRef kernel_size,
+                                                at::IntArrayRef stride, at::IntArrayRef padding,
+                                                bool ceil_mode, bool count_include_pad,
+                                                c10::optional<int64_t> divisor_override,
+                                                at::Tensor& grad_input) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_avg_pool3d_backward_grad_input) != 0)) {
+    return opweave::instrumented_call<at::_ops::avg_pool3d_backward_grad_input>(
+        kOp_avg_pool3d_backward_grad_input, &avg_pool3d_backward_grad_input_impl, grad_output, self,
+        kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
+  }
+#endif
+  return avg_pool3d_backward_grad_input_impl(kOp_avg_pool3d_backward_grad_input, grad_output, self,
+                                             kernel_size, stride, padding, ceil_mode,
+                                             count_include_pad, divisor_override, grad_input);
+}
+
+// ---- aten::avg_pool3d_backward -> diopiAvgPool3dBackward (derived from
+// avg_pool3d_backward_grad_input)
+const opweave::OpInfo kInfo_avg_pool3d_backward{"aten::avg_pool3d_backward",
+                                                "diopiAvgPool3dBackward",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_avg_pool3d_backward = opweave::register_op(&kInfo_avg_pool3d_backward);
+
+at::Tensor avg_pool3d_backward_impl(int op, const at::Tensor& grad_output, const at::Tensor& self,
+                                    at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                                    at::IntArrayRef padding, bool ceil_mode, bool count_include_pad,
+                                    c10::optional<int64_t> divisor_override) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::avg_pool3d_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, kernel_size,
+        stride, padding, ceil_mode, count_include_pad, divisor_override);
+  }
+  at::Tensor grad_input = opweave::allocate(opweave::rules::like(self),
+                                            opweave::OpGuard::find_device(grad_output, self));
+  avg_pool3d_backward_grad_input_impl(op, grad_output, self, kernel_size, stride, padding,
+                                      ceil_mode, count_include_pad, divisor_override, grad_input);
+  return grad_input;
+}
+
+at::Tensor wrap_avg_pool3d_backward(const at::Tensor& grad_output, const at::Tensor& self,
+                                    at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                                    at::IntArrayRef padding, bool ceil_mode, bool count_include_pad,
+                                    c10::optional<int64_t> divisor_override) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_avg_pool3d_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::avg_pool3d_backward>(
+        kOp_avg_pool3d_backward, &avg_pool3d_backward_impl, grad_output, self, kernel_size, stride,
+        padding, ceil_mode, count_include_pad, divisor_override);
+  }
+#endif
+  return avg_pool3d_backward_impl(kOp_avg_pool3d_backward, grad_output, self, kernel_size, stride,
+                                  padding, ceil_mode, count_include_pad, divisor_override);
+}
+
+// ---- aten::prelu -> diopiPrelu
+const opweave::OpInfo kInfo_prelu{"aten::prelu",
+                                  "diopiPrelu",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_prelu = opweave::register_op(&kInfo_prelu);
+
+at::Tensor prelu_impl(int op, const at::Tensor& self, const at::Tensor& weight) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight)))) {
+    return opweave::fallback_call<at::_ops::prelu>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, weight);
+  }
+  opweave::OpGuard guard(op, self, weight);
+  at::Tensor result0 = opweave::allocate(opweave::rules::prelu(self, weight), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiPrelu)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(weight)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::prelu>(op, status, self, weight);
+  }
+  return result0;
+}
+
+at::Tensor wrap_prelu(const at::Tensor& self, const at::Tensor& weight) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_prelu) != 0)) {
+    return opweave::instrumented_call<at::_ops::prelu>(kOp_prelu, &prelu_impl, self, weight);
+  }
+#endif
+  return prelu_impl(kOp_prelu, self, weight);
+}
+#ifdef OPWEAVE_COMPOSITE_prelu
+
+// aten::prelu is CompositeImplicitAutograd: decompose when a gradient is needed.
+at::Tensor autograd_prelu(const at::Tensor& self, const at::Tensor& weight) {
+  if (opweave::grad_required(self, weight)) {
+    return at::compositeimplicitautograd::prelu(self, weight);
+  }
+  at::AutoDispatchBelowADInplaceOrView below_autograd;
+  return opweave::compat::call<at::_ops::prelu>(self, weight);
+}
+#endif
+
 // ---- aten::hardtanh.out -> diopiHardtanh
 const opweave::OpInfo kInfo_hardtanh_out{"aten::hardtanh.out",
                                          "diopiHardtanh",
@@ -3458,6 +3701,11 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("max_pool2d_with_indices_backward.grad_input",
          TORCH_FN(wrap_max_pool2d_with_indices_backward_grad_input));
   m.impl("max_pool2d_with_indices_backward", TORCH_FN(wrap_max_pool2d_with_indices_backward));
+  m.impl("avg_pool3d.out", TORCH_FN(wrap_avg_pool3d_out));
+  m.impl("avg_pool3d", TORCH_FN(wrap_avg_pool3d));
+  m.impl("avg_pool3d_backward.grad_input", TORCH_FN(wrap_avg_pool3d_backward_grad_input));
+  m.impl("avg_pool3d_backward", TORCH_FN(wrap_avg_pool3d_backward));
+  m.impl("prelu", TORCH_FN(wrap_prelu));
   m.impl("hardtanh.out", TORCH_FN(wrap_hardtanh_out));
   m.impl("hardtanh", TORCH_FN(wrap_hardtanh));
   m.impl("hardtanh_", TORCH_FN(wrap_hardtanh_));
@@ -3503,4 +3751,10 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
          TORCH_FN(wrap_special_shifted_chebyshev_polynomial_t_out));
   m.impl("special_shifted_chebyshev_polynomial_t",
          TORCH_FN(wrap_special_shifted_chebyshev_polynomial_t));
+}
+
+TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {
+#ifdef OPWEAVE_COMPOSITE_prelu
+  m.impl("prelu", TORCH_FN(autograd_prelu));
+#endif
 }

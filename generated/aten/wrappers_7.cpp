@@ -1692,6 +1692,464 @@ at::Tensor wrap_avg_pool2d_backward(const at::Tensor& grad_output, const at::Ten
                                   padding, ceil_mode, count_include_pad, divisor_override);
 }
 
+// ---- aten::max_pool3d_with_indices.out -> diopiMaxPool3dWithIndices
+const opweave::OpInfo kInfo_max_pool3d_with_indices_out{"aten::max_pool3d_with_indices.out",
+                                                        "diopiMaxPool3dWithIndices",
+                                                        true,
+                                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_max_pool3d_with_indices_out =
+    opweave::register_op(&kInfo_max_pool3d_with_indices_out);
+
+::std::tuple<at::Tensor&, at::Tensor&> max_pool3d_with_indices_out_impl(
+    int op, const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+    at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode, at::Tensor& out,
+    at::Tensor& indices) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::max_pool3d_with_indices_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, kernel_size, stride, padding,
+        dilation, ceil_mode, out, indices);
+  }
+  opweave::OpGuard guard(op, self, out, indices);
+  opweave::resize_out(
+      op, out, opweave::rules::pool3d(self, kernel_size, stride, padding, dilation, ceil_mode));
+  opweave::resize_out(
+      op, indices,
+      opweave::rules::pool3d_indices(self, kernel_size, stride, padding, dilation, ceil_mode));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out, indices))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        out, indices);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMaxPool3dWithIndices)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::handle(indices),
+      opweave::const_handle(guard.on_device(self)), opweave::to_diopi_size(kernel_size),
+      opweave::to_diopi_size(stride), opweave::to_diopi_size(padding),
+      opweave::to_diopi_size(dilation), ceil_mode);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::max_pool3d_with_indices_out>(
+        op, status, self, kernel_size, stride, padding, dilation, ceil_mode, out, indices);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(out, indices);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_max_pool3d_with_indices_out(
+    const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+    at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode, at::Tensor& out,
+    at::Tensor& indices) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_max_pool3d_with_indices_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::max_pool3d_with_indices_out>(
+        kOp_max_pool3d_with_indices_out, &max_pool3d_with_indices_out_impl, self, kernel_size,
+        stride, padding, dilation, ceil_mode, out, indices);
+  }
+#endif
+  return max_pool3d_with_indices_out_impl(kOp_max_pool3d_with_indices_out, self, kernel_size,
+                                          stride, padding, dilation, ceil_mode, out, indices);
+}
+
+// ---- aten::max_pool3d_with_indices -> diopiMaxPool3dWithIndices (derived from
+// max_pool3d_with_indices_out)
+const opweave::OpInfo kInfo_max_pool3d_with_indices{"aten::max_pool3d_with_indices",
+                                                    "diopiMaxPool3dWithIndices",
+                                                    true,
+                                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_max_pool3d_with_indices = opweave::register_op(&kInfo_max_pool3d_with_indices);
+
+::std::tuple<at::Tensor, at::Tensor> max_pool3d_with_indices_impl(
+    int op, const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+    at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::max_pool3d_with_indices>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, kernel_size, stride, padding,
+        dilation, ceil_mode);
+  }
+  at::Tensor out = opweave::allocate(
+      opweave::rules::pool3d(self, kernel_size, stride, padding, dilation, ceil_mode),
+      opweave::OpGuard::find_device(self));
+  at::Tensor indices = opweave::allocate(
+      opweave::rules::pool3d_indices(self, kernel_size, stride, padding, dilation, ceil_mode),
+      opweave::OpGuard::find_device(self));
+  max_pool3d_with_indices_out_impl(op, self, kernel_size, stride, padding, dilation, ceil_mode, out,
+                                   indices);
+  return ::std::tuple<at::Tensor, at::Tensor>(out, indices);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_max_pool3d_with_indices(
+    const at::Tensor& self, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+    at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_max_pool3d_with_indices) != 0)) {
+    return opweave::instrumented_call<at::_ops::max_pool3d_with_indices>(
+        kOp_max_pool3d_with_indices, &max_pool3d_with_indices_impl, self, kernel_size, stride,
+        padding, dilation, ceil_mode);
+  }
+#endif
+  return max_pool3d_with_indices_impl(kOp_max_pool3d_with_indices, self, kernel_size, stride,
+                                      padding, dilation, ceil_mode);
+}
+
+// ---- aten::max_pool3d_with_indices_backward.grad_input -> diopiMaxPool3dBackward
+const opweave::OpInfo kInfo_max_pool3d_with_indices_backward_grad_input{
+    "aten::max_pool3d_with_indices_backward.grad_input",
+    "diopiMaxPool3dBackward",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_max_pool3d_with_indices_backward_grad_input =
+    opweave::register_op(&kInfo_max_pool3d_with_indices_backward_grad_input);
+
+at::Tensor& max_pool3d_with_indices_backward_grad_input_impl(
+    int op, const at::Tensor& grad_output, const at::Tensor& self, at::IntArrayRef kernel_size,
+    at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode,
+    const at::Tensor& indices, at::Tensor& grad_input) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_input) &&
+                     opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices)))) {
+    return opweave::fallback_call<at::_ops::max_pool3d_with_indices_backward_grad_input>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, kernel_size,
+        stride, padding, dilation, ceil_mode, indices, grad_input);
+  }
+  opweave::OpGuard guard(op, grad_output, self, indices, grad_input);
+  opweave::resize_out(op, grad_input, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(grad_input))) {
+    return grad_input;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMaxPool3dBackward)>(op)(
+      guard.ctx(), opweave::handle(grad_input), opweave::const_handle(guard.on_device(grad_output)),
+      opweave::const_handle(guard.on_device(self)), opweave::to_diopi_size(kernel_size),
+      opweave::to_diopi_size(stride), opweave::to_diopi_size(padding),
+      opweave::to_diopi_size(dilation), ceil_mode, opweave::const_handle(guard.on_device(indices)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::max_pool3d_with_indices_backward_grad_input>(
+        op, status, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices,
+        grad_input);
+  }
+  return grad_input;
+}
+
+at::Tensor& wrap_max_pool3d_with_indices_backward_grad_input(
+    const at::Tensor& grad_output, const at::Tensor& self, at::IntArrayRef kernel_size,
+    at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode,
+    const at::Tensor& indices, at::Tensor& grad_input) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_max_pool3d_with_indices_backward_grad_input) != 0)) {
+    return opweave::instrumented_call<at::_ops::max_pool3d_with_indices_backward_grad_input>(
+        kOp_max_pool3d_with_indices_backward_grad_input,
+        &max_pool3d_with_indices_backward_grad_input_impl, grad_output, self, kernel_size, stride,
+        padding, dilation, ceil_mode, indices, grad_input);
+  }
+#endif
+  return max_pool3d_with_indices_backward_grad_input_impl(
+      kOp_max_pool3d_with_indices_backward_grad_input, grad_output, self, kernel_size, stride,
+      padding, dilation, ceil_mode, indices, grad_input);
+}
+
+// ---- aten::max_pool3d_with_indices_backward -> diopiMaxPool3dBackward (derived from
+// max_pool3d_with_indices_backward_grad_input)
+const opweave::OpInfo kInfo_max_pool3d_with_indices_backward{
+    "aten::max_pool3d_with_indices_backward",
+    "diopiMaxPool3dBackward",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_max_pool3d_with_indices_backward =
+    opweave::register_op(&kInfo_max_pool3d_with_indices_backward);
+
+at::Tensor max_pool3d_with_indices_backward_impl(int op, const at::Tensor& grad_output,
+                                                 const at::Tensor& self,
+                                                 at::IntArrayRef kernel_size,
+                                                 at::IntArrayRef stride, at::IntArrayRef padding,
+                                                 at::IntArrayRef dilation, bool ceil_mode,
+                                                 const at::Tensor& indices) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, grad_output) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices)))) {
+    return opweave::fallback_call<at::_ops::max_pool3d_with_indices_backward>(
+        op, "a dtype outside the catalogue's (complex, ...)", grad_output, self, kernel_size,
+        stride, padding, dilation, ceil_mode, indices);
+  }
+  at::Tensor grad_input = opweave::allocate(
+      opweave::rules::like(self), opweave::OpGuard::find_device(grad_output, self, indices));
+  max_pool3d_with_indices_backward_grad_input_impl(op, grad_output, self, kernel_size, stride,
+                                                   padding, dilation, ceil_mode, indices,
+                                                   grad_input);
+  return grad_input;
+}
+
+at::Tensor wrap_max_pool3d_with_indices_backward(const at::Tensor& grad_output,
+                                                 const at::Tensor& self,
+                                                 at::IntArrayRef kernel_size,
+                                                 at::IntArrayRef stride, at::IntArrayRef padding,
+                                                 at::IntArrayRef dilation, bool ceil_mode,
+                                                 const at::Tensor& indices) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_max_pool3d_with_indices_backward) != 0)) {
+    return opweave::instrumented_call<at::_ops::max_pool3d_with_indices_backward>(
+        kOp_max_pool3d_with_indices_backward, &max_pool3d_with_indices_backward_impl, grad_output,
+        self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  }
+#endif
+  return max_pool3d_with_indices_backward_impl(kOp_max_pool3d_with_indices_backward, grad_output,
+                                               self, kernel_size, stride, padding, dilation,
+                                               ceil_mode, indices);
+}
+
+// ---- aten::glu.out -> diopiGlu
+const opweave::OpInfo kInfo_glu_out{"aten::glu.out",
+                                    "diopiGlu",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_glu_out = opweave::register_op(&kInfo_glu_out);
+
+at::Tensor& glu_out_impl(int op, const at::Tensor& self, int64_t dim, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::glu_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::glu(self, dim));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiGlu)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), dim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::glu_out>(op, status, self, dim, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_glu_out(const at::Tensor& self, int64_t dim, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_glu_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::glu_out>(kOp_glu_out, &glu_out_impl, self, dim,
+                                                         out);
+  }
+#endif
+  return glu_out_impl(kOp_glu_out, self, dim, out);
+}
+
+// ---- aten::glu -> diopiGlu (derived from glu_out)
+const opweave::OpInfo kInfo_glu{"aten::glu",
+                                "diopiGlu",
+                                true,
+                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_glu = opweave::register_op(&kInfo_glu);
+
+at::Tensor glu_impl(int op, const at::Tensor& self, int64_t dim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::glu>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::glu(self, dim), opweave::OpGuard::find_device(self));
+  glu_out_impl(op, self, dim, out);
+  return out;
+}
+
+at::Tensor wrap_glu(const at::Tensor& self, int64_t dim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_glu) != 0)) {
+    return opweave::instrumented_call<at::_ops::glu>(kOp_glu, &glu_impl, self, dim);
+  }
+#endif
+  return glu_impl(kOp_glu, self, dim);
+}
+
+// ---- aten::multi_margin_loss.out -> diopiMultiMarginLoss
+const opweave::OpInfo kInfo_multi_margin_loss_out{"aten::multi_margin_loss.out",
+                                                  "diopiMultiMarginLoss",
+                                                  true,
+                                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_multi_margin_loss_out = opweave::register_op(&kInfo_multi_margin_loss_out);
+
+at::Tensor& multi_margin_loss_out_impl(int op, const at::Tensor& self, const at::Tensor& target,
+                                       const at::Scalar& p, const at::Scalar& margin,
+                                       const c10::optional<at::Tensor>& weight, int64_t reduction,
+                                       at::Tensor& out) {
+  if (C10_UNLIKELY(
+          !(opweave::dtype_in(kCatalogueDtypes, out) && opweave::dtype_in(kCatalogueDtypes, self) &&
+            opweave::dtype_in(kCatalogueDtypes, target) && opweave::dtype_in(kCatalogueDtypes, p) &&
+            opweave::dtype_in(kCatalogueDtypes, margin) &&
+            opweave::dtype_in(kCatalogueDtypes, weight)))) {
+    return opweave::fallback_call<at::_ops::multi_margin_loss_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, target, p, margin, weight,
+        reduction, out);
+  }
+  opweave::OpGuard guard(op, self, target, weight, out);
+  opweave::resize_out(op, out, opweave::rules::multi_margin_loss(self, target, reduction));
+  const diopiScalar_t p_d = opweave::to_diopi_scalar(p);
+  const diopiScalar_t margin_d = opweave::to_diopi_scalar(margin);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMultiMarginLoss)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(target)), &p_d, &margin_d,
+      guard.optional_on_device(weight), static_cast<diopiReduction_t>(reduction));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::multi_margin_loss_out>(op, status, self, target, p,
+                                                                   margin, weight, reduction, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_multi_margin_loss_out(const at::Tensor& self, const at::Tensor& target,
+                                       const at::Scalar& p, const at::Scalar& margin,
+                                       const c10::optional<at::Tensor>& weight, int64_t reduction,
+                                       at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_multi_margin_loss_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::multi_margin_loss_out>(
+        kOp_multi_margin_loss_out, &multi_margin_loss_out_impl, self, target, p, margin, weight,
+        reduction, out);
+  }
+#endif
+  return multi_margin_loss_out_impl(kOp_multi_margin_loss_out, self, target, p, margin, weight,
+                                    reduction, out);
+}
+
+// ---- aten::multi_margin_loss -> diopiMultiMarginLoss (derived from multi_margin_loss_out)
+const opweave::OpInfo kInfo_multi_margin_loss{"aten::multi_margin_loss",
+                                              "diopiMultiMarginLoss",
+                                              true,
+                                              {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                              {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_multi_margin_loss = opweave::register_op(&kInfo_multi_margin_loss);
+
+at::Tensor multi_margin_loss_impl(int op, const at::Tensor& self, const at::Tensor& target,
+                                  const at::Scalar& p, const at::Scalar& margin,
+                                  const c10::optional<at::Tensor>& weight, int64_t reduction) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, target) &&
+                     opweave::dtype_in(kCatalogueDtypes, p) &&
+                     opweave::dtype_in(kCatalogueDtypes, margin) &&
+                     opweave::dtype_in(kCatalogueDtypes, weight)))) {
+    return opweave::fallback_call<at::_ops::multi_margin_loss>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, target, p, margin, weight,
+        reduction);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::multi_margin_loss(self, target, reduction),
+                                     opweave::OpGuard::find_device(self, target, weight));
+  multi_margin_loss_out_impl(op, self, target, p, margin, weight, reduction, out);
+  return out;
+}
+
+at::Tensor wrap_multi_margin_loss(const at::Tensor& self, const at::Tensor& target,
+                                  const at::Scalar& p, const at::Scalar& margin,
+                                  const c10::optional<at::Tensor>& weight, int64_t reduction) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_multi_margin_loss) != 0)) {
+    return opweave::instrumented_call<at::_ops::multi_margin_loss>(
+        kOp_multi_margin_loss, &multi_margin_loss_impl, self, target, p, margin, weight, reduction);
+  }
+#endif
+  return multi_margin_loss_impl(kOp_multi_margin_loss, self, target, p, margin, weight, reduction);
+}
+
+// ---- aten::multilabel_margin_loss_forward.output -> diopiMultilabelMarginLoss
+const opweave::OpInfo kInfo_multilabel_margin_loss_forward_output{
+    "aten::multilabel_margin_loss_forward.output",
+    "diopiMultilabelMarginLoss",
+    true,
+    {0.001f, 0.01f, 1e-05f, 1e-10f},
+    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_multilabel_margin_loss_forward_output =
+    opweave::register_op(&kInfo_multilabel_margin_loss_forward_output);
+
+::std::tuple<at::Tensor&, at::Tensor&> multilabel_margin_loss_forward_output_impl(
+    int op, const at::Tensor& self, const at::Tensor& target, int64_t reduction, at::Tensor& output,
+    at::Tensor& is_target) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, output) &&
+                     opweave::dtype_in(kCatalogueDtypes, is_target) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, target)))) {
+    return opweave::fallback_call<at::_ops::multilabel_margin_loss_forward_output>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, target, reduction, output,
+        is_target);
+  }
+  opweave::OpGuard guard(op, self, target, output, is_target);
+  opweave::resize_out(op, output, opweave::rules::multilabel_margin_loss(self, target, reduction));
+  opweave::resize_out(op, is_target, opweave::rules::like(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(output, is_target))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        output, is_target);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMultilabelMarginLoss)>(op)(
+      guard.ctx(), opweave::handle(output), opweave::handle(is_target),
+      opweave::const_handle(guard.on_device(self)), opweave::const_handle(guard.on_device(target)),
+      static_cast<diopiReduction_t>(reduction));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::multilabel_margin_loss_forward_output>(
+        op, status, self, target, reduction, output, is_target);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(output, is_target);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_multilabel_margin_loss_forward_output(
+    const at::Tensor& self, const at::Tensor& target, int64_t reduction, at::Tensor& output,
+    at::Tensor& is_target) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_multilabel_margin_loss_forward_output) != 0)) {
+    return opweave::instrumented_call<at::_ops::multilabel_margin_loss_forward_output>(
+        kOp_multilabel_margin_loss_forward_output, &multilabel_margin_loss_forward_output_impl,
+        self, target, reduction, output, is_target);
+  }
+#endif
+  return multilabel_margin_loss_forward_output_impl(kOp_multilabel_margin_loss_forward_output, self,
+                                                    target, reduction, output, is_target);
+}
+
+// ---- aten::multilabel_margin_loss_forward -> diopiMultilabelMarginLoss (derived from
+// multilabel_margin_loss_forward_output)
+const opweave::OpInfo kInfo_multilabel_margin_loss_forward{"aten::multilabel_margin_loss_forward",
+                                                           "diopiMultilabelMarginLoss",
+                                                           true,
+                                                           {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                           {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_multilabel_margin_loss_forward =
+    opweave::register_op(&kInfo_multilabel_margin_loss_forward);
+
+::std::tuple<at::Tensor, at::Tensor> multilabel_margin_loss_forward_impl(int op,
+                                                                         const at::Tensor& self,
+                                                                         const at::Tensor& target,
+                                                                         int64_t reduction) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, target)))) {
+    return opweave::fallback_call<at::_ops::multilabel_margin_loss_forward>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, target, reduction);
+  }
+  at::Tensor output =
+      opweave::allocate(opweave::rules::multilabel_margin_loss(self, target, reduction),
+                        opweave::OpGuard::find_device(self, target));
+  at::Tensor is_target =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self, target));
+  multilabel_margin_loss_forward_output_impl(op, self, target, reduction, output, is_target);
+  return ::std::tuple<at::Tensor, at::Tensor>(output, is_target);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_multilabel_margin_loss_forward(const at::Tensor& self,
+                                                                         const at::Tensor& target,
+                                                                         int64_t reduction) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_multilabel_margin_loss_forward) != 0)) {
+    return opweave::instrumented_call<at::_ops::multilabel_margin_loss_forward>(
+        kOp_multilabel_margin_loss_forward, &multilabel_margin_loss_forward_impl, self, target,
+        reduction);
+  }
+#endif
+  return multilabel_margin_loss_forward_impl(kOp_multilabel_margin_loss_forward, self, target,
+                                             reduction);
+}
+
 // ---- aten::uniform_ -> diopiUniformInp
 const opweave::OpInfo kInfo_uniform_{"aten::uniform_",
                                      "diopiUniformInp",
@@ -2868,6 +3326,18 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("avg_pool2d", TORCH_FN(wrap_avg_pool2d));
   m.impl("avg_pool2d_backward.grad_input", TORCH_FN(wrap_avg_pool2d_backward_grad_input));
   m.impl("avg_pool2d_backward", TORCH_FN(wrap_avg_pool2d_backward));
+  m.impl("max_pool3d_with_indices.out", TORCH_FN(wrap_max_pool3d_with_indices_out));
+  m.impl("max_pool3d_with_indices", TORCH_FN(wrap_max_pool3d_with_indices));
+  m.impl("max_pool3d_with_indices_backward.grad_input",
+         TORCH_FN(wrap_max_pool3d_with_indices_backward_grad_input));
+  m.impl("max_pool3d_with_indices_backward", TORCH_FN(wrap_max_pool3d_with_indices_backward));
+  m.impl("glu.out", TORCH_FN(wrap_glu_out));
+  m.impl("glu", TORCH_FN(wrap_glu));
+  m.impl("multi_margin_loss.out", TORCH_FN(wrap_multi_margin_loss_out));
+  m.impl("multi_margin_loss", TORCH_FN(wrap_multi_margin_loss));
+  m.impl("multilabel_margin_loss_forward.output",
+         TORCH_FN(wrap_multilabel_margin_loss_forward_output));
+  m.impl("multilabel_margin_loss_forward", TORCH_FN(wrap_multilabel_margin_loss_forward));
   m.impl("uniform_", TORCH_FN(wrap_uniform_));
   m.impl("equal", TORCH_FN(wrap_equal));
   m.impl("prod.int_out", TORCH_FN(wrap_prod_int_out));

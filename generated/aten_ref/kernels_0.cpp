@@ -10,6 +10,8 @@
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/_linalg_eigh_ops.h>
 #include <ATen/ops/_linalg_solve_ex_ops.h>
+#include <ATen/ops/adaptive_max_pool2d_backward_ops.h>
+#include <ATen/ops/adaptive_max_pool2d_ops.h>
 #include <ATen/ops/addcdiv_ops.h>
 #include <ATen/ops/addcmul_ops.h>
 #include <ATen/ops/amin_ops.h>
@@ -19,6 +21,7 @@
 #include <ATen/ops/bitwise_and_ops.h>
 #include <ATen/ops/bitwise_not_ops.h>
 #include <ATen/ops/cat_ops.h>
+#include <ATen/ops/channel_shuffle_ops.h>
 #include <ATen/ops/copysign_ops.h>
 #include <ATen/ops/embedding_renorm_ops.h>
 #include <ATen/ops/erf_ops.h>
@@ -1115,6 +1118,67 @@ extern "C" diopiError_t diopiUpsampleNearestBackward(diopiContextHandle_t ctx,
         aten_ref::kCpuKeys, grad_output_t, aten_ref::ints(out_size), aten_ref::ints(in_size),
         c10::nullopt, c10::nullopt, grad_input_o.tensor());
     grad_input_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::adaptive_max_pool2d.out
+extern "C" diopiError_t diopiAdaptiveMaxPool2dWithIndices(diopiContextHandle_t ctx,
+                                                          diopiTensorHandle_t out,
+                                                          diopiTensorHandle_t indices,
+                                                          diopiConstTensorHandle_t input,
+                                                          diopiSize_t output_size) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    aten_ref::Output indices_o(indices);
+    opweave::compat::redispatch<at::_ops::adaptive_max_pool2d_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::ints(output_size), out_o.tensor(),
+        indices_o.tensor());
+    out_o.commit();
+    indices_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::adaptive_max_pool2d_backward.grad_input
+extern "C" diopiError_t diopiAdaptiveMaxPool2dBackward(diopiContextHandle_t ctx,
+                                                       diopiTensorHandle_t grad_input,
+                                                       diopiConstTensorHandle_t grad_output,
+                                                       diopiConstTensorHandle_t input,
+                                                       diopiConstTensorHandle_t indices) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor grad_output_t = aten_ref::wrap(grad_output);
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor indices_t = aten_ref::wrap(indices);
+    aten_ref::Output grad_input_o(grad_input);
+    opweave::compat::redispatch<at::_ops::adaptive_max_pool2d_backward_grad_input>(
+        aten_ref::kCpuKeys, grad_output_t, input_t, indices_t, grad_input_o.tensor());
+    grad_input_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::channel_shuffle
+extern "C" diopiError_t diopiChannelShuffle(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                            diopiConstTensorHandle_t input, int64_t groups) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    const auto result =
+        opweave::compat::redispatch<at::_ops::channel_shuffle>(aten_ref::kCpuKeys, input_t, groups);
+    aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -40,6 +40,7 @@
 #include <ATen/ops/i0_ops.h>
 #include <ATen/ops/igamma_ops.h>
 #include <ATen/ops/igammac_ops.h>
+#include <ATen/ops/im2col_ops.h>
 #include <ATen/ops/index_copy_ops.h>
 #include <ATen/ops/index_ops.h>
 #include <ATen/ops/index_reduce_ops.h>
@@ -1206,6 +1207,25 @@ extern "C" diopiError_t diopiAdaptiveAvgPool2dBackward(diopiContextHandle_t ctx,
     const auto result = opweave::compat::redispatch<at::_ops::_adaptive_avg_pool2d_backward>(
         aten_ref::kCpuKeys, grad_output_t, input_t);
     aten_ref::copy_result(grad_input, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::im2col.out
+extern "C" diopiError_t diopiIm2Col(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                    diopiConstTensorHandle_t input, diopiSize_t kernel_size,
+                                    diopiSize_t dilation, diopiSize_t padding, diopiSize_t stride) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::im2col_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::ints(kernel_size), aten_ref::ints(dilation),
+        aten_ref::ints(padding), aten_ref::ints(stride), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -16,6 +16,8 @@
 #include <ATen/ops/argmax_ops.h>
 #include <ATen/ops/asin_ops.h>
 #include <ATen/ops/asinh_ops.h>
+#include <ATen/ops/avg_pool3d_backward_ops.h>
+#include <ATen/ops/avg_pool3d_ops.h>
 #include <ATen/ops/bernoulli_ops.h>
 #include <ATen/ops/bitwise_or_ops.h>
 #include <ATen/ops/cauchy_ops.h>
@@ -50,6 +52,7 @@
 #include <ATen/ops/nanmedian_ops.h>
 #include <ATen/ops/native_layer_norm_backward_ops.h>
 #include <ATen/ops/native_layer_norm_ops.h>
+#include <ATen/ops/prelu_ops.h>
 #include <ATen/ops/remainder_ops.h>
 #include <ATen/ops/roll_ops.h>
 #include <ATen/ops/rsqrt_ops.h>
@@ -1064,6 +1067,67 @@ extern "C" diopiError_t diopiMaxPool2dBackward(
         aten_ref::ints(stride), aten_ref::ints(padding), aten_ref::ints(dilation), ceil_mode,
         indices_t, grad_input_o.tensor());
     grad_input_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::avg_pool3d.out
+extern "C" diopiError_t diopiAvgPool3d(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                       diopiConstTensorHandle_t input, diopiSize_t kernel_size,
+                                       diopiSize_t stride, diopiSize_t padding, bool ceil_mode,
+                                       bool count_include_pad, const int64_t* divisor_override) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::avg_pool3d_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::ints(kernel_size), aten_ref::ints(stride),
+        aten_ref::ints(padding), ceil_mode, count_include_pad,
+        aten_ref::optional_value(divisor_override), out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::avg_pool3d_backward.grad_input
+extern "C" diopiError_t diopiAvgPool3dBackward(
+    diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
+    diopiConstTensorHandle_t input, diopiSize_t kernel_size, diopiSize_t stride,
+    diopiSize_t padding, bool ceil_mode, bool count_include_pad, const int64_t* divisor_override) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor grad_output_t = aten_ref::wrap(grad_output);
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output grad_input_o(grad_input);
+    opweave::compat::redispatch<at::_ops::avg_pool3d_backward_grad_input>(
+        aten_ref::kCpuKeys, grad_output_t, input_t, aten_ref::ints(kernel_size),
+        aten_ref::ints(stride), aten_ref::ints(padding), ceil_mode, count_include_pad,
+        aten_ref::optional_value(divisor_override), grad_input_o.tensor());
+    grad_input_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::prelu
+extern "C" diopiError_t diopiPrelu(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                   diopiConstTensorHandle_t input,
+                                   diopiConstTensorHandle_t weight) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor weight_t = aten_ref::wrap(weight);
+    const auto result =
+        opweave::compat::redispatch<at::_ops::prelu>(aten_ref::kCpuKeys, input_t, weight_t);
+    aten_ref::copy_result(out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

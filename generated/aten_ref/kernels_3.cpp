@@ -30,6 +30,7 @@
 #include <ATen/ops/exp_ops.h>
 #include <ATen/ops/expm1_ops.h>
 #include <ATen/ops/geqrf_ops.h>
+#include <ATen/ops/glu_ops.h>
 #include <ATen/ops/hardswish_backward_ops.h>
 #include <ATen/ops/hardswish_ops.h>
 #include <ATen/ops/index_fill_ops.h>
@@ -42,8 +43,12 @@
 #include <ATen/ops/logical_and_ops.h>
 #include <ATen/ops/logical_not_ops.h>
 #include <ATen/ops/masked_select_ops.h>
+#include <ATen/ops/max_pool3d_with_indices_backward_ops.h>
+#include <ATen/ops/max_pool3d_with_indices_ops.h>
 #include <ATen/ops/mse_loss_backward_ops.h>
 #include <ATen/ops/mse_loss_ops.h>
+#include <ATen/ops/multi_margin_loss_ops.h>
+#include <ATen/ops/multilabel_margin_loss_forward_ops.h>
 #include <ATen/ops/mv_ops.h>
 #include <ATen/ops/nansum_ops.h>
 #include <ATen/ops/native_batch_norm_backward_ops.h>
@@ -843,6 +848,119 @@ extern "C" diopiError_t diopiAvgPool2dBackward(
         aten_ref::ints(stride), aten_ref::ints(padding), ceil_mode, count_include_pad,
         aten_ref::optional_value(divisor_override), grad_input_o.tensor());
     grad_input_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::max_pool3d_with_indices.out
+extern "C" diopiError_t diopiMaxPool3dWithIndices(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                                  diopiTensorHandle_t indices,
+                                                  diopiConstTensorHandle_t input,
+                                                  diopiSize_t kernel_size, diopiSize_t stride,
+                                                  diopiSize_t padding, diopiSize_t dilation,
+                                                  bool ceil_mode) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    aten_ref::Output indices_o(indices);
+    opweave::compat::redispatch<at::_ops::max_pool3d_with_indices_out>(
+        aten_ref::kCpuKeys, input_t, aten_ref::ints(kernel_size), aten_ref::ints(stride),
+        aten_ref::ints(padding), aten_ref::ints(dilation), ceil_mode, out_o.tensor(),
+        indices_o.tensor());
+    out_o.commit();
+    indices_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::max_pool3d_with_indices_backward.grad_input
+extern "C" diopiError_t diopiMaxPool3dBackward(
+    diopiContextHandle_t ctx, diopiTensorHandle_t grad_input, diopiConstTensorHandle_t grad_output,
+    diopiConstTensorHandle_t input, diopiSize_t kernel_size, diopiSize_t stride,
+    diopiSize_t padding, diopiSize_t dilation, bool ceil_mode, diopiConstTensorHandle_t indices) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor grad_output_t = aten_ref::wrap(grad_output);
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor indices_t = aten_ref::wrap(indices);
+    aten_ref::Output grad_input_o(grad_input);
+    opweave::compat::redispatch<at::_ops::max_pool3d_with_indices_backward_grad_input>(
+        aten_ref::kCpuKeys, grad_output_t, input_t, aten_ref::ints(kernel_size),
+        aten_ref::ints(stride), aten_ref::ints(padding), aten_ref::ints(dilation), ceil_mode,
+        indices_t, grad_input_o.tensor());
+    grad_input_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::glu.out
+extern "C" diopiError_t diopiGlu(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                 diopiConstTensorHandle_t input, int64_t dim) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::glu_out>(aten_ref::kCpuKeys, input_t, dim,
+                                                   out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::multi_margin_loss.out
+extern "C" diopiError_t diopiMultiMarginLoss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                             diopiConstTensorHandle_t input,
+                                             diopiConstTensorHandle_t target,
+                                             const diopiScalar_t* p, const diopiScalar_t* margin,
+                                             diopiConstTensorHandle_t weight,
+                                             diopiReduction_t reduction) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor target_t = aten_ref::wrap(target);
+    c10::optional<at::Tensor> weight_t = aten_ref::wrap_optional(weight);
+    aten_ref::Output out_o(out, aten_ref::Output::kMayResize);
+    opweave::compat::redispatch<at::_ops::multi_margin_loss_out>(
+        aten_ref::kCpuKeys, input_t, target_t, aten_ref::scalar(p), aten_ref::scalar(margin),
+        weight_t, static_cast<int64_t>(reduction), out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::multilabel_margin_loss_forward.output
+extern "C" diopiError_t diopiMultilabelMarginLoss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                                  diopiTensorHandle_t is_target,
+                                                  diopiConstTensorHandle_t input,
+                                                  diopiConstTensorHandle_t target,
+                                                  diopiReduction_t reduction) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor target_t = aten_ref::wrap(target);
+    aten_ref::Output out_o(out, aten_ref::Output::kMayResize);
+    aten_ref::Output is_target_o(is_target, aten_ref::Output::kMayResize);
+    opweave::compat::redispatch<at::_ops::multilabel_margin_loss_forward_output>(
+        aten_ref::kCpuKeys, input_t, target_t, static_cast<int64_t>(reduction), out_o.tensor(),
+        is_target_o.tensor());
+    out_o.commit();
+    is_target_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -494,6 +494,21 @@ int64_t at_or_last(at::IntArrayRef v, size_t i, int64_t fallback) {
   return v.size() > i ? v[i] : v.back();
 }
 
+int64_t pooled(int64_t in, int64_t k, int64_t pad, int64_t st, int64_t dil, bool ceil_mode) {
+  TORCH_CHECK(k > 0 && st > 0 && dil > 0,
+              "pooling: kernel size, stride and dilation must be "
+              "positive");
+  TORCH_CHECK(pad >= 0 && pad <= k / 2,
+              "pad should be at most half of effective kernel size, "
+              "but got pad=",
+              pad, ", kernel_size=", k);
+  const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? st - 1 : 0);
+  int64_t out = (num >= 0 ? num / st : -((-num + st - 1) / st)) + 1;
+  if (ceil_mode && (out - 1) * st >= in + pad) --out;
+  TORCH_CHECK(out > 0, "pooling: output size is too small for input ", in, " kernel ", k);
+  return out;
+}
+
 }  // namespace
 
 OutMeta conv(const at::Tensor& input, const at::Tensor& weight, at::IntArrayRef stride,
@@ -517,38 +532,30 @@ OutMeta conv(const at::Tensor& input, const at::Tensor& weight, at::IntArrayRef 
 
 OutMeta channels(const at::Tensor& weight) { return make({weight.size(0)}, weight.scalar_type()); }
 
-namespace {
+namespace detail {
 
-int64_t pooled(int64_t in, int64_t k, int64_t pad, int64_t st, int64_t dil, bool ceil_mode) {
-  TORCH_CHECK(k > 0 && st > 0 && dil > 0,
-              "pooling: kernel size, stride and dilation must be "
-              "positive");
-  TORCH_CHECK(pad >= 0 && pad <= k / 2,
-              "pad should be at most half of effective kernel size, "
-              "but got pad=",
-              pad, ", kernel_size=", k);
-  const int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? st - 1 : 0);
-  int64_t out = (num >= 0 ? num / st : -((-num + st - 1) / st)) + 1;
-  if (ceil_mode && (out - 1) * st >= in + pad) --out;
-  TORCH_CHECK(out > 0, "pooling: output size is too small for input ", in, " kernel ", k);
-  return out;
-}
-
-}  // namespace
-
-OutMeta pool2d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
-               at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode) {
-  TORCH_CHECK(input.dim() == 3 || input.dim() == 4, "pool2d: expected 3-D or 4-D input, got ",
-              input.dim(), "-D");
-  TORCH_CHECK(kernel_size.size() == 1 || kernel_size.size() == 2,
-              "pool2d: kernel_size must be one int or two");
-  c10::SmallVector<int64_t, 6> sizes(input.sizes().begin(), input.sizes().end() - 2);
-  for (size_t i = 0; i < 2; ++i) {
+OutMeta pool_nd(int64_t spatial, const at::Tensor& input, at::IntArrayRef kernel_size,
+                at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
+                bool ceil_mode) {
+  TORCH_CHECK(input.dim() == spatial + 1 || input.dim() == spatial + 2, "pool", spatial,
+              "d: expected ", spatial + 1, "-D or ", spatial + 2, "-D input, got ", input.dim(),
+              "-D");
+  TORCH_CHECK(kernel_size.size() == 1 || static_cast<int64_t>(kernel_size.size()) == spatial,
+              "pool", spatial, "d: kernel_size must be one int or ", spatial);
+  c10::SmallVector<int64_t, 6> sizes(input.sizes().begin(), input.sizes().end() - spatial);
+  for (size_t i = 0; i < static_cast<size_t>(spatial); ++i) {
     const int64_t k = at_or_last(kernel_size, i, 1);
-    sizes.push_back(pooled(input.size(input.dim() - 2 + i), k, at_or_last(padding, i, 0),
+    sizes.push_back(pooled(input.size(input.dim() - spatial + i), k, at_or_last(padding, i, 0),
                            at_or_last(stride, i, k), at_or_last(dilation, i, 1), ceil_mode));
   }
   return OutMeta{sizes, input.scalar_type()};
+}
+
+}  // namespace detail
+
+OutMeta pool2d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+               at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode) {
+  return detail::pool_nd(2, input, kernel_size, stride, padding, dilation, ceil_mode);
 }
 
 OutMeta pool2d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,

@@ -41,3 +41,27 @@ def standard_inputs(g):
     nanx = xt.clone()
     nanx[1, 2] = float("nan")
     return x, xt, bool7, bool57, int45, nanx
+
+
+def same_without_fallback(f, args, atol):
+    """f(*args) on the device equals it on the CPU, and no ATen overload ran on the CPU."""
+    expected = f(*args)
+    opweave.fallback_stats(reset=True)
+    got = f(*to(D, args))
+    assert opweave.fallback_stats() == {}
+    same(expected, got, atol=atol)
+
+
+def same_gradient_without_fallback(f, shape, atol, seed=1):
+    """The gradient of f at a random input of `shape` on the device equals the CPU's, and the
+    backward ran no ATen overload on the CPU."""
+    base = torch.randn(*shape, generator=gen(seed))
+    a = base.clone().requires_grad_()
+    b = base.to(D).requires_grad_()
+    ya, yb = f(a), f(b)
+    grad = torch.randn(ya.shape, generator=gen(seed + 1))
+    opweave.fallback_stats(reset=True)
+    ya.backward(grad)
+    yb.backward(grad.to(D))
+    assert opweave.fallback_stats() == {}
+    same(a.grad, b.grad, atol=atol)

@@ -77,6 +77,16 @@ BAD_CASES = [
     ("arg_name_reserved", "        outputs:\n          out: like(self)",
      "        args: [out, ow_x=self]\n        outputs:\n          out: like(self)",
      "ops.yaml:19: diopiNeg: argument name 'ow_x' is reserved (ctx, ow_*)"),
+    # `value: {overload: v}`: one value per ATen overload (diopiPad's mode), every one given
+    ("value_per_overload_missing", "        outputs:\n          out: like(self)",
+     "        args: [out, input, {name: mode, type: \"const char*\", value: {neg: x}}]\n"
+     "        outputs:\n          out: like(self)",
+     "ops.yaml:18: diopiNeg: 'value' of argument 'mode' has none for the overload 'neg.out'"),
+    # a word is a string only for a const char*; elsewhere it must be a helper call
+    ("value_word_not_a_string", "        outputs:\n          out: like(self)",
+     "        args: [out, input, {name: mode, type: int64_t, value: reflect}]\n"
+     "        outputs:\n          out: like(self)",
+     "ops.yaml:18: diopiNeg: argument 'mode': argument helper 'reflect' is not of the form"),
     ("rule_reads_missing_arg", "out: like(self)", "out: like(other)",
      "ops.yaml:20: diopiNeg: output rule like(other) reads 'other', which is not an argument"),
     ("unknown_rule", "out: like(self)", "out: shape_of(self)",

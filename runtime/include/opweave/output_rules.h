@@ -131,6 +131,34 @@ OutMeta pool2d_indices(const at::Tensor& input, at::IntArrayRef kernel_size, at:
                        at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode);
 OutMeta adaptive_pool2d(const at::Tensor& input, at::IntArrayRef output_size);
 
+namespace detail {
+// Pooling over the trailing `spatial` dims (pool2d, pool3d): each pooled as ATen computes it,
+// a one-value kernel_size / stride / padding / dilation standing for every dim.
+OutMeta pool_nd(int64_t spatial, const at::Tensor& input, at::IntArrayRef kernel_size,
+                at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation,
+                bool ceil_mode);
+}  // namespace detail
+
+// ---- padding, 3-D and adaptive max pooling, glu, im2col, margin losses (output_rules_nn.cpp) ----
+// pad(input, padding): the last len(padding) / 2 dims grown by their (left, right) pair, the
+// last dim by the first pair (negative pads crop); the input has one or two dims more.
+OutMeta pad(const at::Tensor& input, at::IntArrayRef padding);
+OutMeta pool3d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+               at::IntArrayRef padding, bool ceil_mode);
+OutMeta pool3d(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+               at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode);
+OutMeta pool3d_indices(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef stride,
+                       at::IntArrayRef padding, at::IntArrayRef dilation, bool ceil_mode);
+OutMeta adaptive_pool2d_indices(const at::Tensor& input, at::IntArrayRef output_size);
+OutMeta glu(const at::Tensor& input, int64_t dim);
+OutMeta im2col(const at::Tensor& input, at::IntArrayRef kernel_size, at::IntArrayRef dilation,
+               at::IntArrayRef padding, at::IntArrayRef stride);
+// prelu(input, weight): like(input), once weight is one value or one per channel (dim 1)
+OutMeta prelu(const at::Tensor& input, const at::Tensor& weight);
+OutMeta multi_margin_loss(const at::Tensor& input, const at::Tensor& target, int64_t reduction);
+OutMeta multilabel_margin_loss(const at::Tensor& input, const at::Tensor& target,
+                               int64_t reduction);
+
 }  // namespace rules
 
 // Functional variants: a new tensor on `like`'s device.

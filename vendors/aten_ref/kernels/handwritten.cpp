@@ -10,12 +10,20 @@
 #include <ATen/ops/native_group_norm_ops.h>
 #include <ATen/ops/nll_loss_backward_ops.h>
 #include <ATen/ops/nll_loss_forward_ops.h>
+#include <ATen/ops/reflection_pad1d_ops.h>
+#include <ATen/ops/reflection_pad2d_ops.h>
+#include <ATen/ops/reflection_pad3d_ops.h>
+#include <ATen/ops/replication_pad1d_ops.h>
+#include <ATen/ops/replication_pad2d_ops.h>
+#include <ATen/ops/replication_pad3d_ops.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <stdexcept>
 #include <tuple>
 #include <vector>
 
@@ -42,6 +50,13 @@ diopiError_t guarded(F&& body) noexcept {
 // conv1d / conv3d to the overrideable hook too, and checks the length).
 std::vector<int64_t> no_output_padding(const at::Tensor& input) {
   return std::vector<int64_t>(static_cast<size_t>(std::max<int64_t>(input.dim() - 2, 1)), 0);
+}
+
+// One reflection_padNd_out / replication_padNd_out, as a plain function diopiPad can pick.
+template <class Op>
+at::Tensor& pad_out(c10::DispatchKeySet keys, const at::Tensor& self, at::IntArrayRef padding,
+                    at::Tensor& out) {
+  return opweave::compat::redispatch<Op>(keys, self, padding, out);
 }
 
 }  // namespace
@@ -241,5 +256,32 @@ extern "C" diopiError_t diopiAdamW(diopiContextHandle_t, diopiTensorHandle_t inp
   return guarded([&] {
     adam_update(input, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, lr, beta1, beta2, eps,
                 weight_decay, step, amsgrad, /*decoupled=*/true);
+  });
+}
+
+// One DIOPI function for six ATen overloads: the mode and the number of padded dims pick the
+// overload (reflection_pad2d_out for 'reflect' with four pads). Other modes are declined, as the
+// catalogue routes none to diopiPad.
+extern "C" diopiError_t diopiPad(diopiContextHandle_t, diopiTensorHandle_t out,
+                                 diopiConstTensorHandle_t input, diopiSize_t pad, const char* mode,
+                                 const double*) {
+  const bool reflect = mode != nullptr && std::strcmp(mode, "reflect") == 0;
+  if (!reflect && (mode == nullptr || std::strcmp(mode, "replicate") != 0)) return diopiNoImplement;
+  return guarded([&] {
+    const at::Tensor self = wrap(input);
+    const at::IntArrayRef padding(pad.data, static_cast<size_t>(pad.len));
+    aten_ref::Output result(out);
+    // [reflect?][pad.len / 2 - 1]: the overload native torch's F.pad calls
+    using PadOut =
+        at::Tensor& (*)(c10::DispatchKeySet, const at::Tensor&, at::IntArrayRef, at::Tensor&);
+    static const PadOut kOverloads[2][3] = {
+        {&pad_out<at::_ops::replication_pad1d_out>, &pad_out<at::_ops::replication_pad2d_out>,
+         &pad_out<at::_ops::replication_pad3d_out>},
+        {&pad_out<at::_ops::reflection_pad1d_out>, &pad_out<at::_ops::reflection_pad2d_out>,
+         &pad_out<at::_ops::reflection_pad3d_out>}};
+    if (pad.len != 2 && pad.len != 4 && pad.len != 6)
+      throw std::invalid_argument("diopiPad: pad must have 2, 4 or 6 values");
+    kOverloads[reflect ? 1 : 0][pad.len / 2 - 1](kCpuKeys, self, padding, result.tensor());
+    result.commit();
   });
 }

@@ -15,14 +15,6 @@
 
 using namespace simk;
 
-namespace {
-
-inline int64_t start_index(int64_t a, int64_t b, int64_t c) { return (a * c) / b; }
-
-inline int64_t end_index(int64_t a, int64_t b, int64_t c) { return ((a + 1) * c + b - 1) / b; }
-
-}  // namespace
-
 diopiError_t diopiAdaptiveAvgPool2d(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
                                     diopiConstTensorHandle_t input_h, diopiSize_t output_size) {
   SIMK_KERNEL(diopiAdaptiveAvgPool2d);
@@ -31,20 +23,16 @@ diopiError_t diopiAdaptiveAvgPool2d(diopiContextHandle_t ctx, diopiTensorHandle_
     const View input = input_view(input_h, "input");
     check_dtype(out, kFloating, "out");
     check_dtype(input, kFloating, "input");
-    PoolGeom g = planes_of(input);
-    SIMK_CHECK(output_size.len == 2 && output_size.data[0] >= 0 && output_size.data[1] >= 0,
-               "output_size must be two non-negative sizes");
-    g.oh = output_size.data[0], g.ow = output_size.data[1];
-    check_pooled(out, input, g.oh, g.ow, "out");
+    const PoolGeom g = adaptive_geometry(out, input, output_size);
     launch(kernel, ctx, out, [=] {
       const std::vector<double> x = packed<double>(input);
       std::vector<double> y(static_cast<size_t>(g.planes * g.oh * g.ow));
       for (int64_t pl = 0; pl < g.planes; ++pl) {
         const double* plane = x.data() + pl * g.h * g.w;
         for (int64_t oi = 0; oi < g.oh; ++oi) {
-          const int64_t i0 = start_index(oi, g.oh, g.h), i1 = end_index(oi, g.oh, g.h);
+          const int64_t i0 = adaptive_start(oi, g.oh, g.h), i1 = adaptive_end(oi, g.oh, g.h);
           for (int64_t oj = 0; oj < g.ow; ++oj) {
-            const int64_t j0 = start_index(oj, g.ow, g.w), j1 = end_index(oj, g.ow, g.w);
+            const int64_t j0 = adaptive_start(oj, g.ow, g.w), j1 = adaptive_end(oj, g.ow, g.w);
             double sum = 0;
             for (int64_t i = i0; i < i1; ++i)
               for (int64_t j = j0; j < j1; ++j) sum += plane[i * g.w + j];
@@ -81,9 +69,9 @@ diopiError_t diopiAdaptiveAvgPool2dBackward(diopiContextHandle_t ctx,
       for (int64_t pl = 0; pl < g.planes; ++pl) {
         double* plane = dx.data() + pl * g.h * g.w;
         for (int64_t oi = 0; oi < g.oh; ++oi) {
-          const int64_t i0 = start_index(oi, g.oh, g.h), i1 = end_index(oi, g.oh, g.h);
+          const int64_t i0 = adaptive_start(oi, g.oh, g.h), i1 = adaptive_end(oi, g.oh, g.h);
           for (int64_t oj = 0; oj < g.ow; ++oj) {
-            const int64_t j0 = start_index(oj, g.ow, g.w), j1 = end_index(oj, g.ow, g.w);
+            const int64_t j0 = adaptive_start(oj, g.ow, g.w), j1 = adaptive_end(oj, g.ow, g.w);
             const double share =
                 dy[(pl * g.oh + oi) * g.ow + oj] / static_cast<double>((i1 - i0) * (j1 - j0));
             for (int64_t i = i0; i < i1; ++i)
