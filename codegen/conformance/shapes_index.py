@@ -181,7 +181,8 @@ def bucket(b: CaseBuilder) -> None:
     ATen's binary search is defined on unsorted data too, and a kernel must follow it."""
     p = b.p
     (src,) = [x for x in p.inputs if x.name in p.rule_tensors]
-    (seq,) = [x for x in p.inputs if x.name not in p.rule_tensors]
+    (seq,) = [x for x in p.inputs if x.name not in p.rule_tensors and not x.optional]
+    sorter = next((x for x in p.inputs if x.optional), None)   # searchsorted's
     nd = seq.name == "sorted_sequence"   # bucketize's boundaries are 1-D only
     table = [("base", [7], [3, 4], "contiguous"), ("one", [1], [5], "contiguous"),
              ("scalar0d", [6], [], "contiguous"), ("empty", [5], [0, 3], "contiguous"),
@@ -192,9 +193,16 @@ def bucket(b: CaseBuilder) -> None:
     for tag, seq_shape, shape, layout in table:
         inputs = {seq.name: b.input_spec(seq, seq_shape, layout),
                   src.name: b.input_spec(src, shape, layout)}
-        ordered = {x.name: inputs[x.name] for x in p.inputs}
+        ordered = {x.name: inputs[x.name] for x in p.inputs if x.name in inputs}
         combos = attr_combos(p, b.dtype) if tag == "base" else [b.first_attrs()]
         for attrs in combos:
             b.add(tag, ordered, attrs)
         if tag == "base":
             b.outstrided(ordered, b.first_attrs())
+    if sorter is not None:   # any in-range indices are legal: a permutation, or repeats per row
+        for tag, seq_shape, values in (("sorter", [7], "unique_index7"),
+                                       ("sorter_nd", [3, 6], "index6")):
+            inputs = {seq.name: b.input_spec(seq, seq_shape),
+                      src.name: b.input_spec(src, seq_shape[:-1] + [4]),
+                      sorter.name: b.input_spec(sorter, seq_shape, values=values)}
+            b.add(tag, {x.name: inputs[x.name] for x in p.inputs}, b.first_attrs())
