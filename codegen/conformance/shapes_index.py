@@ -193,7 +193,9 @@ def bucket(b: CaseBuilder) -> None:
     for tag, seq_shape, shape, layout in table:
         inputs = {seq.name: b.input_spec(seq, seq_shape, layout),
                   src.name: b.input_spec(src, shape, layout)}
-        ordered = {x.name: inputs[x.name] for x in p.inputs if x.name in inputs}
+        if sorter is not None:
+            inputs[sorter.name] = None   # left out here, given by the sorter cases below
+        ordered = {x.name: inputs[x.name] for x in p.inputs}
         combos = attr_combos(p, b.dtype) if tag == "base" else [b.first_attrs()]
         for attrs in combos:
             b.add(tag, ordered, attrs)
