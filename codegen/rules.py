@@ -59,6 +59,8 @@ OUTPUT_RULES = Vocabulary(OutputRule, {
     "reduce": RuleSpec((3, 4), "reduce(input, dim, keepdim[, dtype]): reduction over dims"),
     "mm": RuleSpec((2,), "matrix product [n, m] x [m, p] -> [n, p]"),
     "bmm": RuleSpec((2,), "batched matrix product [b, n, m] x [b, m, p] -> [b, n, p]"),
+    "addbmm": RuleSpec((2,), "addbmm(batch1, batch2): the sum of the batched product, [b, n, m] x "
+                             "[b, m, p] -> [n, p]"),
     "mv": RuleSpec((2,), "matrix-vector product [n, m] x [m] -> [n]"),
     "dot": RuleSpec((2,), "dot product of two 1-D tensors of one length -> 0-dim"),
     "diag": RuleSpec((2,), "diag(input, diagonal): a 1-D input's square matrix holding it on "
@@ -102,6 +104,13 @@ OUTPUT_RULES = Vocabulary(OutputRule, {
     "arange": RuleSpec((4,), "arange(start, end, step, out): [ceil((end - start) / step)], in "
                              "int64 arithmetic when out is int64 (as ATen sizes it)"),
     "reduce_dim": RuleSpec((3,), "reduce_dim(input, dim, keepdim): reduction over one dim"),
+    "reduce_count": RuleSpec((2,), "reduce_count(input, dim): reduction over dims (all when dim "
+                                   "is empty) without keepdim, int64 (count_nonzero)"),
+    "trace": RuleSpec((1,), "trace(input): 0-dim sum of a matrix's diagonal; integral inputs "
+                            "give int64"),
+    "histc": RuleSpec((2,), "histc(input, bins): [bins], input's dtype"),
+    "bucket": RuleSpec((2,), "bucket(input, out_int32): input's shape, int32 when out_int32 "
+                             "else int64 (searchsorted, bucketize)"),
     "argreduce": RuleSpec((3,), "argreduce(input, dim, keepdim): int64 indices over one dim "
                                 "(all dims when dim is None)"),
     "cumsum": RuleSpec((2,), "cumsum(input, dtype): input's shape; integers accumulate in int64"),

@@ -173,3 +173,38 @@ def repeat(b: CaseBuilder) -> None:
         attrs = b.first_attrs(skip=(size_arg,))
         attrs[size_arg] = repeats
         b.add(tag, inputs, {a.name: attrs[a.name] for a in p.attrs})
+
+
+def bucket(b: CaseBuilder) -> None:
+    """searchsorted / bucketize: the input (the rule's tensor) searched in the other tensor, 1-D
+    or, for searchsorted, with the input's leading dims. The sequence is drawn like any input:
+    ATen's binary search is defined on unsorted data too, and a kernel must follow it."""
+    p = b.p
+    (src,) = [x for x in p.inputs if x.name in p.rule_tensors]
+    (seq,) = [x for x in p.inputs if x.name not in p.rule_tensors and not x.optional]
+    sorter = next((x for x in p.inputs if x.optional), None)   # searchsorted's
+    nd = seq.name == "sorted_sequence"   # bucketize's boundaries are 1-D only
+    table = [("base", [7], [3, 4], "contiguous"), ("one", [1], [5], "contiguous"),
+             ("scalar0d", [6], [], "contiguous"), ("empty", [5], [0, 3], "contiguous"),
+             ("empty_seq", [0], [4], "contiguous"), ("large", [1031], [33, 65], "contiguous"),
+             ("sliced", [6], [4, 5], "sliced")]
+    if nd:
+        table += [("nd", [3, 6], [3, 4], "contiguous"), ("nd_sliced", [4, 6], [4, 5], "sliced")]
+    for tag, seq_shape, shape, layout in table:
+        inputs = {seq.name: b.input_spec(seq, seq_shape, layout),
+                  src.name: b.input_spec(src, shape, layout)}
+        if sorter is not None:
+            inputs[sorter.name] = None   # left out here, given by the sorter cases below
+        ordered = {x.name: inputs[x.name] for x in p.inputs}
+        combos = attr_combos(p, b.dtype) if tag == "base" else [b.first_attrs()]
+        for attrs in combos:
+            b.add(tag, ordered, attrs)
+        if tag == "base":
+            b.outstrided(ordered, b.first_attrs())
+    if sorter is not None:   # any in-range indices are legal: a permutation, or repeats per row
+        for tag, seq_shape, values in (("sorter", [7], "unique_index7"),
+                                       ("sorter_nd", [3, 6], "index6")):
+            inputs = {seq.name: b.input_spec(seq, seq_shape),
+                      src.name: b.input_spec(src, seq_shape[:-1] + [4]),
+                      sorter.name: b.input_spec(sorter, seq_shape, values=values)}
+            b.add(tag, {x.name: inputs[x.name] for x in p.inputs}, b.first_attrs())

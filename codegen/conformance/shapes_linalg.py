@@ -41,12 +41,15 @@ DOT = [
 ]
 
 
-def matmul(b: CaseBuilder, table) -> None:
+def matmul(b: CaseBuilder, table, batch_summed: bool = False) -> None:
+    """`batch_summed`: the batched products are added up (addbmm): the result has no batch dim."""
     p = b.p
     a_arg, b_arg = [next(x for x in p.inputs if x.name == n) for n in p.rule_tensors]
     others = [x for x in p.inputs if x.name not in p.rule_tensors]
     for tag, sa, sb, layout in table:
         out_shape = sa[:-1] + (sb[-1:] if len(sb) >= 2 else [])   # a vector b: mv, dot
+        if batch_summed:
+            out_shape = out_shape[1:]
         inputs = {a_arg.name: b.input_spec(a_arg, sa, layout),
                   b_arg.name: b.input_spec(b_arg, sb, layout)}
         for x in others:
@@ -80,6 +83,18 @@ def diag(b: CaseBuilder) -> None:
                   else [b.first_attrs()])
         for attrs in combos:
             b.add(tag, inputs, attrs)
+
+
+def trace(b: CaseBuilder) -> None:
+    """trace(input): the diagonal sum of matrices, wide, tall, empty and strided."""
+    p = b.p
+    (src,) = p.inputs
+    table = [("base", [4, 5], "contiguous"), ("tall", [5, 3], "contiguous"),
+             ("one", [1, 1], "contiguous"), ("empty", [0, 3], "contiguous"),
+             ("large", [129, 130], "contiguous"), ("transposed", [4, 5], "transposed"),
+             ("sliced", [4, 5], "sliced")]
+    for tag, shape, layout in table:
+        b.add(tag, {src.name: b.input_spec(src, shape, layout)}, b.first_attrs())
 
 
 # Factorizations of batches of matrices (svd, qr, eigh, inv, lu, det, cholesky): square

@@ -2856,6 +2856,16 @@ diopiError_t adapt_diopiFill(diopiContextHandle_t ctx, diopiTensorHandle_t input
   return ow_a.finish(ow_a.kernel<decltype(&::diopiFill)>()(ctx, input, value));
 }
 
+// ---- diopiFillTensor (family fill)
+diopiError_t adapt_diopiFillTensor(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                   diopiConstTensorHandle_t value) {
+  opweave::Adaptation ow_a(opweave::slot::diopiFillTensor);
+  ow_a.inout(input, true);
+  ow_a.in(value, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiFillTensor)>()(ctx, input, value));
+}
+
 // ---- diopiCopyInp (family copy)
 diopiError_t adapt_diopiCopyInp(diopiContextHandle_t ctx, diopiConstTensorHandle_t src,
                                 diopiTensorHandle_t dest) {
@@ -4612,6 +4622,138 @@ diopiError_t adapt_diopiCumprod(diopiContextHandle_t ctx, diopiTensorHandle_t ou
   return ow_a.finish(ow_a.kernel<decltype(&::diopiCumprod)>()(ctx, out, input, dim));
 }
 
+// ---- diopiAminmax (family aminmax)
+diopiError_t adapt_diopiAminmax(diopiContextHandle_t ctx, diopiTensorHandle_t min,
+                                diopiTensorHandle_t max, diopiConstTensorHandle_t input,
+                                const int64_t* dim, bool keepdim) {
+  opweave::Adaptation ow_a(opweave::slot::diopiAminmax);
+  ow_a.out(min, true);
+  ow_a.out(max, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiAminmax)>()(ctx, min, max, input, dim, keepdim));
+}
+
+// ---- diopiCountNonzero (family count_nonzero)
+diopiError_t adapt_diopiCountNonzero(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                     diopiConstTensorHandle_t input, diopiSize_t dim) {
+  opweave::Adaptation ow_a(opweave::slot::diopiCountNonzero);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiCountNonzero)>()(ctx, out, input, dim));
+}
+
+// ---- diopiTrace (family trace)
+diopiError_t adapt_diopiTrace(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                              diopiConstTensorHandle_t input) {
+  opweave::Adaptation ow_a(opweave::slot::diopiTrace);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiTrace)>()(ctx, out, input));
+}
+
+// ---- diopiAddbmm (family addbmm)
+diopiError_t adapt_diopiAddbmm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                               diopiConstTensorHandle_t input, diopiConstTensorHandle_t batch1,
+                               diopiConstTensorHandle_t batch2, double beta, double alpha) {
+  opweave::Adaptation ow_a(opweave::slot::diopiAddbmm);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(batch1, true);
+  ow_a.in(batch2, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiAddbmm)>()(ctx, out, input, batch1, batch2, beta, alpha));
+}
+
+// ---- diopiMode (family mode)
+diopiError_t adapt_diopiMode(diopiContextHandle_t ctx, diopiTensorHandle_t values,
+                             diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
+                             int64_t dim) {
+  opweave::Adaptation ow_a(opweave::slot::diopiMode);
+  ow_a.out(values, true);
+  ow_a.out(indices, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiMode)>()(ctx, values, indices, input, dim));
+}
+
+// ---- diopiCummax (family cummax)
+diopiError_t adapt_diopiCummax(diopiContextHandle_t ctx, diopiTensorHandle_t values,
+                               diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
+                               int64_t dim) {
+  opweave::Adaptation ow_a(opweave::slot::diopiCummax);
+  ow_a.out(values, true);
+  ow_a.out(indices, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiCummax)>()(ctx, values, indices, input, dim));
+}
+
+// ---- diopiCummin (family cummin)
+diopiError_t adapt_diopiCummin(diopiContextHandle_t ctx, diopiTensorHandle_t values,
+                               diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
+                               int64_t dim) {
+  opweave::Adaptation ow_a(opweave::slot::diopiCummin);
+  ow_a.out(values, true);
+  ow_a.out(indices, false);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiCummin)>()(ctx, values, indices, input, dim));
+}
+
+// ---- diopiSearchsorted (family searchsorted)
+diopiError_t adapt_diopiSearchsorted(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                     diopiConstTensorHandle_t sorted_sequence,
+                                     diopiConstTensorHandle_t input, bool out_int32, bool right,
+                                     const char* side, diopiConstTensorHandle_t sorter) {
+  opweave::Adaptation ow_a(opweave::slot::diopiSearchsorted);
+  ow_a.out(out, false);
+  ow_a.in(sorted_sequence, true);
+  ow_a.in(input, true);
+  ow_a.in(sorter, false);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiSearchsorted)>()(ctx, out, sorted_sequence, input,
+                                                                   out_int32, right, side, sorter));
+}
+
+// ---- diopiBucketize (family searchsorted)
+diopiError_t adapt_diopiBucketize(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input,
+                                  diopiConstTensorHandle_t boundaries, bool out_int32, bool right) {
+  opweave::Adaptation ow_a(opweave::slot::diopiBucketize);
+  ow_a.out(out, false);
+  ow_a.in(input, true);
+  ow_a.in(boundaries, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiBucketize)>()(ctx, out, input, boundaries, out_int32, right));
+}
+
+// ---- diopiHistc (family histc)
+diopiError_t adapt_diopiHistc(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                              diopiConstTensorHandle_t input, int64_t bins,
+                              const diopiScalar_t* min, const diopiScalar_t* max) {
+  opweave::Adaptation ow_a(opweave::slot::diopiHistc);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(ow_a.kernel<decltype(&::diopiHistc)>()(ctx, out, input, bins, min, max));
+}
+
+// ---- diopiRepeatInterleave (family repeat_interleave)
+diopiError_t adapt_diopiRepeatInterleave(diopiContextHandle_t ctx, diopiTensorHandle_t* out,
+                                         diopiConstTensorHandle_t repeats,
+                                         const int64_t* output_size) {
+  opweave::Adaptation ow_a(opweave::slot::diopiRepeatInterleave);
+  ow_a.in(repeats, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiRepeatInterleave)>()(ctx, out, repeats, output_size));
+}
+
 // ---- diopiNansum (family nansum)
 diopiError_t adapt_diopiNansum(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                diopiConstTensorHandle_t input, diopiSize_t dim) {
@@ -4947,6 +5089,7 @@ const AdaptorThunk kAdaptorThunks[kDiopiSlotArraySize] = {
     {reinterpret_cast<void*>(&adapt_diopiLinspace), 0x1750ULL},
     {reinterpret_cast<void*>(&adapt_diopiZeroInp), 0x1f57ULL},
     {reinterpret_cast<void*>(&adapt_diopiFill), 0x1f57ULL},
+    {reinterpret_cast<void*>(&adapt_diopiFillTensor), 0x1f57ULL},
     {reinterpret_cast<void*>(&adapt_diopiCopyInp), 0x1f57ULL},
     {reinterpret_cast<void*>(&adapt_diopiCastDtype), 0x1f57ULL},
     {reinterpret_cast<void*>(&adapt_diopiAdam), 0x1700ULL},
@@ -5116,6 +5259,17 @@ const AdaptorThunk kAdaptorThunks[kDiopiSlotArraySize] = {
     {reinterpret_cast<void*>(&adapt_diopiPolygammaInp), 0x1600ULL},
     {reinterpret_cast<void*>(&adapt_diopiLogSigmoid), 0x1600ULL},
     {reinterpret_cast<void*>(&adapt_diopiCumprod), 0x1750ULL},
+    {reinterpret_cast<void*>(&adapt_diopiAminmax), 0x1f57ULL},
+    {reinterpret_cast<void*>(&adapt_diopiCountNonzero), 0x1f57ULL},
+    {reinterpret_cast<void*>(&adapt_diopiTrace), 0x657ULL},
+    {reinterpret_cast<void*>(&adapt_diopiAddbmm), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiMode), 0x1f57ULL},
+    {reinterpret_cast<void*>(&adapt_diopiCummax), 0x1f57ULL},
+    {reinterpret_cast<void*>(&adapt_diopiCummin), 0x1f57ULL},
+    {reinterpret_cast<void*>(&adapt_diopiSearchsorted), 0x1757ULL},
+    {reinterpret_cast<void*>(&adapt_diopiBucketize), 0x1757ULL},
+    {reinterpret_cast<void*>(&adapt_diopiHistc), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiRepeatInterleave), 0x50ULL},
     {reinterpret_cast<void*>(&adapt_diopiNansum), 0x600ULL},
     {reinterpret_cast<void*>(&adapt_diopiRsub), 0x1750ULL},
     {reinterpret_cast<void*>(&adapt_diopiDot), 0x600ULL},

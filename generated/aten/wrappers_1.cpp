@@ -3751,6 +3751,155 @@ at::Tensor wrap_fmin(const at::Tensor& self, const at::Tensor& other) {
   return fmin_impl(kOp_fmin, self, other);
 }
 
+// ---- aten::trace -> diopiTrace
+const opweave::OpInfo kInfo_trace{"aten::trace",
+                                  "diopiTrace",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_trace = opweave::register_op(&kInfo_trace);
+
+at::Tensor trace_impl(int op, const at::Tensor& self) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::trace>(
+        op, "a dtype outside the catalogue's (complex, ...)", self);
+  }
+  opweave::OpGuard guard(op, self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::trace(self), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiTrace)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::trace>(op, status, self);
+  }
+  return result0;
+}
+
+at::Tensor wrap_trace(const at::Tensor& self) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_trace) != 0)) {
+    return opweave::instrumented_call<at::_ops::trace>(kOp_trace, &trace_impl, self);
+  }
+#endif
+  return trace_impl(kOp_trace, self);
+}
+
+// ---- aten::histc.out -> diopiHistc
+const opweave::OpInfo kInfo_histc_out{"aten::histc.out",
+                                      "diopiHistc",
+                                      true,
+                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_histc_out = opweave::register_op(&kInfo_histc_out);
+
+at::Tensor& histc_out_impl(int op, const at::Tensor& self, int64_t bins, const at::Scalar& min,
+                           const at::Scalar& max, at::Tensor& out) {
+  if (C10_UNLIKELY(!(
+          opweave::dtype_in(kCatalogueDtypes, out) && opweave::dtype_in(kCatalogueDtypes, self) &&
+          opweave::dtype_in(kCatalogueDtypes, min) && opweave::dtype_in(kCatalogueDtypes, max)))) {
+    return opweave::fallback_call<at::_ops::histc_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, bins, min, max, out);
+  }
+  opweave::OpGuard guard(op, self, out);
+  opweave::resize_out(op, out, opweave::rules::histc(self, bins));
+  const diopiScalar_t min_d = opweave::to_diopi_scalar(min);
+  const diopiScalar_t max_d = opweave::to_diopi_scalar(max);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiHistc)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), bins, &min_d,
+      &max_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::histc_out>(op, status, self, bins, min, max, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_histc_out(const at::Tensor& self, int64_t bins, const at::Scalar& min,
+                           const at::Scalar& max, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_histc_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::histc_out>(kOp_histc_out, &histc_out_impl, self,
+                                                           bins, min, max, out);
+  }
+#endif
+  return histc_out_impl(kOp_histc_out, self, bins, min, max, out);
+}
+
+// ---- aten::histc -> diopiHistc (derived from histc_out)
+const opweave::OpInfo kInfo_histc{"aten::histc",
+                                  "diopiHistc",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_histc = opweave::register_op(&kInfo_histc);
+
+at::Tensor histc_impl(int op, const at::Tensor& self, int64_t bins, const at::Scalar& min,
+                      const at::Scalar& max) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, min) &&
+                     opweave::dtype_in(kCatalogueDtypes, max)))) {
+    return opweave::fallback_call<at::_ops::histc>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, bins, min, max);
+  }
+  at::Tensor out =
+      opweave::allocate(opweave::rules::histc(self, bins), opweave::OpGuard::find_device(self));
+  histc_out_impl(op, self, bins, min, max, out);
+  return out;
+}
+
+at::Tensor wrap_histc(const at::Tensor& self, int64_t bins, const at::Scalar& min,
+                      const at::Scalar& max) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_histc) != 0)) {
+    return opweave::instrumented_call<at::_ops::histc>(kOp_histc, &histc_impl, self, bins, min,
+                                                       max);
+  }
+#endif
+  return histc_impl(kOp_histc, self, bins, min, max);
+}
+
+// ---- aten::repeat_interleave.Tensor -> diopiRepeatInterleave
+const opweave::OpInfo kInfo_repeat_interleave_Tensor{"aten::repeat_interleave.Tensor",
+                                                     "diopiRepeatInterleave",
+                                                     true,
+                                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_repeat_interleave_Tensor = opweave::register_op(&kInfo_repeat_interleave_Tensor);
+
+at::Tensor repeat_interleave_Tensor_impl(int op, const at::Tensor& repeats,
+                                         c10::optional<int64_t> output_size) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, repeats)))) {
+    return opweave::fallback_call<at::_ops::repeat_interleave_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", repeats, output_size);
+  }
+  opweave::OpGuard guard(op, repeats);
+  diopiTensorHandle_t result0_h = nullptr;
+  const diopiError_t status = opweave::kernel<decltype(&::diopiRepeatInterleave)>(op)(
+      guard.ctx(), &result0_h, opweave::const_handle(guard.on_device(repeats)),
+      opweave::optional_ptr(output_size));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::repeat_interleave_Tensor>(op, status, repeats,
+                                                                      output_size);
+  }
+  at::Tensor result0 = opweave::allocated_output(result0_h);
+  return result0;
+}
+
+at::Tensor wrap_repeat_interleave_Tensor(const at::Tensor& repeats,
+                                         c10::optional<int64_t> output_size) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_repeat_interleave_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::repeat_interleave_Tensor>(
+        kOp_repeat_interleave_Tensor, &repeat_interleave_Tensor_impl, repeats, output_size);
+  }
+#endif
+  return repeat_interleave_Tensor_impl(kOp_repeat_interleave_Tensor, repeats, output_size);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -3856,6 +4005,10 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("special_xlog1py", TORCH_FN(wrap_special_xlog1py));
   m.impl("fmin.out", TORCH_FN(wrap_fmin_out));
   m.impl("fmin", TORCH_FN(wrap_fmin));
+  m.impl("trace", TORCH_FN(wrap_trace));
+  m.impl("histc.out", TORCH_FN(wrap_histc_out));
+  m.impl("histc", TORCH_FN(wrap_histc));
+  m.impl("repeat_interleave.Tensor", TORCH_FN(wrap_repeat_interleave_Tensor));
 }
 
 TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {

@@ -2189,6 +2189,47 @@ at::Tensor& wrap_cumprod_(at::Tensor& self, int64_t dim, c10::optional<at::Scala
   return cumprod__impl(kOp_cumprod_, self, dim, dtype);
 }
 
+// ---- aten::mode -> diopiMode
+const opweave::OpInfo kInfo_mode{"aten::mode",
+                                 "diopiMode",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_mode = opweave::register_op(&kInfo_mode);
+
+::std::tuple<at::Tensor, at::Tensor> mode_impl(int op, const at::Tensor& self, int64_t dim,
+                                               bool keepdim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::mode>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim);
+  }
+  opweave::OpGuard guard(op, self);
+  at::Tensor result0 =
+      opweave::allocate(opweave::rules::reduce_dim(self, dim, keepdim), guard.device());
+  at::Tensor result1 =
+      opweave::allocate(opweave::rules::argreduce(self, dim, keepdim), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0, result1))) {
+    return ::std::tuple<at::Tensor, at::Tensor>(
+        result0, result1);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiMode)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::handle(result1),
+      opweave::const_handle(guard.on_device(self)), dim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::mode>(op, status, self, dim, keepdim);
+  }
+  return ::std::tuple<at::Tensor, at::Tensor>(result0, result1);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_mode(const at::Tensor& self, int64_t dim, bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_mode) != 0)) {
+    return opweave::instrumented_call<at::_ops::mode>(kOp_mode, &mode_impl, self, dim, keepdim);
+  }
+#endif
+  return mode_impl(kOp_mode, self, dim, keepdim);
+}
+
 // ---- aten::nansum.out -> diopiNansum
 const opweave::OpInfo kInfo_nansum_out{"aten::nansum.out",
                                        "diopiNansum",
@@ -2645,6 +2686,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("cumprod.out", TORCH_FN(wrap_cumprod_out));
   m.impl("cumprod", TORCH_FN(wrap_cumprod));
   m.impl("cumprod_", TORCH_FN(wrap_cumprod_));
+  m.impl("mode", TORCH_FN(wrap_mode));
   m.impl("nansum.out", TORCH_FN(wrap_nansum_out));
   m.impl("nansum", TORCH_FN(wrap_nansum));
   m.impl("dot.out", TORCH_FN(wrap_dot_out));

@@ -2081,6 +2081,42 @@ at::Tensor& wrap_fill__Scalar(at::Tensor& self, const at::Scalar& value) {
   return fill__Scalar_impl(kOp_fill__Scalar, self, value);
 }
 
+// ---- aten::fill_.Tensor -> diopiFillTensor
+const opweave::OpInfo kInfo_fill__Tensor{"aten::fill_.Tensor",
+                                         "diopiFillTensor",
+                                         true,
+                                         {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                         {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_fill__Tensor = opweave::register_op(&kInfo_fill__Tensor);
+
+at::Tensor& fill__Tensor_impl(int op, at::Tensor& self, const at::Tensor& value) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, value)))) {
+    return opweave::fallback_call<at::_ops::fill__Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, value);
+  }
+  opweave::OpGuard guard(op, self, value);
+  if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+    return self;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiFillTensor)>(op)(
+      guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(value)));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::fill__Tensor>(op, status, self, value);
+  }
+  return self;
+}
+
+at::Tensor& wrap_fill__Tensor(at::Tensor& self, const at::Tensor& value) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_fill__Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::fill__Tensor>(kOp_fill__Tensor, &fill__Tensor_impl,
+                                                              self, value);
+  }
+#endif
+  return fill__Tensor_impl(kOp_fill__Tensor, self, value);
+}
+
 // ---- aten::normal_ -> diopiNormalInp
 const opweave::OpInfo kInfo_normal_{"aten::normal_",
                                     "diopiNormalInp",
@@ -3377,6 +3413,274 @@ const int kOp_log_sigmoid_forward = opweave::register_op(&kInfo_log_sigmoid_forw
   return log_sigmoid_forward_impl(kOp_log_sigmoid_forward, self);
 }
 
+// ---- aten::aminmax.out -> diopiAminmax
+const opweave::OpInfo kInfo_aminmax_out{"aten::aminmax.out",
+                                        "diopiAminmax",
+                                        true,
+                                        {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                        {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_aminmax_out = opweave::register_op(&kInfo_aminmax_out);
+
+::std::tuple<at::Tensor&, at::Tensor&> aminmax_out_impl(int op, const at::Tensor& self,
+                                                        c10::optional<int64_t> dim, bool keepdim,
+                                                        at::Tensor& min, at::Tensor& max) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, min) &&
+                     opweave::dtype_in(kCatalogueDtypes, max) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::aminmax_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim, min, max);
+  }
+  opweave::OpGuard guard(op, self, min, max);
+  opweave::resize_out(op, min, opweave::rules::reduce_dim(self, dim, keepdim));
+  opweave::resize_out(op, max, opweave::rules::reduce_dim(self, dim, keepdim));
+  if (C10_UNLIKELY(opweave::nothing_to_write(min, max))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        min, max);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAminmax)>(op)(
+      guard.ctx(), opweave::handle(min), opweave::handle(max),
+      opweave::const_handle(guard.on_device(self)), opweave::optional_ptr(dim), keepdim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::aminmax_out>(op, status, self, dim, keepdim, min, max);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(min, max);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_aminmax_out(const at::Tensor& self,
+                                                        c10::optional<int64_t> dim, bool keepdim,
+                                                        at::Tensor& min, at::Tensor& max) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_aminmax_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::aminmax_out>(kOp_aminmax_out, &aminmax_out_impl,
+                                                             self, dim, keepdim, min, max);
+  }
+#endif
+  return aminmax_out_impl(kOp_aminmax_out, self, dim, keepdim, min, max);
+}
+
+// ---- aten::aminmax -> diopiAminmax (derived from aminmax_out)
+const opweave::OpInfo kInfo_aminmax{"aten::aminmax",
+                                    "diopiAminmax",
+                                    true,
+                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_aminmax = opweave::register_op(&kInfo_aminmax);
+
+::std::tuple<at::Tensor, at::Tensor> aminmax_impl(int op, const at::Tensor& self,
+                                                  c10::optional<int64_t> dim, bool keepdim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::aminmax>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, keepdim);
+  }
+  at::Tensor min = opweave::allocate(opweave::rules::reduce_dim(self, dim, keepdim),
+                                     opweave::OpGuard::find_device(self));
+  at::Tensor max = opweave::allocate(opweave::rules::reduce_dim(self, dim, keepdim),
+                                     opweave::OpGuard::find_device(self));
+  aminmax_out_impl(op, self, dim, keepdim, min, max);
+  return ::std::tuple<at::Tensor, at::Tensor>(min, max);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_aminmax(const at::Tensor& self,
+                                                  c10::optional<int64_t> dim, bool keepdim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_aminmax) != 0)) {
+    return opweave::instrumented_call<at::_ops::aminmax>(kOp_aminmax, &aminmax_impl, self, dim,
+                                                         keepdim);
+  }
+#endif
+  return aminmax_impl(kOp_aminmax, self, dim, keepdim);
+}
+
+// ---- aten::addbmm.out -> diopiAddbmm
+const opweave::OpInfo kInfo_addbmm_out{"aten::addbmm.out",
+                                       "diopiAddbmm",
+                                       true,
+                                       {0.001f, 0.01f, 0.0001f, 1e-10f},
+                                       {0.001f, 0.01f, 0.0001f, 1e-07f}};
+const int kOp_addbmm_out = opweave::register_op(&kInfo_addbmm_out);
+
+at::Tensor& addbmm_out_impl(int op, const at::Tensor& self, const at::Tensor& batch1,
+                            const at::Tensor& batch2, const at::Scalar& beta,
+                            const at::Scalar& alpha, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, batch1) &&
+                     opweave::dtype_in(kCatalogueDtypes, batch2)))) {
+    return opweave::fallback_call<at::_ops::addbmm_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, batch1, batch2, beta, alpha,
+        out);
+  }
+  opweave::OpGuard guard(op, self, batch1, batch2, out);
+  opweave::resize_out(op, out, opweave::rules::addbmm(batch1, batch2));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAddbmm)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(batch1)),
+      opweave::const_handle(guard.on_device(batch2)), beta.toDouble(), alpha.toDouble());
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::addbmm_out>(op, status, self, batch1, batch2, beta,
+                                                        alpha, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_addbmm_out(const at::Tensor& self, const at::Tensor& batch1,
+                            const at::Tensor& batch2, const at::Scalar& beta,
+                            const at::Scalar& alpha, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_addbmm_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::addbmm_out>(kOp_addbmm_out, &addbmm_out_impl, self,
+                                                            batch1, batch2, beta, alpha, out);
+  }
+#endif
+  return addbmm_out_impl(kOp_addbmm_out, self, batch1, batch2, beta, alpha, out);
+}
+
+// ---- aten::addbmm -> diopiAddbmm (derived from addbmm_out)
+const opweave::OpInfo kInfo_addbmm{"aten::addbmm",
+                                   "diopiAddbmm",
+                                   true,
+                                   {0.001f, 0.01f, 0.0001f, 1e-10f},
+                                   {0.001f, 0.01f, 0.0001f, 1e-07f}};
+const int kOp_addbmm = opweave::register_op(&kInfo_addbmm);
+
+at::Tensor addbmm_impl(int op, const at::Tensor& self, const at::Tensor& batch1,
+                       const at::Tensor& batch2, const at::Scalar& beta, const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, batch1) &&
+                     opweave::dtype_in(kCatalogueDtypes, batch2) &&
+                     opweave::dtype_in(kCatalogueDtypes, beta) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::addbmm>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, batch1, batch2, beta, alpha);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::addbmm(batch1, batch2),
+                                     opweave::OpGuard::find_device(self, batch1, batch2));
+  addbmm_out_impl(op, self, batch1, batch2, beta, alpha, out);
+  return out;
+}
+
+at::Tensor wrap_addbmm(const at::Tensor& self, const at::Tensor& batch1, const at::Tensor& batch2,
+                       const at::Scalar& beta, const at::Scalar& alpha) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_addbmm) != 0)) {
+    return opweave::instrumented_call<at::_ops::addbmm>(kOp_addbmm, &addbmm_impl, self, batch1,
+                                                        batch2, beta, alpha);
+  }
+#endif
+  return addbmm_impl(kOp_addbmm, self, batch1, batch2, beta, alpha);
+}
+
+// ---- aten::addbmm_ -> diopiAddbmm (derived from addbmm_out)
+const opweave::OpInfo kInfo_addbmm_{"aten::addbmm_",
+                                    "diopiAddbmm",
+                                    true,
+                                    {0.001f, 0.01f, 0.0001f, 1e-10f},
+                                    {0.001f, 0.01f, 0.0001f, 1e-07f}};
+const int kOp_addbmm_ = opweave::register_op(&kInfo_addbmm_);
+
+at::Tensor& addbmm__impl(int op, at::Tensor& self, const at::Tensor& batch1,
+                         const at::Tensor& batch2, const at::Scalar& beta,
+                         const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, batch1) &&
+                     opweave::dtype_in(kCatalogueDtypes, batch2) &&
+                     opweave::dtype_in(kCatalogueDtypes, beta) &&
+                     opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::addbmm_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, batch1, batch2, beta, alpha);
+  }
+  opweave::check_inplace(op, self, opweave::rules::addbmm(batch1, batch2));
+  addbmm_out_impl(op, self, batch1, batch2, beta, alpha, self);
+  return self;
+}
+
+at::Tensor& wrap_addbmm_(at::Tensor& self, const at::Tensor& batch1, const at::Tensor& batch2,
+                         const at::Scalar& beta, const at::Scalar& alpha) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_addbmm_) != 0)) {
+    return opweave::instrumented_call<at::_ops::addbmm_>(kOp_addbmm_, &addbmm__impl, self, batch1,
+                                                         batch2, beta, alpha);
+  }
+#endif
+  return addbmm__impl(kOp_addbmm_, self, batch1, batch2, beta, alpha);
+}
+
+// ---- aten::cummin.out -> diopiCummin
+const opweave::OpInfo kInfo_cummin_out{"aten::cummin.out",
+                                       "diopiCummin",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_cummin_out = opweave::register_op(&kInfo_cummin_out);
+
+::std::tuple<at::Tensor&, at::Tensor&> cummin_out_impl(int op, const at::Tensor& self, int64_t dim,
+                                                       at::Tensor& values, at::Tensor& indices) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, values) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::cummin_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, values, indices);
+  }
+  opweave::OpGuard guard(op, self, values, indices);
+  opweave::resize_out(op, values, opweave::rules::like(self));
+  opweave::resize_out(op, indices, opweave::rules::like_int64(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(values, indices))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        values, indices);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiCummin)>(op)(
+      guard.ctx(), opweave::handle(values), opweave::handle(indices),
+      opweave::const_handle(guard.on_device(self)), dim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::cummin_out>(op, status, self, dim, values, indices);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(values, indices);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_cummin_out(const at::Tensor& self, int64_t dim,
+                                                       at::Tensor& values, at::Tensor& indices) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_cummin_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::cummin_out>(kOp_cummin_out, &cummin_out_impl, self,
+                                                            dim, values, indices);
+  }
+#endif
+  return cummin_out_impl(kOp_cummin_out, self, dim, values, indices);
+}
+
+// ---- aten::cummin -> diopiCummin (derived from cummin_out)
+const opweave::OpInfo kInfo_cummin{"aten::cummin",
+                                   "diopiCummin",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_cummin = opweave::register_op(&kInfo_cummin);
+
+::std::tuple<at::Tensor, at::Tensor> cummin_impl(int op, const at::Tensor& self, int64_t dim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::cummin>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim);
+  }
+  at::Tensor values =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  at::Tensor indices =
+      opweave::allocate(opweave::rules::like_int64(self), opweave::OpGuard::find_device(self));
+  cummin_out_impl(op, self, dim, values, indices);
+  return ::std::tuple<at::Tensor, at::Tensor>(values, indices);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_cummin(const at::Tensor& self, int64_t dim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_cummin) != 0)) {
+    return opweave::instrumented_call<at::_ops::cummin>(kOp_cummin, &cummin_impl, self, dim);
+  }
+#endif
+  return cummin_impl(kOp_cummin, self, dim);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -3434,6 +3738,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
          TORCH_FN(wrap_adaptive_max_pool2d_backward_grad_input));
   m.impl("adaptive_max_pool2d_backward", TORCH_FN(wrap_adaptive_max_pool2d_backward));
   m.impl("fill_.Scalar", TORCH_FN(wrap_fill__Scalar));
+  m.impl("fill_.Tensor", TORCH_FN(wrap_fill__Tensor));
   m.impl("normal_", TORCH_FN(wrap_normal_));
   m.impl("normal.Tensor_float_out", TORCH_FN(wrap_normal_Tensor_float_out));
   m.impl("normal.Tensor_float", TORCH_FN(wrap_normal_Tensor_float));
@@ -3472,4 +3777,11 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("logical_xor_", TORCH_FN(wrap_logical_xor_));
   m.impl("log_sigmoid_forward.output", TORCH_FN(wrap_log_sigmoid_forward_output));
   m.impl("log_sigmoid_forward", TORCH_FN(wrap_log_sigmoid_forward));
+  m.impl("aminmax.out", TORCH_FN(wrap_aminmax_out));
+  m.impl("aminmax", TORCH_FN(wrap_aminmax));
+  m.impl("addbmm.out", TORCH_FN(wrap_addbmm_out));
+  m.impl("addbmm", TORCH_FN(wrap_addbmm));
+  m.impl("addbmm_", TORCH_FN(wrap_addbmm_));
+  m.impl("cummin.out", TORCH_FN(wrap_cummin_out));
+  m.impl("cummin", TORCH_FN(wrap_cummin));
 }

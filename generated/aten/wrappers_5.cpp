@@ -3116,6 +3116,248 @@ at::Tensor& wrap_heaviside_(at::Tensor& self, const at::Tensor& values) {
   return heaviside__impl(kOp_heaviside_, self, values);
 }
 
+// ---- aten::cummax.out -> diopiCummax
+const opweave::OpInfo kInfo_cummax_out{"aten::cummax.out",
+                                       "diopiCummax",
+                                       true,
+                                       {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                       {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_cummax_out = opweave::register_op(&kInfo_cummax_out);
+
+::std::tuple<at::Tensor&, at::Tensor&> cummax_out_impl(int op, const at::Tensor& self, int64_t dim,
+                                                       at::Tensor& values, at::Tensor& indices) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, values) &&
+                     opweave::dtype_in(kCatalogueDtypes, indices) &&
+                     opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::cummax_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim, values, indices);
+  }
+  opweave::OpGuard guard(op, self, values, indices);
+  opweave::resize_out(op, values, opweave::rules::like(self));
+  opweave::resize_out(op, indices, opweave::rules::like_int64(self));
+  if (C10_UNLIKELY(opweave::nothing_to_write(values, indices))) {
+    return ::std::tuple<at::Tensor&, at::Tensor&>(
+        values, indices);  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiCummax)>(op)(
+      guard.ctx(), opweave::handle(values), opweave::handle(indices),
+      opweave::const_handle(guard.on_device(self)), dim);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::cummax_out>(op, status, self, dim, values, indices);
+  }
+  return ::std::tuple<at::Tensor&, at::Tensor&>(values, indices);
+}
+
+::std::tuple<at::Tensor&, at::Tensor&> wrap_cummax_out(const at::Tensor& self, int64_t dim,
+                                                       at::Tensor& values, at::Tensor& indices) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_cummax_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::cummax_out>(kOp_cummax_out, &cummax_out_impl, self,
+                                                            dim, values, indices);
+  }
+#endif
+  return cummax_out_impl(kOp_cummax_out, self, dim, values, indices);
+}
+
+// ---- aten::cummax -> diopiCummax (derived from cummax_out)
+const opweave::OpInfo kInfo_cummax{"aten::cummax",
+                                   "diopiCummax",
+                                   true,
+                                   {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                   {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_cummax = opweave::register_op(&kInfo_cummax);
+
+::std::tuple<at::Tensor, at::Tensor> cummax_impl(int op, const at::Tensor& self, int64_t dim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::cummax>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim);
+  }
+  at::Tensor values =
+      opweave::allocate(opweave::rules::like(self), opweave::OpGuard::find_device(self));
+  at::Tensor indices =
+      opweave::allocate(opweave::rules::like_int64(self), opweave::OpGuard::find_device(self));
+  cummax_out_impl(op, self, dim, values, indices);
+  return ::std::tuple<at::Tensor, at::Tensor>(values, indices);
+}
+
+::std::tuple<at::Tensor, at::Tensor> wrap_cummax(const at::Tensor& self, int64_t dim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_cummax) != 0)) {
+    return opweave::instrumented_call<at::_ops::cummax>(kOp_cummax, &cummax_impl, self, dim);
+  }
+#endif
+  return cummax_impl(kOp_cummax, self, dim);
+}
+
+// ---- aten::searchsorted.Tensor_out -> diopiSearchsorted
+const opweave::OpInfo kInfo_searchsorted_Tensor_out{"aten::searchsorted.Tensor_out",
+                                                    "diopiSearchsorted",
+                                                    true,
+                                                    {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                    {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_searchsorted_Tensor_out = opweave::register_op(&kInfo_searchsorted_Tensor_out);
+
+at::Tensor& searchsorted_Tensor_out_impl(int op, const at::Tensor& sorted_sequence,
+                                         const at::Tensor& self, bool out_int32, bool right,
+                                         c10::optional<c10::string_view> side,
+                                         const c10::optional<at::Tensor>& sorter, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, sorted_sequence) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, sorter)))) {
+    return opweave::fallback_call<at::_ops::searchsorted_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", sorted_sequence, self, out_int32,
+        right, side, sorter, out);
+  }
+  opweave::OpGuard guard(op, sorted_sequence, self, sorter, out);
+  opweave::resize_out(op, out, opweave::rules::bucket(self, out_int32));
+  const opweave::OptionalCString side_d(side);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiSearchsorted)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(sorted_sequence)),
+      opweave::const_handle(guard.on_device(self)), out_int32, right, side_d.get(),
+      guard.optional_on_device(sorter));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::searchsorted_Tensor_out>(
+        op, status, sorted_sequence, self, out_int32, right, side, sorter, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_searchsorted_Tensor_out(const at::Tensor& sorted_sequence, const at::Tensor& self,
+                                         bool out_int32, bool right,
+                                         c10::optional<c10::string_view> side,
+                                         const c10::optional<at::Tensor>& sorter, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_searchsorted_Tensor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::searchsorted_Tensor_out>(
+        kOp_searchsorted_Tensor_out, &searchsorted_Tensor_out_impl, sorted_sequence, self,
+        out_int32, right, side, sorter, out);
+  }
+#endif
+  return searchsorted_Tensor_out_impl(kOp_searchsorted_Tensor_out, sorted_sequence, self, out_int32,
+                                      right, side, sorter, out);
+}
+
+// ---- aten::searchsorted.Tensor -> diopiSearchsorted (derived from searchsorted_Tensor_out)
+const opweave::OpInfo kInfo_searchsorted_Tensor{"aten::searchsorted.Tensor",
+                                                "diopiSearchsorted",
+                                                true,
+                                                {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_searchsorted_Tensor = opweave::register_op(&kInfo_searchsorted_Tensor);
+
+at::Tensor searchsorted_Tensor_impl(int op, const at::Tensor& sorted_sequence,
+                                    const at::Tensor& self, bool out_int32, bool right,
+                                    c10::optional<c10::string_view> side,
+                                    const c10::optional<at::Tensor>& sorter) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, sorted_sequence) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, sorter)))) {
+    return opweave::fallback_call<at::_ops::searchsorted_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", sorted_sequence, self, out_int32,
+        right, side, sorter);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::bucket(self, out_int32),
+                                     opweave::OpGuard::find_device(sorted_sequence, self, sorter));
+  searchsorted_Tensor_out_impl(op, sorted_sequence, self, out_int32, right, side, sorter, out);
+  return out;
+}
+
+at::Tensor wrap_searchsorted_Tensor(const at::Tensor& sorted_sequence, const at::Tensor& self,
+                                    bool out_int32, bool right,
+                                    c10::optional<c10::string_view> side,
+                                    const c10::optional<at::Tensor>& sorter) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_searchsorted_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::searchsorted_Tensor>(
+        kOp_searchsorted_Tensor, &searchsorted_Tensor_impl, sorted_sequence, self, out_int32, right,
+        side, sorter);
+  }
+#endif
+  return searchsorted_Tensor_impl(kOp_searchsorted_Tensor, sorted_sequence, self, out_int32, right,
+                                  side, sorter);
+}
+
+// ---- aten::bucketize.Tensor_out -> diopiBucketize
+const opweave::OpInfo kInfo_bucketize_Tensor_out{"aten::bucketize.Tensor_out",
+                                                 "diopiBucketize",
+                                                 true,
+                                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bucketize_Tensor_out = opweave::register_op(&kInfo_bucketize_Tensor_out);
+
+at::Tensor& bucketize_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor& boundaries,
+                                      bool out_int32, bool right, at::Tensor& out) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, out) &&
+                     opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, boundaries)))) {
+    return opweave::fallback_call<at::_ops::bucketize_Tensor_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, boundaries, out_int32, right,
+        out);
+  }
+  opweave::OpGuard guard(op, self, boundaries, out);
+  opweave::resize_out(op, out, opweave::rules::bucket(self, out_int32));
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiBucketize)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(boundaries)), out_int32, right);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::bucketize_Tensor_out>(op, status, self, boundaries,
+                                                                  out_int32, right, out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_bucketize_Tensor_out(const at::Tensor& self, const at::Tensor& boundaries,
+                                      bool out_int32, bool right, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bucketize_Tensor_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::bucketize_Tensor_out>(
+        kOp_bucketize_Tensor_out, &bucketize_Tensor_out_impl, self, boundaries, out_int32, right,
+        out);
+  }
+#endif
+  return bucketize_Tensor_out_impl(kOp_bucketize_Tensor_out, self, boundaries, out_int32, right,
+                                   out);
+}
+
+// ---- aten::bucketize.Tensor -> diopiBucketize (derived from bucketize_Tensor_out)
+const opweave::OpInfo kInfo_bucketize_Tensor{"aten::bucketize.Tensor",
+                                             "diopiBucketize",
+                                             true,
+                                             {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                             {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_bucketize_Tensor = opweave::register_op(&kInfo_bucketize_Tensor);
+
+at::Tensor bucketize_Tensor_impl(int op, const at::Tensor& self, const at::Tensor& boundaries,
+                                 bool out_int32, bool right) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self) &&
+                     opweave::dtype_in(kCatalogueDtypes, boundaries)))) {
+    return opweave::fallback_call<at::_ops::bucketize_Tensor>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, boundaries, out_int32, right);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::bucket(self, out_int32),
+                                     opweave::OpGuard::find_device(self, boundaries));
+  bucketize_Tensor_out_impl(op, self, boundaries, out_int32, right, out);
+  return out;
+}
+
+at::Tensor wrap_bucketize_Tensor(const at::Tensor& self, const at::Tensor& boundaries,
+                                 bool out_int32, bool right) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_bucketize_Tensor) != 0)) {
+    return opweave::instrumented_call<at::_ops::bucketize_Tensor>(
+        kOp_bucketize_Tensor, &bucketize_Tensor_impl, self, boundaries, out_int32, right);
+  }
+#endif
+  return bucketize_Tensor_impl(kOp_bucketize_Tensor, self, boundaries, out_int32, right);
+}
+
 // ---- aten::rsub.Tensor -> diopiRsub
 const opweave::OpInfo kInfo_rsub_Tensor{"aten::rsub.Tensor",
                                         "diopiRsub",
@@ -3249,6 +3491,12 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("heaviside.out", TORCH_FN(wrap_heaviside_out));
   m.impl("heaviside", TORCH_FN(wrap_heaviside));
   m.impl("heaviside_", TORCH_FN(wrap_heaviside_));
+  m.impl("cummax.out", TORCH_FN(wrap_cummax_out));
+  m.impl("cummax", TORCH_FN(wrap_cummax));
+  m.impl("searchsorted.Tensor_out", TORCH_FN(wrap_searchsorted_Tensor_out));
+  m.impl("searchsorted.Tensor", TORCH_FN(wrap_searchsorted_Tensor));
+  m.impl("bucketize.Tensor_out", TORCH_FN(wrap_bucketize_Tensor_out));
+  m.impl("bucketize.Tensor", TORCH_FN(wrap_bucketize_Tensor));
   m.impl("rsub.Tensor", TORCH_FN(wrap_rsub_Tensor));
 }
 

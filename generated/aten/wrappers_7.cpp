@@ -3282,6 +3282,43 @@ at::Tensor& autograd_bitwise_xor__Scalar(at::Tensor& self, const at::Scalar& oth
 }
 #endif
 
+// ---- aten::count_nonzero.dim_IntList -> diopiCountNonzero
+const opweave::OpInfo kInfo_count_nonzero_dim_IntList{"aten::count_nonzero.dim_IntList",
+                                                      "diopiCountNonzero",
+                                                      true,
+                                                      {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                                      {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_count_nonzero_dim_IntList = opweave::register_op(&kInfo_count_nonzero_dim_IntList);
+
+at::Tensor count_nonzero_dim_IntList_impl(int op, const at::Tensor& self, at::IntArrayRef dim) {
+  if (C10_UNLIKELY(!(opweave::dtype_in(kCatalogueDtypes, self)))) {
+    return opweave::fallback_call<at::_ops::count_nonzero_dim_IntList>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, dim);
+  }
+  opweave::OpGuard guard(op, self);
+  at::Tensor result0 = opweave::allocate(opweave::rules::reduce_count(self, dim), guard.device());
+  if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+    return result0;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiCountNonzero)>(op)(
+      guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
+      opweave::to_diopi_size(dim));
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::count_nonzero_dim_IntList>(op, status, self, dim);
+  }
+  return result0;
+}
+
+at::Tensor wrap_count_nonzero_dim_IntList(const at::Tensor& self, at::IntArrayRef dim) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_count_nonzero_dim_IntList) != 0)) {
+    return opweave::instrumented_call<at::_ops::count_nonzero_dim_IntList>(
+        kOp_count_nonzero_dim_IntList, &count_nonzero_dim_IntList_impl, self, dim);
+  }
+#endif
+  return count_nonzero_dim_IntList_impl(kOp_count_nonzero_dim_IntList, self, dim);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -3371,6 +3408,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("bitwise_xor.Scalar_out", TORCH_FN(wrap_bitwise_xor_Scalar_out));
   m.impl("bitwise_xor.Scalar", TORCH_FN(wrap_bitwise_xor_Scalar));
   m.impl("bitwise_xor_.Scalar", TORCH_FN(wrap_bitwise_xor__Scalar));
+  m.impl("count_nonzero.dim_IntList", TORCH_FN(wrap_count_nonzero_dim_IntList));
 }
 
 TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {

@@ -12,9 +12,11 @@
 #include <ATen/ops/_linalg_solve_ex_ops.h>
 #include <ATen/ops/adaptive_max_pool2d_backward_ops.h>
 #include <ATen/ops/adaptive_max_pool2d_ops.h>
+#include <ATen/ops/addbmm_ops.h>
 #include <ATen/ops/addcdiv_ops.h>
 #include <ATen/ops/addcmul_ops.h>
 #include <ATen/ops/amin_ops.h>
+#include <ATen/ops/aminmax_ops.h>
 #include <ATen/ops/any_ops.h>
 #include <ATen/ops/arange_ops.h>
 #include <ATen/ops/binary_cross_entropy_ops.h>
@@ -23,6 +25,7 @@
 #include <ATen/ops/cat_ops.h>
 #include <ATen/ops/channel_shuffle_ops.h>
 #include <ATen/ops/copysign_ops.h>
+#include <ATen/ops/cummin_ops.h>
 #include <ATen/ops/embedding_renorm_ops.h>
 #include <ATen/ops/erf_ops.h>
 #include <ATen/ops/erfc_ops.h>
@@ -1218,6 +1221,21 @@ extern "C" diopiError_t diopiFill(diopiContextHandle_t ctx, diopiTensorHandle_t 
   }
 }
 
+// aten::fill_.Tensor
+extern "C" diopiError_t diopiFillTensor(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                        diopiConstTensorHandle_t value) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor value_t = aten_ref::wrap(value);
+    opweave::compat::redispatch<at::_ops::fill__Tensor>(aten_ref::kCpuKeys, input_t, value_t);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
 // aten::normal_
 extern "C" diopiError_t diopiNormalInp(diopiContextHandle_t ctx, diopiTensorHandle_t inout,
                                        double mean, double std, diopiGeneratorHandle_t generator) {
@@ -2064,6 +2082,68 @@ extern "C" diopiError_t diopiLogSigmoid(diopiContextHandle_t ctx, diopiTensorHan
         aten_ref::kCpuKeys, input_t, out_o.tensor(), buffer_o.tensor());
     out_o.commit();
     buffer_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::aminmax.out
+extern "C" diopiError_t diopiAminmax(diopiContextHandle_t ctx, diopiTensorHandle_t min,
+                                     diopiTensorHandle_t max, diopiConstTensorHandle_t input,
+                                     const int64_t* dim, bool keepdim) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output min_o(min);
+    aten_ref::Output max_o(max);
+    opweave::compat::redispatch<at::_ops::aminmax_out>(aten_ref::kCpuKeys, input_t,
+                                                       aten_ref::optional_value(dim), keepdim,
+                                                       min_o.tensor(), max_o.tensor());
+    min_o.commit();
+    max_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::addbmm.out
+extern "C" diopiError_t diopiAddbmm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                    diopiConstTensorHandle_t input, diopiConstTensorHandle_t batch1,
+                                    diopiConstTensorHandle_t batch2, double beta, double alpha) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor batch1_t = aten_ref::wrap(batch1);
+    at::Tensor batch2_t = aten_ref::wrap(batch2);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::addbmm_out>(aten_ref::kCpuKeys, input_t, batch1_t,
+                                                      batch2_t, at::Scalar(beta), at::Scalar(alpha),
+                                                      out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::cummin.out
+extern "C" diopiError_t diopiCummin(diopiContextHandle_t ctx, diopiTensorHandle_t values,
+                                    diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
+                                    int64_t dim) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output values_o(values);
+    aten_ref::Output indices_o(indices);
+    opweave::compat::redispatch<at::_ops::cummin_out>(aten_ref::kCpuKeys, input_t, dim,
+                                                      values_o.tensor(), indices_o.tensor());
+    values_o.commit();
+    indices_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

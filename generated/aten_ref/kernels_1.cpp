@@ -20,7 +20,9 @@
 #include <ATen/ops/angle_ops.h>
 #include <ATen/ops/atan2_ops.h>
 #include <ATen/ops/baddbmm_ops.h>
+#include <ATen/ops/bucketize_ops.h>
 #include <ATen/ops/cos_ops.h>
+#include <ATen/ops/cummax_ops.h>
 #include <ATen/ops/cumsum_ops.h>
 #include <ATen/ops/div_ops.h>
 #include <ATen/ops/elu_backward_ops.h>
@@ -36,6 +38,7 @@
 #include <ATen/ops/gelu_backward_ops.h>
 #include <ATen/ops/gelu_ops.h>
 #include <ATen/ops/heaviside_ops.h>
+#include <ATen/ops/histc_ops.h>
 #include <ATen/ops/huber_loss_ops.h>
 #include <ATen/ops/i0_ops.h>
 #include <ATen/ops/igamma_ops.h>
@@ -65,7 +68,9 @@
 #include <ATen/ops/pow_ops.h>
 #include <ATen/ops/random_ops.h>
 #include <ATen/ops/reciprocal_ops.h>
+#include <ATen/ops/repeat_interleave_ops.h>
 #include <ATen/ops/rsub_ops.h>
+#include <ATen/ops/searchsorted_ops.h>
 #include <ATen/ops/silu_backward_ops.h>
 #include <ATen/ops/silu_ops.h>
 #include <ATen/ops/special_modified_bessel_i1_ops.h>
@@ -73,6 +78,7 @@
 #include <ATen/ops/special_scaled_modified_bessel_k0_ops.h>
 #include <ATen/ops/special_xlog1py_ops.h>
 #include <ATen/ops/sum_ops.h>
+#include <ATen/ops/trace_ops.h>
 #include <ATen/ops/triangular_solve_ops.h>
 #include <ATen/ops/trunc_ops.h>
 #include <ATen/ops/xlogy_ops.h>
@@ -1745,6 +1751,120 @@ extern "C" diopiError_t diopiHeaviside(diopiContextHandle_t ctx, diopiTensorHand
     opweave::compat::redispatch<at::_ops::heaviside_out>(aten_ref::kCpuKeys, input_t, values_t,
                                                          out_o.tensor());
     out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::trace
+extern "C" diopiError_t diopiTrace(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                   diopiConstTensorHandle_t input) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    const auto result = opweave::compat::redispatch<at::_ops::trace>(aten_ref::kCpuKeys, input_t);
+    aten_ref::copy_result(out, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::cummax.out
+extern "C" diopiError_t diopiCummax(diopiContextHandle_t ctx, diopiTensorHandle_t values,
+                                    diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
+                                    int64_t dim) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output values_o(values);
+    aten_ref::Output indices_o(indices);
+    opweave::compat::redispatch<at::_ops::cummax_out>(aten_ref::kCpuKeys, input_t, dim,
+                                                      values_o.tensor(), indices_o.tensor());
+    values_o.commit();
+    indices_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::searchsorted.Tensor_out
+extern "C" diopiError_t diopiSearchsorted(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                          diopiConstTensorHandle_t sorted_sequence,
+                                          diopiConstTensorHandle_t input, bool out_int32,
+                                          bool right, const char* side,
+                                          diopiConstTensorHandle_t sorter) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor sorted_sequence_t = aten_ref::wrap(sorted_sequence);
+    at::Tensor input_t = aten_ref::wrap(input);
+    c10::optional<at::Tensor> sorter_t = aten_ref::wrap_optional(sorter);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::searchsorted_Tensor_out>(
+        aten_ref::kCpuKeys, sorted_sequence_t, input_t, out_int32, right,
+        aten_ref::optional_str(side), sorter_t, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::bucketize.Tensor_out
+extern "C" diopiError_t diopiBucketize(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                       diopiConstTensorHandle_t input,
+                                       diopiConstTensorHandle_t boundaries, bool out_int32,
+                                       bool right) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor boundaries_t = aten_ref::wrap(boundaries);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::bucketize_Tensor_out>(
+        aten_ref::kCpuKeys, input_t, boundaries_t, out_int32, right, out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::histc.out
+extern "C" diopiError_t diopiHistc(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                   diopiConstTensorHandle_t input, int64_t bins,
+                                   const diopiScalar_t* min, const diopiScalar_t* max) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::histc_out>(aten_ref::kCpuKeys, input_t, bins,
+                                                     aten_ref::scalar(min), aten_ref::scalar(max),
+                                                     out_o.tensor());
+    out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::repeat_interleave.Tensor
+extern "C" diopiError_t diopiRepeatInterleave(diopiContextHandle_t ctx, diopiTensorHandle_t* out,
+                                              diopiConstTensorHandle_t repeats,
+                                              const int64_t* output_size) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor repeats_t = aten_ref::wrap(repeats);
+    const auto result = opweave::compat::redispatch<at::_ops::repeat_interleave_Tensor>(
+        aten_ref::kCpuKeys, repeats_t, aten_ref::optional_value(output_size));
+    aten_ref::return_allocated(ctx, out, result);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -22,6 +22,7 @@
 #include <ATen/ops/bmm_ops.h>
 #include <ATen/ops/ceil_ops.h>
 #include <ATen/ops/cosh_ops.h>
+#include <ATen/ops/count_nonzero_ops.h>
 #include <ATen/ops/cumprod_ops.h>
 #include <ATen/ops/dot_ops.h>
 #include <ATen/ops/eq_ops.h>
@@ -45,6 +46,7 @@
 #include <ATen/ops/masked_select_ops.h>
 #include <ATen/ops/max_pool3d_with_indices_backward_ops.h>
 #include <ATen/ops/max_pool3d_with_indices_ops.h>
+#include <ATen/ops/mode_ops.h>
 #include <ATen/ops/mse_loss_backward_ops.h>
 #include <ATen/ops/mse_loss_ops.h>
 #include <ATen/ops/multi_margin_loss_ops.h>
@@ -1610,6 +1612,44 @@ extern "C" diopiError_t diopiCumprod(diopiContextHandle_t ctx, diopiTensorHandle
     opweave::compat::redispatch<at::_ops::cumprod_out>(aten_ref::kCpuKeys, input_t, dim,
                                                        out_t.scalar_type(), out_o.tensor());
     out_o.commit();
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::count_nonzero.dim_IntList
+extern "C" diopiError_t diopiCountNonzero(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                          diopiConstTensorHandle_t input, diopiSize_t dim) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    const auto result = opweave::compat::redispatch<at::_ops::count_nonzero_dim_IntList>(
+        aten_ref::kCpuKeys, input_t, aten_ref::ints(dim));
+    aten_ref::copy_result(out, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::mode.values
+extern "C" diopiError_t diopiMode(diopiContextHandle_t ctx, diopiTensorHandle_t values,
+                                  diopiTensorHandle_t indices, diopiConstTensorHandle_t input,
+                                  int64_t dim) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor values_t = aten_ref::wrap(values);
+    aten_ref::Output values_o(values);
+    aten_ref::Output indices_o(indices);
+    opweave::compat::redispatch<at::_ops::mode_values>(aten_ref::kCpuKeys, input_t, dim,
+                                                       aten_ref::keepdim_of(values_t, input_t),
+                                                       values_o.tensor(), indices_o.tensor());
+    values_o.commit();
+    indices_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -15,3 +15,15 @@ extern "C" diopiError_t diopiFill(diopiContextHandle_t ctx, diopiTensorHandle_t 
   (void)value;
   return diopiNoImplement;
 }
+
+// Sets every element of input to value.
+//   input [inout] dtypes: bool, int8, uint8, int16, int32, int64, float16, bfloat16, float32,
+//   float64 value [in] dtypes: bool, int8, uint8, int16, int32, int64, float16, bfloat16, float32,
+//   float64
+extern "C" diopiError_t diopiFillTensor(diopiContextHandle_t ctx, diopiTensorHandle_t input,
+                                        diopiConstTensorHandle_t value) {
+  (void)ctx;
+  (void)input;
+  (void)value;
+  return diopiNoImplement;
+}

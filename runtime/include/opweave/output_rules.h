@@ -109,6 +109,14 @@ OutMeta argreduce(const at::Tensor& a, int64_t dim, bool keepdim);
 OutMeta argreduce(const at::Tensor& a, c10::optional<int64_t> dim, bool keepdim);
 OutMeta cumsum(const at::Tensor& a, c10::optional<at::ScalarType> dtype);
 
+// ---- reductions and searches (output_rules_search.cpp) ----
+OutMeta reduce_dim(const at::Tensor& a, c10::optional<int64_t> dim, bool keepdim);
+OutMeta reduce_count(const at::Tensor& a, at::IntArrayRef dim);
+OutMeta trace(const at::Tensor& a);
+OutMeta addbmm(const at::Tensor& batch1, const at::Tensor& batch2);
+OutMeta bucket(const at::Tensor& a, bool out_int32);
+OutMeta histc(const at::Tensor& a, int64_t bins);
+
 // ---- normalization ----
 OutMeta layer_norm_stats(const at::Tensor& input, at::IntArrayRef normalized_shape);
 OutMeta batch_norm_stats(const at::Tensor& input);

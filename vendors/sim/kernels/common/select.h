@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "elementwise.h"
+#include "packable.h"
 #include "shape_ops.h"
 
 namespace simk {
@@ -85,7 +86,7 @@ void select_lines(const Kernel& kernel, diopiContextHandle_t ctx, const View& va
   check_reduced(indices, input, dim, "indices");
   launch(kernel, ctx, values, [=] {
     dispatch<Set>(input.dtype, [&](auto tag) {
-      using T = TypeOf<decltype(tag)>;
+      using T = packable_t<TypeOf<decltype(tag)>>;
       using A = acc_t<T>;
       const std::vector<T> x = packed<T>(input);
       std::vector<A> a(x.size());
