@@ -96,6 +96,18 @@ def test_dropout_keeps_about_one_minus_p_and_scales_the_kept():
     assert torch.allclose(g, (y.detach().cpu() != 0).float() / 0.7, atol=1e-6)
 
 
+def test_dropout_backward_of_an_integral_gradient_has_the_cpu_dtype_and_values():
+    # Outside the family's dtypes: torch 1.13 keeps int64, torch 2.x promotes to float. A
+    # kernel that computes it (aten_ref) must not truncate into the int64 out the catalogue's
+    # rule allocated; it declines and the op runs on CPU.
+    grad = torch.arange(-6, 6).reshape(3, 4)
+    mask = torch.arange(12).reshape(3, 4) % 3 != 0
+    want = torch.ops.aten.native_dropout_backward(grad, mask, 1.5)
+    got = torch.ops.aten.native_dropout_backward(grad.to(D), mask.to(D), 1.5)
+    assert got.device == D and got.dtype == want.dtype
+    assert torch.equal(got.cpu(), want)
+
+
 def test_random_ops_reject_bad_arguments_with_python_errors():
     with pytest.raises(RuntimeError, match="from"):
         torch.empty(3, device=D).uniform_(2.0, 1.0)

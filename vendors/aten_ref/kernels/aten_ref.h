@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <stdexcept>
 #include <vector>
 
 #include "opweave/torch_compat.h"  // compat::redispatch: plain integers to the schema's SymInts
@@ -106,8 +107,14 @@ class Output {
   at::Tensor view_, work_;
 };
 
+// A result this torch computes in a dtype the caller's output cannot hold: the kernel declines
+// (diopiDtypeNotSupported), and the wrapper runs the op on CPU.
+struct DtypeDeclined : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // A functional overload's result into the DIOPI output the caller allocated (skipped when the
-// caller passed no output for it).
+// caller passed no output for it; declined when out's dtype cannot hold it).
 void copy_result(diopiTensorHandle_t out, const at::Tensor& result);
 // An output whose shape depends on the data: allocated on the device (diopiRequireTensor) in
 // the result's shape, then filled.

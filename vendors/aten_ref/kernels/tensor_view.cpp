@@ -138,7 +138,16 @@ void Output::commit() {
 
 void copy_result(diopiTensorHandle_t out, const at::Tensor& result) {
   if (out == nullptr) return;
-  wrap(out).copy_(result);
+  at::Tensor target = wrap(out);
+  // The caller sized out by the catalogue's rule; this torch's kernel may promote further
+  // (torch 2.x's native_dropout_backward gives float for an int64 gradient). copy_ would
+  // truncate silently: decline instead, as ATen's own out= check refuses the same cast.
+  if (!c10::canCast(result.scalar_type(), target.scalar_type())) {
+    throw DtypeDeclined(std::string("aten_ref: this torch computes ") +
+                        c10::toString(result.scalar_type()) + ", which an out of " +
+                        c10::toString(target.scalar_type()) + " cannot hold");
+  }
+  target.copy_(result);
 }
 
 void return_allocated(diopiContextHandle_t ctx, diopiTensorHandle_t* out,
@@ -159,6 +168,7 @@ diopiError_t fail(const std::exception& e) noexcept {
   // ATen has no CPU kernel for this dtype (float16 in 1.13, mostly): the wrapper then runs the
   // op through the CPU fallback, which upcasts, instead of failing the call.
   if (message.find("not implemented for '") != std::string::npos) return diopiDtypeNotSupported;
+  if (dynamic_cast<const DtypeDeclined*>(&e) != nullptr) return diopiDtypeNotSupported;
   return diopiErrorOccurred;
 }
 
