@@ -47,3 +47,16 @@ def test_grad_mode_stands_in_for_both_gradient_test_names_and_the_cpu_comparison
     assert "test_compare_cpu" in declared_failure(op(compare), "grad", torch.float32, "privateuseone")
     inplace = DecorateInfo(unittest.expectedFailure, "TestBwdGradients", "test_inplace_grad")
     assert declared_failure(op(inplace), "grad", torch.float32, "privateuseone") is None
+
+
+def test_a_skip_counts_only_when_its_reason_says_the_test_fails():
+    # as_strided_scatter's entry (torch 1.13 and 2.x) skips its non-contiguous samples with
+    # "Works for int64, fails for everything else"; time and blanket skips say nothing.
+    fails = DecorateInfo(unittest.skip("Works for int64, fails for everything else"),
+                         "TestCommon", "test_noncontiguous_samples")
+    why = declared_failure(op(fails), "noncontig", torch.float32, "privateuseone")
+    assert why and "fails for everything else" in why
+    assert declared_failure(op(fails), "forward", torch.float32, "privateuseone") is None
+    for reason in ("Skipped!", "testing takes an unreasonably long time, #79528"):
+        info = DecorateInfo(unittest.skip(reason), "TestCommon", "test_noncontiguous_samples")
+        assert declared_failure(op(info), "noncontig", torch.float32, "privateuseone") is None

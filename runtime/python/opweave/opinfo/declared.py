@@ -6,9 +6,11 @@ An OpInfo entry lists the tests of PyTorch's own suite it is skipped in or expec
 meaningless for a test (as_strided's non-contiguous samples view memory outside the tensor,
 "inherent to how as_strided works"; as_strided_scatter's gradient with overlapping strides),
 the CPU result is no reference for the device either: the op is skipped with PyTorch's reason.
-Only an expected failure named for exactly that test and active on every device counts: a
-skip's reasons are mostly time ("takes an unreasonably long time") or blanket, and a CUDA-only
-or a tolerance entry says nothing about the CPU.
+Only an entry named for exactly that test and active on every device counts: an expected
+failure, or a skip whose reason says the test fails (as_strided_scatter's non-contiguous
+samples: "Works for int64, fails for everything else", the result depending on the layout the
+scatter writes through). Other skips' reasons are time ("takes an unreasonably long time") or
+blanket ("Skipped!"), and a CUDA-only or a tolerance entry says nothing about the CPU.
 """
 
 from __future__ import annotations
@@ -37,6 +39,16 @@ def _active(info, cls_name, test_name, device_type, dtype) -> bool:
     return info.is_active(cls_name, test_name, device_type, dtype)
 
 
+def _skip_reason(decorator) -> Optional[str]:
+    """The reason of a unittest.skip(reason) decorator (kept in its closure), else None."""
+    if getattr(decorator, "__qualname__", "").split(".")[0] != "skip":
+        return None
+    for cell in getattr(decorator, "__closure__", None) or ():
+        if isinstance(cell.cell_contents, str):
+            return cell.cell_contents
+    return None
+
+
 def declared_failure(op, mode: str, dtype, device_type: str) -> Optional[str]:
     """Why the op is skipped when its entry expects the test `mode` stands in for to fail on
     every device for `dtype`; else None."""
@@ -47,6 +59,10 @@ def declared_failure(op, mode: str, dtype, device_type: str) -> Optional[str]:
                 continue
             if not _active(info, cls_name, test_name, device_type, dtype):
                 continue
-            if any(d is unittest.expectedFailure for d in getattr(info, "decorators", ())):
-                return f"OpInfo expects {cls_name}.{test_name} to fail for this op"
+            for d in getattr(info, "decorators", ()):
+                if d is unittest.expectedFailure:
+                    return f"OpInfo expects {cls_name}.{test_name} to fail for this op"
+                reason = _skip_reason(d)
+                if reason is not None and "fail" in reason.lower():
+                    return f"OpInfo skips {cls_name}.{test_name} for this op: {reason}"
     return None
