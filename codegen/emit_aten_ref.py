@@ -262,9 +262,10 @@ _POINTER_OPTIONALS = ("int_opt", "float_opt", "bool_opt")
 def _condition(fn: DiopiFunction, b: AtenBinding) -> str:
     """When binding `b` can serve a call: the DIOPI pointers its ATen overload requires are
     given, and those it has no argument for are null."""
-    # a nullable string too: diopiScatter's reduce is null for scatter.src_out only
+    # a nullable string too: diopiScatter's reduce is null for scatter.src_out only; and a
+    # nullable Scalar: diopiNorm's p is null for norm.out's p=None only
     optional = {a.name: a for a in fn.args
-                if a.kind in _POINTER_OPTIONALS or (a.kind == "str" and a.optional)}
+                if a.kind in _POINTER_OPTIONALS or (a.kind in ("str", "scalar") and a.optional)}
     terms = []
     for arg_name, src in b.sources:
         if arg_name not in optional:

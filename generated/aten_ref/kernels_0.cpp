@@ -43,6 +43,7 @@
 #include <ATen/ops/linalg_cholesky_ex_ops.h>
 #include <ATen/ops/linalg_lu_solve_ops.h>
 #include <ATen/ops/linalg_qr_ops.h>
+#include <ATen/ops/linalg_vector_norm_ops.h>
 #include <ATen/ops/log_sigmoid_forward_ops.h>
 #include <ATen/ops/logaddexp2_ops.h>
 #include <ATen/ops/logical_xor_ops.h>
@@ -1475,21 +1476,33 @@ extern "C" diopiError_t diopiBitwiseNotInp(diopiContextHandle_t ctx, diopiTensor
   }
 }
 
-// aten::norm.out
+// aten::linalg_vector_norm.out, aten::norm.out
 extern "C" diopiError_t diopiNorm(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                   diopiConstTensorHandle_t input, const diopiScalar_t* p,
                                   diopiSize_t dim) {
   (void)ctx;
   try {
     const aten_ref::BelowAutograd below_autograd;
-    at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor out_t = aten_ref::wrap(out);
-    aten_ref::Output out_o(out);
-    opweave::compat::redispatch<at::_ops::norm_out>(
-        aten_ref::kCpuKeys, input_t, aten_ref::optional_scalar(p), aten_ref::ints(dim),
-        aten_ref::keepdim_of(out_t, input_t), out_o.tensor());
-    out_o.commit();
-    return diopiSuccess;
+    if (p != nullptr) {  // aten::linalg_vector_norm.out
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor out_t = aten_ref::wrap(out);
+      aten_ref::Output out_o(out);
+      opweave::compat::redispatch<at::_ops::linalg_vector_norm_out>(
+          aten_ref::kCpuKeys, input_t, aten_ref::scalar(p), aten_ref::optional_ints(dim),
+          aten_ref::keepdim_of(out_t, input_t), out_t.scalar_type(), out_o.tensor());
+      out_o.commit();
+      return diopiSuccess;
+    }
+    {  // aten::norm.out: what the overloads above do not serve
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor out_t = aten_ref::wrap(out);
+      aten_ref::Output out_o(out);
+      opweave::compat::redispatch<at::_ops::norm_out>(
+          aten_ref::kCpuKeys, input_t, aten_ref::optional_scalar(p), aten_ref::ints(dim),
+          aten_ref::keepdim_of(out_t, input_t), out_o.tensor());
+      out_o.commit();
+      return diopiSuccess;
+    }
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
   }
