@@ -63,6 +63,7 @@ OUTPUT_RULES = Vocabulary(OutputRule, {
                              "[b, m, p] -> [n, p]"),
     "mv": RuleSpec((2,), "matrix-vector product [n, m] x [m] -> [n]"),
     "dot": RuleSpec((2,), "dot product of two 1-D tensors of one length -> 0-dim"),
+    "outer": RuleSpec((2,), "outer product of two 1-D tensors [n] x [m] -> [n, m]"),
     "diag": RuleSpec((2,), "diag(input, diagonal): a 1-D input's square matrix holding it on "
                            "that diagonal, a 2-D input's diagonal as a vector; input's dtype"),
     # dense linear algebra on batches of matrices [*, m, n] (k = min(m, n)); an input with

@@ -67,6 +67,7 @@ SHAPE_CLASSES: dict[str, Callable[[CaseBuilder], None]] = {
     "histc": pointwise.elementwise,
     "mv": partial(linalg.matmul, table=linalg.MV),
     "dot": partial(linalg.matmul, table=linalg.DOT),
+    "outer": linalg.outer,
     "diag": linalg.diag,
     **dict.fromkeys(("svd_u", "qr_q"), partial(linalg.factor, rectangular=True)),
     "solve": linalg.solve,

@@ -69,6 +69,40 @@ def matmul(b: CaseBuilder, table, batch_summed: bool = False) -> None:
             b.add(tag, ordered, b.first_attrs())
 
 
+OUTER = [
+    ("base", [3], [4], "contiguous"),
+    ("one", [1], [1], "contiguous"),
+    ("empty", [0], [4], "contiguous"),
+    ("large", [129], [67], "contiguous"),
+    ("sliced", [3], [4], "sliced"),
+]
+
+
+def outer(b: CaseBuilder) -> None:
+    """addr: vectors [n] and [m], the added input [n, m], broadcast from [m] and from a scalar."""
+    p = b.p
+    a_arg, b_arg = [next(x for x in p.inputs if x.name == n) for n in p.rule_tensors]
+    others = [x for x in p.inputs if x.name not in p.rule_tensors]
+    for tag, sa, sb, layout in OUTER:
+        out_shape = sa + sb
+        inputs = {a_arg.name: b.input_spec(a_arg, sa, layout),
+                  b_arg.name: b.input_spec(b_arg, sb, layout)}
+        for x in others:
+            inputs[x.name] = b.input_spec(x, out_shape, layout)
+        ordered = {x.name: inputs[x.name] for x in p.inputs}
+        if tag != "base":
+            b.add(tag, ordered, b.first_attrs())
+            continue
+        for attrs in attr_combos(p, b.dtype):
+            b.add(tag, ordered, attrs)
+        b.outstrided(ordered, b.first_attrs())
+        for x in others:
+            for bcast_tag, shape in (("bias_row", sb), ("bias_scalar", [])):
+                bias = dict(ordered)
+                bias[x.name] = b.input_spec(x, shape, layout)
+                b.add(bcast_tag, bias, b.first_attrs())
+
+
 def diag(b: CaseBuilder) -> None:
     """diag(input, diagonal): vectors (made matrices) and matrices (their diagonals)."""
     p = b.p

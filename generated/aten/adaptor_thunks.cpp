@@ -4824,6 +4824,21 @@ diopiError_t adapt_diopiMv(diopiContextHandle_t ctx, diopiTensorHandle_t out,
   return ow_a.finish(ow_a.kernel<decltype(&::diopiMv)>()(ctx, out, input, vec));
 }
 
+// ---- diopiAddr (family addr)
+diopiError_t adapt_diopiAddr(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                             diopiConstTensorHandle_t input, diopiConstTensorHandle_t vec1,
+                             diopiConstTensorHandle_t vec2, const diopiScalar_t* beta,
+                             const diopiScalar_t* alpha) {
+  opweave::Adaptation ow_a(opweave::slot::diopiAddr);
+  ow_a.out(out, true);
+  ow_a.in(input, true);
+  ow_a.in(vec1, true);
+  ow_a.in(vec2, true);
+  if (ow_a.declined()) return diopiDtypeNotSupported;
+  return ow_a.finish(
+      ow_a.kernel<decltype(&::diopiAddr)>()(ctx, out, input, vec1, vec2, beta, alpha));
+}
+
 // ---- diopiDiag (family diag)
 diopiError_t adapt_diopiDiag(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                              diopiConstTensorHandle_t input, int64_t diagonal) {
@@ -5276,6 +5291,7 @@ const AdaptorThunk kAdaptorThunks[kDiopiSlotArraySize] = {
     {reinterpret_cast<void*>(&adapt_diopiVdot), 0x600ULL},
     {reinterpret_cast<void*>(&adapt_diopiAddmv), 0x600ULL},
     {reinterpret_cast<void*>(&adapt_diopiMv), 0x600ULL},
+    {reinterpret_cast<void*>(&adapt_diopiAddr), 0x1700ULL},
     {reinterpret_cast<void*>(&adapt_diopiDiag), 0x1f50ULL},
 };
 

@@ -3400,6 +3400,121 @@ at::Tensor wrap_rsub_Tensor(const at::Tensor& self, const at::Tensor& other,
   return rsub_Tensor_impl(kOp_rsub_Tensor, self, other, alpha);
 }
 
+// ---- aten::addr.out -> diopiAddr
+const opweave::OpInfo kInfo_addr_out{"aten::addr.out",
+                                     "diopiAddr",
+                                     true,
+                                     {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                     {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_addr_out = opweave::register_op(&kInfo_addr_out);
+
+at::Tensor& addr_out_impl(int op, const at::Tensor& self, const at::Tensor& vec1,
+                          const at::Tensor& vec2, const at::Scalar& beta, const at::Scalar& alpha,
+                          at::Tensor& out) {
+  if (C10_UNLIKELY(!(
+          opweave::dtype_in(kCatalogueDtypes, out) && opweave::dtype_in(kCatalogueDtypes, self) &&
+          opweave::dtype_in(kCatalogueDtypes, vec1) && opweave::dtype_in(kCatalogueDtypes, vec2) &&
+          opweave::dtype_in(kCatalogueDtypes, beta) &&
+          opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::addr_out>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, vec1, vec2, beta, alpha, out);
+  }
+  opweave::OpGuard guard(op, self, vec1, vec2, out);
+  opweave::resize_out(op, out, opweave::rules::outer(vec1, vec2));
+  const diopiScalar_t beta_d = opweave::to_diopi_scalar(beta);
+  const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+  if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+    return out;  // every output is empty: nothing to compute
+  }
+  const diopiError_t status = opweave::kernel<decltype(&::diopiAddr)>(op)(
+      guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)),
+      opweave::const_handle(guard.on_device(vec1)), opweave::const_handle(guard.on_device(vec2)),
+      &beta_d, &alpha_d);
+  if (C10_UNLIKELY(status != diopiSuccess)) {
+    return opweave::kernel_failed<at::_ops::addr_out>(op, status, self, vec1, vec2, beta, alpha,
+                                                      out);
+  }
+  return out;
+}
+
+at::Tensor& wrap_addr_out(const at::Tensor& self, const at::Tensor& vec1, const at::Tensor& vec2,
+                          const at::Scalar& beta, const at::Scalar& alpha, at::Tensor& out) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_addr_out) != 0)) {
+    return opweave::instrumented_call<at::_ops::addr_out>(kOp_addr_out, &addr_out_impl, self, vec1,
+                                                          vec2, beta, alpha, out);
+  }
+#endif
+  return addr_out_impl(kOp_addr_out, self, vec1, vec2, beta, alpha, out);
+}
+
+// ---- aten::addr -> diopiAddr (derived from addr_out)
+const opweave::OpInfo kInfo_addr{"aten::addr",
+                                 "diopiAddr",
+                                 true,
+                                 {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                 {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_addr = opweave::register_op(&kInfo_addr);
+
+at::Tensor addr_impl(int op, const at::Tensor& self, const at::Tensor& vec1, const at::Tensor& vec2,
+                     const at::Scalar& beta, const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(
+          opweave::dtype_in(kCatalogueDtypes, self) && opweave::dtype_in(kCatalogueDtypes, vec1) &&
+          opweave::dtype_in(kCatalogueDtypes, vec2) && opweave::dtype_in(kCatalogueDtypes, beta) &&
+          opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::addr>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, vec1, vec2, beta, alpha);
+  }
+  at::Tensor out = opweave::allocate(opweave::rules::outer(vec1, vec2),
+                                     opweave::OpGuard::find_device(self, vec1, vec2));
+  addr_out_impl(op, self, vec1, vec2, beta, alpha, out);
+  return out;
+}
+
+at::Tensor wrap_addr(const at::Tensor& self, const at::Tensor& vec1, const at::Tensor& vec2,
+                     const at::Scalar& beta, const at::Scalar& alpha) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_addr) != 0)) {
+    return opweave::instrumented_call<at::_ops::addr>(kOp_addr, &addr_impl, self, vec1, vec2, beta,
+                                                      alpha);
+  }
+#endif
+  return addr_impl(kOp_addr, self, vec1, vec2, beta, alpha);
+}
+
+// ---- aten::addr_ -> diopiAddr (derived from addr_out)
+const opweave::OpInfo kInfo_addr_{"aten::addr_",
+                                  "diopiAddr",
+                                  true,
+                                  {0.001f, 0.01f, 1e-05f, 1e-10f},
+                                  {0.001f, 0.01f, 1e-05f, 1e-07f}};
+const int kOp_addr_ = opweave::register_op(&kInfo_addr_);
+
+at::Tensor& addr__impl(int op, at::Tensor& self, const at::Tensor& vec1, const at::Tensor& vec2,
+                       const at::Scalar& beta, const at::Scalar& alpha) {
+  if (C10_UNLIKELY(!(
+          opweave::dtype_in(kCatalogueDtypes, self) && opweave::dtype_in(kCatalogueDtypes, vec1) &&
+          opweave::dtype_in(kCatalogueDtypes, vec2) && opweave::dtype_in(kCatalogueDtypes, beta) &&
+          opweave::dtype_in(kCatalogueDtypes, alpha)))) {
+    return opweave::fallback_call<at::_ops::addr_>(
+        op, "a dtype outside the catalogue's (complex, ...)", self, vec1, vec2, beta, alpha);
+  }
+  opweave::check_inplace(op, self, opweave::rules::outer(vec1, vec2));
+  addr_out_impl(op, self, vec1, vec2, beta, alpha, self);
+  return self;
+}
+
+at::Tensor& wrap_addr_(at::Tensor& self, const at::Tensor& vec1, const at::Tensor& vec2,
+                       const at::Scalar& beta, const at::Scalar& alpha) {
+#ifndef OPWEAVE_STRIP_INSTRUMENTATION
+  if (C10_UNLIKELY(opweave::op_flags(kOp_addr_) != 0)) {
+    return opweave::instrumented_call<at::_ops::addr_>(kOp_addr_, &addr__impl, self, vec1, vec2,
+                                                       beta, alpha);
+  }
+#endif
+  return addr__impl(kOp_addr_, self, vec1, vec2, beta, alpha);
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -3498,6 +3613,9 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("bucketize.Tensor_out", TORCH_FN(wrap_bucketize_Tensor_out));
   m.impl("bucketize.Tensor", TORCH_FN(wrap_bucketize_Tensor));
   m.impl("rsub.Tensor", TORCH_FN(wrap_rsub_Tensor));
+  m.impl("addr.out", TORCH_FN(wrap_addr_out));
+  m.impl("addr", TORCH_FN(wrap_addr));
+  m.impl("addr_", TORCH_FN(wrap_addr_));
 }
 
 TORCH_LIBRARY_IMPL(aten, AutogradPrivateUse1, m) {

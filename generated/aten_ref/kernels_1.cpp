@@ -15,6 +15,7 @@
 #include <ATen/ops/_log_softmax_backward_data_ops.h>
 #include <ATen/ops/_log_softmax_ops.h>
 #include <ATen/ops/acos_ops.h>
+#include <ATen/ops/addr_ops.h>
 #include <ATen/ops/all_ops.h>
 #include <ATen/ops/amax_ops.h>
 #include <ATen/ops/angle_ops.h>
@@ -1883,6 +1884,28 @@ extern "C" diopiError_t diopiRsub(diopiContextHandle_t ctx, diopiTensorHandle_t 
     const auto result = opweave::compat::redispatch<at::_ops::rsub_Tensor>(
         aten_ref::kCpuKeys, input_t, other_t, aten_ref::scalar(alpha));
     aten_ref::copy_result(out, result);
+    return diopiSuccess;
+  } catch (const std::exception& e) {
+    return aten_ref::fail(e);
+  }
+}
+
+// aten::addr.out
+extern "C" diopiError_t diopiAddr(diopiContextHandle_t ctx, diopiTensorHandle_t out,
+                                  diopiConstTensorHandle_t input, diopiConstTensorHandle_t vec1,
+                                  diopiConstTensorHandle_t vec2, const diopiScalar_t* beta,
+                                  const diopiScalar_t* alpha) {
+  (void)ctx;
+  try {
+    const aten_ref::BelowAutograd below_autograd;
+    at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor vec1_t = aten_ref::wrap(vec1);
+    at::Tensor vec2_t = aten_ref::wrap(vec2);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::addr_out>(aten_ref::kCpuKeys, input_t, vec1_t, vec2_t,
+                                                    aten_ref::scalar(beta), aten_ref::scalar(alpha),
+                                                    out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

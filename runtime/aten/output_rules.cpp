@@ -164,6 +164,14 @@ OutMeta dot(const at::Tensor& a, const at::Tensor& b) {
   return make({}, a.scalar_type());
 }
 
+OutMeta outer(const at::Tensor& a, const at::Tensor& b) {
+  TORCH_CHECK(a.dim() == 1 && b.dim() == 1, "addr: expected 1-D vectors, got ", a.dim(), "-D and ",
+              b.dim(), "-D");
+  TORCH_CHECK(a.scalar_type() == b.scalar_type(), "addr: expected vectors of one dtype, got ",
+              a.scalar_type(), " and ", b.scalar_type());
+  return make({a.size(0), b.size(0)}, a.scalar_type());
+}
+
 OutMeta nll_loss(const at::Tensor& input, const at::Tensor& target, int64_t reduction) {
   TORCH_CHECK(input.dim() == 1 || input.dim() == 2, "nll_loss: input must be 1-D or 2-D, got ",
               input.dim(), "-D");

@@ -38,8 +38,11 @@ def functions(docs):
 
 
 # Families whose output rules have no conformance shape class yet: they get no cases and say
-# why (the report shows them); any other family without cases is a regression. None today.
-AWAITING_SHAPE_CLASSES: set[str] = set()
+# why (the report shows them); any other family without cases is a regression. group_norm:
+# its CPU reference takes N, C and HxW, which DIOPI reads from input's shape, and the runner
+# cannot yet supply an argument the catalogue computes (a guard helper); until it can,
+# tests/python/test_ops_group_norm.py compares both vendors with the CPU.
+AWAITING_SHAPE_CLASSES: set[str] = {"group_norm"}
 
 
 def test_every_catalogue_function_has_cases_in_every_dtype_it_supports(generated):

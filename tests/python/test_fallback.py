@@ -37,11 +37,12 @@ def test_mlp_autograd_through_the_fallback_matches_cpu(dev0, all_on_cpu):
 def test_fallback_stats_count_and_reset(dev0):
     opweave.fallback_stats(reset=True)
     a = torch.ones(4, device=dev0)
+    edges = torch.tensor([0.0, 1.0, 2.0], device=dev0)
     for _ in range(3):
-        torch.bucketize(a, a)  # no device kernel in the catalogue
-    assert opweave.fallback_stats()["aten::bucketize.Tensor"] == 3
-    assert "no PrivateUse1 kernel" in opweave.fallback_reasons()["aten::bucketize.Tensor"]
-    assert opweave.fallback_stats(reset=True)["aten::bucketize.Tensor"] == 3
+        torch.histogram(a, edges)  # no device kernel in the catalogue
+    assert opweave.fallback_stats()["aten::histogram.bins_tensor"] == 3
+    assert "no PrivateUse1 kernel" in opweave.fallback_reasons()["aten::histogram.bins_tensor"]
+    assert opweave.fallback_stats(reset=True)["aten::histogram.bins_tensor"] == 3
     assert opweave.fallback_stats() == {}
 
 

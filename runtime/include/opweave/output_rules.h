@@ -44,6 +44,8 @@ OutMeta scalar(const at::Tensor& a);
 // operands' ranks, sizes and dtypes as ATen does
 OutMeta mv(const at::Tensor& mat, const at::Tensor& vec);
 OutMeta dot(const at::Tensor& a, const at::Tensor& b);
+// outer(a, b): [a.size(0), b.size(0)] of two 1-D tensors of one dtype (addr)
+OutMeta outer(const at::Tensor& a, const at::Tensor& b);
 // diag(input, diagonal): [n + |k|, n + |k|] for a 1-D input, the diagonal's length for 2-D
 OutMeta diag(const at::Tensor& a, int64_t diagonal);
 OutMeta nll_loss(const at::Tensor& input, const at::Tensor& target, int64_t reduction);
