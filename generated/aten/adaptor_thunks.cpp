@@ -5291,7 +5291,7 @@ const AdaptorThunk kAdaptorThunks[kDiopiSlotArraySize] = {
     {reinterpret_cast<void*>(&adapt_diopiVdot), 0x600ULL},
     {reinterpret_cast<void*>(&adapt_diopiAddmv), 0x600ULL},
     {reinterpret_cast<void*>(&adapt_diopiMv), 0x600ULL},
-    {reinterpret_cast<void*>(&adapt_diopiAddr), 0x1700ULL},
+    {reinterpret_cast<void*>(&adapt_diopiAddr), 0x1750ULL},
     {reinterpret_cast<void*>(&adapt_diopiDiag), 0x1f50ULL},
 };
 

@@ -6176,15 +6176,16 @@ DIOPI_API diopiError_t diopiMv(diopiContextHandle_t ctx, diopiTensorHandle_t out
 
 /**
  * @brief out = beta * input + alpha * outer(vec1, vec2), input broadcast to [vec1.size(0),
- * vec2.size(0)] (beta 0 ignores input, NaN included); computed in double, rounded once. ATen:
+ * vec2.size(0)] (beta 0 ignores input, NaN included); floating types computed in double and rounded
+ * once, integral ones in int64 with wrap-around (beta and alpha then integers). ATen:
  * aten::addr.out, aten::addr, aten::addr_ OpWeave extension, not defined by DIOPI: DIOPI has no
  * addr; parameters as diopiAddmm. Without it torch 2.x decomposes addr on the device into outer,
  * mul and add, each rounding (a bfloat16 ulp off CPU's fused kernel)
  * @param[in] ctx context for the stream and scratch memory of this call.
- * @param[out] out the output tensor. type = [float16, bfloat16, float32, float64].
- * @param[in] input the input tensor. type = [float16, bfloat16, float32, float64].
- * @param[in] vec1 vec1. type = [float16, bfloat16, float32, float64].
- * @param[in] vec2 vec2. type = [float16, bfloat16, float32, float64].
+ * @param[out] out the output tensor. type = [float16, bfloat16, float32, float64, int32, int64].
+ * @param[in] input the input tensor. type = [float16, bfloat16, float32, float64, int32, int64].
+ * @param[in] vec1 vec1. type = [float16, bfloat16, float32, float64, int32, int64].
+ * @param[in] vec2 vec2. type = [float16, bfloat16, float32, float64, int32, int64].
  * @param[in] beta multiplier applied to `input`.
  * @param[in] alpha multiplier applied to `other`.
  */

@@ -1,6 +1,6 @@
 """addr runs natively (diopiAddr) and matches the CPU: beta / alpha combinations, beta 0
 ignoring a NaN input, input broadcast from a row and from a scalar, empty and strided vectors,
-the in-place form and the gradient. bfloat16 is computed in double and rounded once (torch 2.x
+the in-place form, the gradient, and integers (int64 arithmetic, wrapping). bfloat16 is computed in double and rounded once (torch 2.x
 would otherwise decompose it on the device into outer, mul and add, each rounding)."""
 
 from __future__ import annotations
@@ -26,6 +26,11 @@ CASES = {
     "empty": (lambda m, a, b: torch.addr(m, a[:0], b), torch.randn(0, 5), V1, V2),
     "in_place": (lambda m, a, b: m.clone().addr_(a, b, alpha=3), M, V1, V2),
     "float64": (lambda m, a, b: torch.addr(m.double(), a.double(), b.double()), M, V1, V2),
+    "int64": (lambda m, a, b: torch.addr(m, a, b, beta=2, alpha=-3),
+              torch.arange(12).reshape(3, 4), torch.arange(-1, 2), torch.arange(4)),
+    "int32_wraps": (lambda m, a, b: torch.addr(m, a, b),
+                    torch.zeros(2, 2, dtype=torch.int32), torch.tensor([2**20, 3], dtype=torch.int32),
+                    torch.tensor([2**12, -5], dtype=torch.int32)),
 }
 
 
@@ -58,7 +63,9 @@ def test_gradient_matches_cpu():
 @pytest.mark.parametrize("call", [
     lambda: torch.addr(M.to(D), V1.to(D).reshape(2, 2), V2.to(D)),   # a matrix for vec1
     lambda: torch.addr(M.to(D), V1.to(D), V2.to(D).double()),        # mixed dtypes
+    lambda: torch.addr(torch.ones(3, 4, dtype=torch.long, device=D), torch.ones(3, dtype=torch.long, device=D),
+                       torch.ones(4, dtype=torch.long, device=D), beta=0.5),   # fractional beta, integers
 ])
 def test_bad_arguments_raise_naming_the_op(call):
-    with pytest.raises(RuntimeError, match="addr|vector|dtype|expected"):
+    with pytest.raises(RuntimeError, match="addr|vector|dtype|expected|integral"):
         call()
