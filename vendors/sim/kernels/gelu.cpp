@@ -73,9 +73,7 @@ diopiError_t diopiGelu(diopiContextHandle_t ctx, diopiTensorHandle_t out,
           // In float, rounded once: ATen 1.13 computed the bfloat16 tanh form in bfloat16 step by
           // step, 2.x computes it in float, and the float64 referee prefers the latter.
           using V = A;
-          return [tanh_approx](A x) -> A {
-            return tanh_approx ? gelu_tanh(V(x)) : gelu_erf(x);
-          };
+          return [tanh_approx](A x) -> A { return tanh_approx ? gelu_tanh(V(x)) : gelu_erf(x); };
         },
         In{input, "input"});
   });
@@ -96,8 +94,7 @@ diopiError_t diopiGeluBackward(diopiContextHandle_t ctx, diopiTensorHandle_t gra
           // step, 2.x computes it in float, and the float64 referee prefers the latter.
           using V = A;
           return [tanh_approx](A g, A x) -> A {
-            return tanh_approx ? gelu_tanh_backward(V(g), V(x))
-                               : gelu_erf_backward(g, x);
+            return tanh_approx ? gelu_tanh_backward(V(g), V(x)) : gelu_erf_backward(g, x);
           };
         },
         In{grad_output, "grad_output"}, In{input, "input"});
