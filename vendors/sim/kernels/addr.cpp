@@ -29,17 +29,10 @@ void outer_update(std::vector<T>& r, const std::vector<T>& a, const std::vector<
   }
 }
 
-// Integer wrap-around as ATen's (two's complement), without signed-overflow UB.
-struct Wrapping {
-  uint64_t v;
-  Wrapping operator*(Wrapping o) const { return {v * o.v}; }
-  Wrapping operator+(Wrapping o) const { return {v + o.v}; }
-};
-
-std::vector<Wrapping> wrapping(const std::vector<int64_t>& x) {
-  std::vector<Wrapping> w(x.size());
-  for (size_t k = 0; k < x.size(); ++k) w[k].v = static_cast<uint64_t>(x[k]);
-  return w;
+// int64 values as uint64_t, whose arithmetic wraps like ATen's int64 (prod.cpp does the same)
+// without signed-overflow UB.
+std::vector<uint64_t> as_unsigned(const std::vector<int64_t>& x) {
+  return std::vector<uint64_t>(x.begin(), x.end());
 }
 
 }  // namespace
@@ -75,13 +68,11 @@ diopiError_t diopiAddr(diopiContextHandle_t ctx, diopiTensorHandle_t out_h,
     launch(kernel, ctx, out, [=] {
       const size_t size = static_cast<size_t>(v1.sizes[0] * v2.sizes[0]);
       if (integral) {
-        std::vector<Wrapping> r(size, Wrapping{0});
-        if (use_input) r = wrapping(packed<int64_t>(in));
-        outer_update(r, wrapping(packed<int64_t>(v1)), wrapping(packed<int64_t>(v2)),
-                     Wrapping{static_cast<uint64_t>(beta.i)},
-                     Wrapping{static_cast<uint64_t>(alpha.i)}, use_input);
-        std::vector<int64_t> values(size);
-        for (size_t k = 0; k < size; ++k) values[k] = static_cast<int64_t>(r[k].v);
+        std::vector<uint64_t> r =
+            use_input ? as_unsigned(packed<int64_t>(in)) : std::vector<uint64_t>(size, 0);
+        outer_update(r, as_unsigned(packed<int64_t>(v1)), as_unsigned(packed<int64_t>(v2)),
+                     static_cast<uint64_t>(beta.i), static_cast<uint64_t>(alpha.i), use_input);
+        std::vector<int64_t> values(r.begin(), r.end());
         unpack(out, values);
         return;
       }
