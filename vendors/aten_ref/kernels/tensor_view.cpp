@@ -1,9 +1,11 @@
 // DIOPI arguments as ATen values (see aten_ref.h).
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/ops/empty.h>
-#include <ATen/ops/from_blob.h>
+#include <c10/core/StorageImpl.h>
+#include <c10/core/TensorImpl.h>
 #include <c10/util/Exception.h>
 
+#include <cstring>
 #include <string>
 
 #include "aten_ref.h"
@@ -31,6 +33,67 @@ c10::optional<at::ScalarType> optional_dtype(const diopiDtype_t* t) {
   return dtype(*t);
 }
 
+namespace {
+
+// Bytes a view of this shape and stride spans from its first element (from_blob's size).
+size_t span_bytes(diopiSize_t shape, diopiSize_t stride, size_t itemsize) {
+  int64_t last = 0;
+  for (int64_t d = 0; d < shape.len; ++d) {
+    if (shape.data[d] == 0) return 0;
+    last += (shape.data[d] - 1) * stride.data[d];
+  }
+  return static_cast<size_t>(last + 1) * itemsize;
+}
+
+c10::Storage borrowed_storage(void* data, size_t nbytes) {
+  return c10::Storage(c10::Storage::use_byte_size_t(), nbytes,
+                      at::DataPtr(data, c10::Device(c10::kCPU)), /*allocator=*/nullptr,
+                      /*resizable=*/false);
+}
+
+// The CPU tensors a thread's kernels view DIOPI handles through, reused from call to call.
+// Building one with from_blob and destroying it afterwards (a TensorImpl and a StorageImpl,
+// allocated, initialised and freed) was about 1,300 instructions per tensor argument: most of
+// what a 1-element aten_ref op cost over native CPU. A view is taken again only when nothing
+// else holds it or its storage (the kernel's locals are gone), and it is then re-pointed as a
+// fresh from_blob would have been made: new data pointer, size, stride, offset 0, dtype.
+class ViewPool {
+ public:
+  at::Tensor view(void* data, diopiSize_t shape, diopiSize_t stride, at::ScalarType type) {
+    const caffe2::TypeMeta meta = c10::scalarTypeToTypeMeta(type);
+    const size_t nbytes = span_bytes(shape, stride, meta.itemsize());
+    for (auto& impl : free_) {
+      if (impl.use_count() != 1 || impl.weak_use_count() != 1 || impl->autograd_meta() != nullptr)
+        continue;  // a kernel kept it (a returned alias, a saved result): leave it be
+      const c10::Storage& held = impl->unsafe_storage();
+      c10::StorageImpl* storage = held.unsafeGetStorageImpl();
+      if (storage != nullptr && held.use_count() == 1 && !storage->resizable() &&
+          storage->allocator() == nullptr) {
+        storage->set_data_ptr_noswap(at::DataPtr(data, c10::Device(c10::kCPU)));
+        storage->set_nbytes(nbytes);
+        if (impl->dtype() != meta) impl->set_storage_and_dtype(held, meta);
+      } else {  // the kernel shares or swapped the storage: give this view a fresh one
+        impl->set_storage_and_dtype(borrowed_storage(data, nbytes), meta);
+      }
+      impl->set_sizes_and_strides(ints(shape), ints(stride), /*storage_offset=*/0);
+      return at::Tensor(impl);
+    }
+    auto impl = c10::make_intrusive<c10::TensorImpl>(
+        borrowed_storage(data, nbytes), c10::DispatchKeySet(c10::DispatchKey::CPU), meta);
+    impl->set_sizes_and_strides(ints(shape), ints(stride));
+    if (free_.size() < kMaxViews) free_.push_back(impl);
+    return at::Tensor(std::move(impl));
+  }
+
+ private:
+  // Enough for the widest common kernel (a fused optimizer step's lists take the overflow as
+  // plain one-off views).
+  static constexpr size_t kMaxViews = 16;
+  std::vector<c10::intrusive_ptr<c10::TensorImpl>> free_;
+};
+
+}  // namespace
+
 at::Tensor wrap(diopiConstTensorHandle_t h) {
   TORCH_CHECK(h != nullptr, "aten_ref: a required tensor argument is null");
   void* data = nullptr;
@@ -42,8 +105,8 @@ at::Tensor wrap(diopiConstTensorHandle_t h) {
       diopiGetTensorDtype(h, &type) != diopiSuccess) {
     TORCH_CHECK(false, "aten_ref: cannot read a DIOPI tensor handle");
   }
-  return at::from_blob(data, ints(shape), ints(stride),
-                       at::TensorOptions().dtype(dtype(type)).device(at::kCPU));
+  thread_local ViewPool pool;
+  return pool.view(data, shape, stride, dtype(type));
 }
 
 c10::optional<at::Tensor> wrap_optional(diopiConstTensorHandle_t h) {
@@ -136,6 +199,9 @@ void Output::commit() {
   }
 }
 
+// ATen's grain size: from here on copy_ splits the copy across threads.
+constexpr int64_t kMemcpyBelow = 32768;
+
 void copy_result(diopiTensorHandle_t out, const at::Tensor& result) {
   if (out == nullptr) return;
   at::Tensor target = wrap(out);
@@ -146,6 +212,16 @@ void copy_result(diopiTensorHandle_t out, const at::Tensor& result) {
     throw DtypeDeclined(std::string("aten_ref: this torch computes ") +
                         c10::toString(result.scalar_type()) + ", which an out of " +
                         c10::toString(target.scalar_type()) + " cannot hold");
+  }
+  // A functional kernel's result in the caller's layout and dtype: the bytes as they are.
+  // copy_ through TensorIterator cost ~3,000 instructions even for one element, a quarter of a
+  // small functional op (relu, the softmax family); large copies keep copy_'s parallel loop.
+  if (result.scalar_type() == target.scalar_type() && result.sizes().equals(target.sizes()) &&
+      result.is_contiguous() && target.is_contiguous() && result.numel() < kMemcpyBelow &&
+      !result.is_conj() && !result.is_neg()) {  // lazy conjugate / negation: copy_ applies them
+    const size_t nbytes = static_cast<size_t>(result.numel()) * result.element_size();
+    if (nbytes > 0) std::memmove(target.data_ptr(), result.data_ptr(), nbytes);
+    return;
   }
   target.copy_(result);
 }
