@@ -133,11 +133,14 @@ def _default(a) -> str:
     return default_expr(a.default, a.type)
 
 
+def _is_loss(schema) -> bool:
+    return any(a.name == "reduction" for a in schema.arguments.flat_all)
+
+
 def _output(arg: DiopiArg, plan: RefPlan, schema) -> str:
     """An ATen out= argument: written through aten_ref::Output (see aten_ref.h). A loss (an
     ATen op with a `reduction` argument) may resize its out= through the unreduced shape."""
-    loss = any(a.name == "reduction" for a in schema.arguments.flat_all)
-    mode = ", aten_ref::Output::kMayResize" if loss else ""
+    mode = ", aten_ref::Output::kMayResize" if _is_loss(schema) else ""
     plan.prepare.append(f"aten_ref::Output {arg.name}_o({arg.name}{mode});")
     plan.commits.append(f"{arg.name}_o.commit();")
     return f"{arg.name}_o.tensor()"
@@ -182,7 +185,27 @@ def _out_sibling(b: AtenBinding, returns: dict, hidden: frozenset):
     return sibling
 
 
-def _plan_binding(fn: DiopiFunction, b: AtenBinding, hidden: frozenset) -> RefPlan:
+def _loss_functional(b: AtenBinding, hidden: frozenset):
+    """The functional overload that serves a forward loss bound through its out= overload when
+    it reduces. The out= kernels of ATen 1.13's structured losses resize `out` through the
+    unreduced shape, so a reduced loss would need a temporary output and a copy (and
+    mse_loss.out then reduces through mean_out, ~30,000 instructions more than the native
+    call): the functional computes as a native CPU call does, and its one-element result is
+    copied out for a few instructions. Unreduced losses and loss backwards write their
+    full-size outputs in place through the out= overload."""
+    if b.variant != "out" or not _is_loss(b.schema) or "backward" in str(b.schema.name):
+        return None
+    index = default_index()
+    functional = index.siblings(b.schema).get(SchemaKind.functional)
+    if functional is None or str(functional.name) in hidden or \
+            not index.has_cpu_kernel(str(functional.name)) or \
+            len(functional.returns) != len(b.schema.arguments.out):
+        return None
+    return functional
+
+
+def _plan_binding(fn: DiopiFunction, b: AtenBinding, hidden: frozenset,
+                  reduced_loss: bool = False) -> RefPlan:
     if b.derived:
         raise NotMechanical("derived binding")
     if b.computed:
@@ -211,11 +234,16 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding, hidden: frozenset) -> RefPl
     plan = RefPlan(diopi=fn.name, op_name=b.op_name, header=f"ATen/ops/{base_name}_ops.h")
     values = []
     wrapped = {}   # DIOPI argument -> its C++ value, each converted once
+    functional = _loss_functional(b, hidden) if reduced_loss else None
+    out_names = [o.name for o in b.schema.arguments.out]
     for a in b.schema.arguments.flat_all:
         if a.name in by_aten:
             arg = by_aten[a.name]
-            if arg.kind == "tensor" and a.name in {o.name for o in b.schema.arguments.out}:
-                values.append(_output(arg, plan, b.schema))
+            if arg.kind == "tensor" and a.name in out_names:
+                if functional is not None:   # the functional's result i is out= argument i
+                    returns[out_names.index(a.name)] = arg
+                else:
+                    values.append(_output(arg, plan, b.schema))
                 continue
             if arg.name not in wrapped:
                 wrapped[arg.name] = _from_diopi(arg, a.type, b.structured, plan.prepare)
@@ -231,6 +259,14 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding, hidden: frozenset) -> RefPl
             values.append(_from_output(a.name, fn, wrapped, plan.prepare))
         else:
             values.append(_default(a))
+    if functional is not None:
+        plan.op_name = f"aten::{functional.name}"
+        plan.call = f"const auto result = {_redispatch(functional, values)};"
+        n = len(functional.returns)
+        for i, arg in sorted(returns.items()):
+            got = "result" if n == 1 else f"std::get<{i}>(result)"
+            plan.copies.append(f"aten_ref::copy_result({arg.name}, {got});")
+        return plan
     out_sibling = _out_sibling(b, returns, hidden)
     if out_sibling is not None:
         # Write straight into the outputs the wrapper allocated: no result copy.
@@ -298,6 +334,13 @@ def plan_function(fn: DiopiFunction, hidden: frozenset = frozenset()) -> tuple[O
         plan.cond = cond
         plans.append(plan)
         conds.add(cond)
+        reduction = next((name for name, src in b.sources
+                          if src.kind == "arg" and src.aten_name == "reduction"), None)
+        if reduction is not None and _loss_functional(b, hidden) is not None:
+            # the reduced case first: the functional overload, its result copied out
+            reduced = _plan_binding(fn, b, hidden, reduced_loss=True)
+            reduced.cond = " && ".join(t for t in (cond, f"{reduction} != ReductionNone") if t)
+            plans.insert(len(plans) - 1, reduced)
     if not plans:
         return None, "; ".join(reasons) or "no ATen binding (called by the runtime)"
     # Conditional branches first: an overload taking the pointer as an optional (sort's

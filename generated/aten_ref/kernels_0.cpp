@@ -577,7 +577,7 @@ extern "C" diopiError_t diopiCholesky(diopiContextHandle_t ctx, diopiTensorHandl
   }
 }
 
-// aten::smooth_l1_loss.out
+// aten::smooth_l1_loss, aten::smooth_l1_loss.out
 extern "C" diopiError_t diopiSmoothL1Loss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                           diopiConstTensorHandle_t input,
                                           diopiConstTensorHandle_t target,
@@ -585,14 +585,24 @@ extern "C" diopiError_t diopiSmoothL1Loss(diopiContextHandle_t ctx, diopiTensorH
   (void)ctx;
   try {
     const aten_ref::BelowAutograd below_autograd;
-    at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor target_t = aten_ref::wrap(target);
-    aten_ref::Output out_o(out, aten_ref::Output::kMayResize);
-    opweave::compat::redispatch<at::_ops::smooth_l1_loss_out>(aten_ref::kCpuKeys, input_t, target_t,
-                                                              static_cast<int64_t>(reduction), beta,
-                                                              out_o.tensor());
-    out_o.commit();
-    return diopiSuccess;
+    if (reduction != ReductionNone) {  // aten::smooth_l1_loss
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor target_t = aten_ref::wrap(target);
+      const auto result = opweave::compat::redispatch<at::_ops::smooth_l1_loss>(
+          aten_ref::kCpuKeys, input_t, target_t, static_cast<int64_t>(reduction), beta);
+      aten_ref::copy_result(out, result);
+      return diopiSuccess;
+    }
+    {  // aten::smooth_l1_loss.out: what the overloads above do not serve
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor target_t = aten_ref::wrap(target);
+      aten_ref::Output out_o(out, aten_ref::Output::kMayResize);
+      opweave::compat::redispatch<at::_ops::smooth_l1_loss_out>(
+          aten_ref::kCpuKeys, input_t, target_t, static_cast<int64_t>(reduction), beta,
+          out_o.tensor());
+      out_o.commit();
+      return diopiSuccess;
+    }
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
   }

@@ -1091,7 +1091,7 @@ extern "C" diopiError_t diopiAngle(diopiContextHandle_t ctx, diopiTensorHandle_t
   }
 }
 
-// aten::huber_loss.out
+// aten::huber_loss, aten::huber_loss.out
 extern "C" diopiError_t diopiHuberLoss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                        diopiConstTensorHandle_t input,
                                        diopiConstTensorHandle_t target, diopiReduction_t reduction,
@@ -1099,14 +1099,24 @@ extern "C" diopiError_t diopiHuberLoss(diopiContextHandle_t ctx, diopiTensorHand
   (void)ctx;
   try {
     const aten_ref::BelowAutograd below_autograd;
-    at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor target_t = aten_ref::wrap(target);
-    aten_ref::Output out_o(out, aten_ref::Output::kMayResize);
-    opweave::compat::redispatch<at::_ops::huber_loss_out>(aten_ref::kCpuKeys, input_t, target_t,
-                                                          static_cast<int64_t>(reduction), delta,
-                                                          out_o.tensor());
-    out_o.commit();
-    return diopiSuccess;
+    if (reduction != ReductionNone) {  // aten::huber_loss
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor target_t = aten_ref::wrap(target);
+      const auto result = opweave::compat::redispatch<at::_ops::huber_loss>(
+          aten_ref::kCpuKeys, input_t, target_t, static_cast<int64_t>(reduction), delta);
+      aten_ref::copy_result(out, result);
+      return diopiSuccess;
+    }
+    {  // aten::huber_loss.out: what the overloads above do not serve
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor target_t = aten_ref::wrap(target);
+      aten_ref::Output out_o(out, aten_ref::Output::kMayResize);
+      opweave::compat::redispatch<at::_ops::huber_loss_out>(aten_ref::kCpuKeys, input_t, target_t,
+                                                            static_cast<int64_t>(reduction), delta,
+                                                            out_o.tensor());
+      out_o.commit();
+      return diopiSuccess;
+    }
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
   }

@@ -605,20 +605,30 @@ extern "C" diopiError_t diopiAddmm(diopiContextHandle_t ctx, diopiTensorHandle_t
   }
 }
 
-// aten::mse_loss.out
+// aten::mse_loss, aten::mse_loss.out
 extern "C" diopiError_t diopiMSELoss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                      diopiConstTensorHandle_t input,
                                      diopiConstTensorHandle_t target, diopiReduction_t reduction) {
   (void)ctx;
   try {
     const aten_ref::BelowAutograd below_autograd;
-    at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor target_t = aten_ref::wrap(target);
-    aten_ref::Output out_o(out, aten_ref::Output::kMayResize);
-    opweave::compat::redispatch<at::_ops::mse_loss_out>(
-        aten_ref::kCpuKeys, input_t, target_t, static_cast<int64_t>(reduction), out_o.tensor());
-    out_o.commit();
-    return diopiSuccess;
+    if (reduction != ReductionNone) {  // aten::mse_loss
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor target_t = aten_ref::wrap(target);
+      const auto result = opweave::compat::redispatch<at::_ops::mse_loss>(
+          aten_ref::kCpuKeys, input_t, target_t, static_cast<int64_t>(reduction));
+      aten_ref::copy_result(out, result);
+      return diopiSuccess;
+    }
+    {  // aten::mse_loss.out: what the overloads above do not serve
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor target_t = aten_ref::wrap(target);
+      aten_ref::Output out_o(out, aten_ref::Output::kMayResize);
+      opweave::compat::redispatch<at::_ops::mse_loss_out>(
+          aten_ref::kCpuKeys, input_t, target_t, static_cast<int64_t>(reduction), out_o.tensor());
+      out_o.commit();
+      return diopiSuccess;
+    }
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
   }
@@ -921,7 +931,7 @@ extern "C" diopiError_t diopiGlu(diopiContextHandle_t ctx, diopiTensorHandle_t o
   }
 }
 
-// aten::multi_margin_loss.out
+// aten::multi_margin_loss, aten::multi_margin_loss.out
 extern "C" diopiError_t diopiMultiMarginLoss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                              diopiConstTensorHandle_t input,
                                              diopiConstTensorHandle_t target,
@@ -931,21 +941,33 @@ extern "C" diopiError_t diopiMultiMarginLoss(diopiContextHandle_t ctx, diopiTens
   (void)ctx;
   try {
     const aten_ref::BelowAutograd below_autograd;
-    at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor target_t = aten_ref::wrap(target);
-    c10::optional<at::Tensor> weight_t = aten_ref::wrap_optional(weight);
-    aten_ref::Output out_o(out, aten_ref::Output::kMayResize);
-    opweave::compat::redispatch<at::_ops::multi_margin_loss_out>(
-        aten_ref::kCpuKeys, input_t, target_t, aten_ref::scalar(p), aten_ref::scalar(margin),
-        weight_t, static_cast<int64_t>(reduction), out_o.tensor());
-    out_o.commit();
-    return diopiSuccess;
+    if (reduction != ReductionNone) {  // aten::multi_margin_loss
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor target_t = aten_ref::wrap(target);
+      c10::optional<at::Tensor> weight_t = aten_ref::wrap_optional(weight);
+      const auto result = opweave::compat::redispatch<at::_ops::multi_margin_loss>(
+          aten_ref::kCpuKeys, input_t, target_t, aten_ref::scalar(p), aten_ref::scalar(margin),
+          weight_t, static_cast<int64_t>(reduction));
+      aten_ref::copy_result(out, result);
+      return diopiSuccess;
+    }
+    {  // aten::multi_margin_loss.out: what the overloads above do not serve
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor target_t = aten_ref::wrap(target);
+      c10::optional<at::Tensor> weight_t = aten_ref::wrap_optional(weight);
+      aten_ref::Output out_o(out, aten_ref::Output::kMayResize);
+      opweave::compat::redispatch<at::_ops::multi_margin_loss_out>(
+          aten_ref::kCpuKeys, input_t, target_t, aten_ref::scalar(p), aten_ref::scalar(margin),
+          weight_t, static_cast<int64_t>(reduction), out_o.tensor());
+      out_o.commit();
+      return diopiSuccess;
+    }
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
   }
 }
 
-// aten::multilabel_margin_loss_forward.output
+// aten::multilabel_margin_loss_forward, aten::multilabel_margin_loss_forward.output
 extern "C" diopiError_t diopiMultilabelMarginLoss(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                                   diopiTensorHandle_t is_target,
                                                   diopiConstTensorHandle_t input,
@@ -954,16 +976,27 @@ extern "C" diopiError_t diopiMultilabelMarginLoss(diopiContextHandle_t ctx, diop
   (void)ctx;
   try {
     const aten_ref::BelowAutograd below_autograd;
-    at::Tensor input_t = aten_ref::wrap(input);
-    at::Tensor target_t = aten_ref::wrap(target);
-    aten_ref::Output out_o(out, aten_ref::Output::kMayResize);
-    aten_ref::Output is_target_o(is_target, aten_ref::Output::kMayResize);
-    opweave::compat::redispatch<at::_ops::multilabel_margin_loss_forward_output>(
-        aten_ref::kCpuKeys, input_t, target_t, static_cast<int64_t>(reduction), out_o.tensor(),
-        is_target_o.tensor());
-    out_o.commit();
-    is_target_o.commit();
-    return diopiSuccess;
+    if (reduction != ReductionNone) {  // aten::multilabel_margin_loss_forward
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor target_t = aten_ref::wrap(target);
+      const auto result = opweave::compat::redispatch<at::_ops::multilabel_margin_loss_forward>(
+          aten_ref::kCpuKeys, input_t, target_t, static_cast<int64_t>(reduction));
+      aten_ref::copy_result(out, std::get<0>(result));
+      aten_ref::copy_result(is_target, std::get<1>(result));
+      return diopiSuccess;
+    }
+    {  // aten::multilabel_margin_loss_forward.output: what the overloads above do not serve
+      at::Tensor input_t = aten_ref::wrap(input);
+      at::Tensor target_t = aten_ref::wrap(target);
+      aten_ref::Output out_o(out, aten_ref::Output::kMayResize);
+      aten_ref::Output is_target_o(is_target, aten_ref::Output::kMayResize);
+      opweave::compat::redispatch<at::_ops::multilabel_margin_loss_forward_output>(
+          aten_ref::kCpuKeys, input_t, target_t, static_cast<int64_t>(reduction), out_o.tensor(),
+          is_target_o.tensor());
+      out_o.commit();
+      is_target_o.commit();
+      return diopiSuccess;
+    }
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
   }
