@@ -16,12 +16,24 @@ OutMeta make(at::IntArrayRef sizes, at::ScalarType dtype) {
   return OutMeta{c10::SmallVector<int64_t, 6>(sizes.begin(), sizes.end()), dtype};
 }
 
+// The binary ops' common case, operands of one dtype and one shape, without ATen's general
+// routines: result_type walks its IListRef machinery (~500 instructions) to find that promoting
+// a dtype with itself gives itself, whatever the operands' dimensions or wrapped-number flags.
+at::ScalarType common_dtype(const at::Tensor& a, const at::Tensor& b) {
+  return a.scalar_type() == b.scalar_type() ? a.scalar_type() : at::native::result_type(a, b);
+}
+
+OutMeta broadcast_sizes(at::IntArrayRef a, at::IntArrayRef b, at::ScalarType dtype) {
+  if (a.equals(b)) return make(a, dtype);
+  return make(at::infer_size_dimvector(a, b), dtype);
+}
+
 }  // namespace
 
 OutMeta like(const at::Tensor& a) { return make(a.sizes(), a.scalar_type()); }
 
 OutMeta broadcast(const at::Tensor& a, const at::Tensor& b) {
-  return make(at::infer_size_dimvector(a.sizes(), b.sizes()), at::native::result_type(a, b));
+  return broadcast_sizes(a.sizes(), b.sizes(), common_dtype(a, b));
 }
 
 OutMeta broadcast(const at::Tensor& a, const at::Scalar& b) {
@@ -34,8 +46,8 @@ OutMeta broadcast(const at::Scalar& a, const at::Tensor& b) {
 
 OutMeta broadcast(const at::Tensor& a, const at::Tensor& b, const at::Tensor& c) {
   auto ab = at::infer_size_dimvector(a.sizes(), b.sizes());
-  auto dtype = at::promote_types(at::native::result_type(a, b), at::native::result_type(b, c));
-  return make(at::infer_size_dimvector(ab, c.sizes()), dtype);
+  auto dtype = at::promote_types(common_dtype(a, b), common_dtype(b, c));
+  return broadcast_sizes(ab, c.sizes(), dtype);
 }
 
 OutMeta broadcast(const at::Tensor& a, const c10::optional<at::Tensor>& b,
@@ -72,14 +84,14 @@ OutMeta division(const at::Tensor& a, const at::Tensor& b) { return to_float(bro
 OutMeta division(const at::Tensor& a, const at::Scalar& b) { return to_float(broadcast(a, b)); }
 
 OutMeta compare(const at::Tensor& a, const at::Tensor& b) {
-  return make(at::infer_size_dimvector(a.sizes(), b.sizes()), at::kBool);
+  return broadcast_sizes(a.sizes(), b.sizes(), at::kBool);
 }
 
 OutMeta compare(const at::Tensor& a, const at::Scalar&) { return make(a.sizes(), at::kBool); }
 
 OutMeta select(const at::Tensor& condition, const at::Tensor& a, const at::Tensor& b) {
   auto ab = at::infer_size_dimvector(a.sizes(), b.sizes());
-  return make(at::infer_size_dimvector(condition.sizes(), ab), at::native::result_type(a, b));
+  return broadcast_sizes(condition.sizes(), ab, common_dtype(a, b));
 }
 
 OutMeta reduce(const at::Tensor& a, at::OptionalIntArrayRef dim, bool keepdim,
