@@ -13,6 +13,8 @@
 //   opweave_dicp::call(int plan, int s0, Tensor[] inputs) -> Tensor[]     inference
 //   opweave_dicp::train(int plan, int s0, Tensor[] primals) -> Tensor[]  training: a C++
 //       autograd function whose backward runs the backward graph (no Python, no GIL)
+//   opweave_dicp::step(int plan, int s0, Tensor[] primals) -> Tensor[]   a whole training
+//       step (forward, backward, .grad accumulated) on the calling thread, no autograd engine
 //
 // A run submits the graph's kernels to the device stream as one batch when the vendor seam
 // offers streamBeginBatch/streamEndBatch (the sim does): one queue operation and one worker
@@ -21,13 +23,17 @@
 #include <ATen/InferSize.h>
 #include <ATen/TensorUtils.h>
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/empty_like.h>
+#include <ATen/ops/ones_like.h>
 #include <c10/core/DeviceGuard.h>
+#include <c10/core/GradMode.h>
 #include <c10/core/TensorImpl.h>
 #include <dlfcn.h>
 #include <torch/csrc/autograd/custom_function.h>
 #include <torch/library.h>
 
 #include <deque>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -499,6 +505,71 @@ std::vector<at::Tensor> train_op(int64_t plan_id, int64_t s0, std::vector<at::Te
   return CompiledTrain::apply(plan_id, s0, at::TensorList(primals));
 }
 
+// A gradient the step may hand to .grad as it is: not the same memory as an input, the loss or
+// another gradient (a backward graph may pass a saved value through, or give two parameters
+// one tensor), and laid out as the parameter is (AccumulateGrad's layout contract).
+bool owns_memory(const at::Tensor& g, size_t k, const std::vector<at::Tensor>& grads,
+                 const std::vector<at::Tensor>& primals, const at::Tensor& loss) {
+  const auto shares = [&](const at::Tensor& t) {
+    return t.defined() && t.storage().is_alias_of(g.storage());
+  };
+  if (shares(loss)) return false;
+  for (const at::Tensor& t : primals) {
+    if (shares(t)) return false;
+  }
+  for (size_t j = 0; j < grads.size(); ++j) {
+    if (j != k && shares(grads[j])) return false;
+  }
+  return true;
+}
+
+// One training step with no autograd engine: the forward graph, the backward graph seeded with
+// d(loss) = 1, and each gradient accumulated into its parameter's .grad as AccumulateGrad does
+// (taken when .grad is unset, added otherwise). loss.backward() on a device tensor hands the
+// backward to the engine's device thread and waits for it: two thread wake-ups per step, tens
+// of microseconds on a small machine, more than the compiled MLP's twelve kernels cost. Here the
+// whole step runs on the calling thread. Returns the loss, detached.
+std::vector<at::Tensor> step_op(int64_t plan_id, int64_t s0, std::vector<at::Tensor> primals) {
+  const Plan& p = plan(plan_id);
+  TORCH_CHECK(p.bw.graph != nullptr, "opweave.dicp: train_step: plan ", plan_id,
+              " has no backward graph (nothing requires grad)");
+  TORCH_CHECK(p.n_user == 1 && p.out_diff[0],
+              "opweave.dicp: train_step needs a function that returns one differentiable value "
+              "(the loss); this one returns ",
+              p.n_user, " values");
+  TORCH_CHECK(static_cast<int64_t>(primals.size()) == p.n_primals, "opweave.dicp: plan takes ",
+              p.n_primals, " inputs, got ", primals.size());
+  for (int64_t k : p.grad_pos) {
+    const at::Tensor& t = primals[k];
+    TORCH_CHECK(!t.requires_grad() || t.is_leaf(), "opweave.dicp: train_step: input ", k,
+                " requires grad but is not a leaf (it comes from other autograd operations); "
+                "call the compiled function and .backward() instead");
+  }
+  std::vector<at::Tensor> outs = exec(p.fw, primals, s0);
+  const at::Tensor loss = outs[0];
+  TORCH_CHECK(loss.numel() == 1, "opweave.dicp: train_step: the loss must be one value, got shape ",
+              loss.sizes());
+  const c10::AutoGradMode no_grad(false);
+  std::vector<at::Tensor> bw_in(std::make_move_iterator(outs.begin() + 1),
+                                std::make_move_iterator(outs.end()));
+  bw_in.push_back(at::ones_like(loss));
+  const std::vector<at::Tensor> grads = exec(p.bw, bw_in, s0);
+  for (size_t k = 0; k < grads.size(); ++k) {
+    const at::Tensor& g = grads[k];
+    at::Tensor& param = primals[p.grad_pos[k]];
+    if (!g.defined() || !param.requires_grad()) continue;
+    at::Tensor& slot = param.mutable_grad();
+    if (slot.defined()) {
+      slot.add_(g);
+    } else if (g.strides() == param.strides() && owns_memory(g, k, grads, primals, loss)) {
+      slot = g;
+    } else {
+      slot = at::empty_like(param).copy_(g);
+    }
+  }
+  return {loss};
+}
+
 }  // namespace
 
 TORCH_LIBRARY(opweave_dicp, m) {
@@ -510,4 +581,5 @@ TORCH_LIBRARY(opweave_dicp, m) {
       &plan_op);
   m.def("call(int plan, int s0, Tensor[] inputs) -> Tensor[]", &call_op);
   m.def("train(int plan, int s0, Tensor[] primals) -> Tensor[]", &train_op);
+  m.def("step(int plan, int s0, Tensor[] primals) -> Tensor[]", &step_op);
 }

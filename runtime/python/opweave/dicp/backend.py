@@ -182,6 +182,22 @@ class CompiledFunction:
         return [s[0] for s in self._slots], [d[name] for _, d, name in self._slots]
 
     def __call__(self, *args, **kwargs):
+        return self._call(args, kwargs, False)
+
+    def train_step(self, *args, **kwargs):
+        """One training step as one compiled call: the forward graph, the backward graph seeded
+        with d(loss)/d(loss) = 1, and every gradient accumulated into its parameter's (or
+        leaf input's) .grad, as `loss = f(*args); loss.backward()` would leave them. Returns
+        the loss, detached. The function must return one differentiable value.
+
+        Unlike loss.backward(), the backward does not go through the autograd engine, whose
+        device thread costs two thread hand-offs per step: with the whole step compiled
+        (no eager nodes) it runs on the calling thread in one helper call. Tensor hooks
+        (register_hook, retain_grad) are not run; use the autograd path for them. A graph
+        with eager nodes takes the autograd path here too."""
+        return self._call(args, kwargs, True)
+
+    def _call(self, args, kwargs, step: bool):
         if self.module is None:
             state = []
         else:
@@ -198,6 +214,8 @@ class CompiledFunction:
                 self.last = hot
                 self.stats["cache_hits"] += 1
                 self.stats["runs"] += 1
+                if step:
+                    return self._step_native(hot, s0, flat)
                 outs = (_native_train if hot.training else _native_call)(hot.plan, s0, flat)
                 if hot.single_output:
                     return outs[0]
@@ -209,10 +227,19 @@ class CompiledFunction:
                 s0 = art.check(flat)
                 if s0 is not None:
                     self.stats["cache_hits"] += 1
-                    return self._run(art, s0, flat, training)
-        return self._call_slow(state, args, kwargs)
+                    return self._run(art, s0, flat, training, step)
+        return self._call_slow(state, args, kwargs, step)
 
-    def _run(self, art, s0, tensors, training):
+    def _step_native(self, art, s0, tensors):
+        if not art.training:
+            raise RuntimeError("opweave.compile: train_step needs an input that requires grad, "
+                               "with grad mode enabled")
+        if not art.single_output:
+            raise RuntimeError("opweave.compile: train_step needs a function that returns one "
+                               "value (the loss)")
+        return _native_step(art.plan, s0, tensors)[0]
+
+    def _run(self, art, s0, tensors, training, step=False):
         self.last = art
         self.stats["runs"] += 1
         if art.plan is not None and art.n_args >= 0:
@@ -220,6 +247,15 @@ class CompiledFunction:
         if not all(t.is_contiguous() for t in tensors):
             # graphs are traced with contiguous stand-ins (views were recorded for them)
             tensors = [t if t.is_contiguous() else t.contiguous() for t in tensors]
+        if step and art.plan is not None:
+            return self._step_native(art, s0, tensors)
+        if step:   # eager nodes: the autograd path, then the backward as train_step's own
+            loss = self._run(art, s0, tensors, training)
+            if not isinstance(loss, torch.Tensor) or not loss.requires_grad:
+                raise RuntimeError("opweave.compile: train_step needs a function that returns "
+                                   "one differentiable value (the loss), with grad enabled")
+            loss.backward()
+            return loss.detach()
         if art.plan is not None:   # one helper call (training: a C++ autograd function)
             outs = (_native_train if training else _native_call)(art.plan, s0, tensors)
         elif training:
@@ -230,7 +266,7 @@ class CompiledFunction:
             return outs[0]
         return tree_unflatten(list(outs), art.out_spec)
 
-    def _call_slow(self, state, args, kwargs):
+    def _call_slow(self, state, args, kwargs, step=False):
         names = [s[0] for s in self._slots] if self.module is not None else []
         leaves, in_spec = tree_flatten((args, kwargs))
         flat = state + list(leaves)
@@ -246,7 +282,7 @@ class CompiledFunction:
                 s0 = a.check(tensors)
                 if s0 is not None:
                     self.stats["cache_hits"] += 1
-                    return self._run(a, s0, tensors, training)
+                    return self._run(a, s0, tensors, training, step)
             n_state = len(state)
             dyn = batch_inputs(flat, n_state) if self.dynamic else (False,) * len(flat)
             start = time.perf_counter()
@@ -267,7 +303,7 @@ class CompiledFunction:
             if simple and len(tensors) == len(flat) == n_state + len(args):
                 art.n_args = len(args)     # tensors only, none nested: the hot path may take it
             candidates.append(art)
-        return self._run(art, s0, tensors, training)
+        return self._run(art, s0, tensors, training, step)
 
     # -- compilation ----------------------------------------------------------------------
     def _compile(self, flat, names, n_state, in_spec, training, dyn):
@@ -355,19 +391,20 @@ class CompiledFunction:
         return "\n".join(parts)
 
 
-_native_call = _native_train = None
+_native_call = _native_train = _native_step = None
 
 
 def _make_plan(art: Artifact, n_primals: int) -> Optional[int]:
     """Registers the artifact's graphs with the helper as one plan (called with one op:
     no Python between the graphs and the kernels, and in training a C++ autograd function
     whose backward needs no GIL); None when a graph has eager nodes (Python runs it)."""
-    global _native_call, _native_train
+    global _native_call, _native_train, _native_step
     ops = native.load_helper()
     if _native_call is None:
         # the overloads' own callables: no OpOverloadPacket lookup per call
         _native_call = getattr(ops.call.default, "_op", ops.call.default)
         _native_train = getattr(ops.train.default, "_op", ops.train.default)
+        _native_step = getattr(ops.step.default, "_op", ops.step.default)
     if art.training:
         f, b = art.forward.native_map(), art.backward.native_map()
         if f is None or b is None:
