@@ -409,3 +409,29 @@ def test_repeated_calls_take_the_hot_path_only_when_the_guards_hold():
         torch.testing.assert_close(step(ad.double(), bd.double()).cpu(), (a * b).relu().double())
         torch.testing.assert_close(step(ad[:2], bd[:2]).cpu(), (a * b).relu()[:2])
     assert step.stats["compiles"] == 4
+
+
+def test_an_eager_node_without_a_traced_value_gets_its_shapes_from_meta_tensors():
+    # torch 1.13's trace records no value for native_layer_norm (no conversion on sim): its
+    # three results' shapes come from running it on meta tensors, so the graph around it compiles
+    class Block(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.ln = torch.nn.LayerNorm(8)
+            self.fc = torch.nn.Linear(8, 4)
+
+        def forward(self, x):
+            return self.fc(self.ln(x)).relu().sum()
+    torch.manual_seed(0)
+    model, ref = Block().to(DEV), Block().to(DEV)
+    ref.load_state_dict(model.state_dict())
+    x = torch.randn(5, 8, device=DEV)
+    step = opweave.compile(model, backend="sim")
+    loss = step(x)
+    loss.backward()
+    ref_loss = ref(x)
+    ref_loss.backward()
+    torch.testing.assert_close(loss.cpu(), ref_loss.detach().cpu(), atol=1e-5, rtol=1e-5)
+    for p, r in zip(model.parameters(), ref.parameters()):
+        torch.testing.assert_close(p.grad.cpu(), r.grad.cpu(), atol=1e-5, rtol=1e-5)
+    assert "native_layer_norm" in [r.aten for r in step.last.eager]

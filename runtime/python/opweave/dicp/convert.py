@@ -23,7 +23,7 @@ import torch
 import torch.fx
 from torch.fx import Proxy
 
-from .infer import InferenceError, TensorSpec, meta, spec_of
+from .infer import InferenceError, TensorSpec, meta, run_on_meta, spec_of
 from .table import Conversion, Table, aten_key, aten_op, call_args, is_vendor_op, resolve
 
 
@@ -282,6 +282,11 @@ class Converter(torch.fx.Transformer):
             if isinstance(a, _Dropped):
                 raise ConversionError(f"{name} (aten::{key}, run eagerly) uses {a.where}")
         self.eager.append(EagerRecord(name, key, reason))
+        n_out = len(target._schema.returns)
+        if len(expected) < n_out or None in expected:
+            # the trace left no value on the node (torch 1.13's fake-tensor fallback for
+            # native_layer_norm): the op run on meta tensors of its inputs says the results
+            expected = self.specs_by_running(target, args, kwargs, expected)
         p = self._new("call_function", target, args, kwargs)
         p.node.meta["spec"] = expected
         p.node.meta["eager_reason"] = reason
@@ -293,6 +298,20 @@ class Converter(torch.fx.Transformer):
                 outs.append(g)
             return tuple(outs)
         return p
+
+    def specs_by_running(self, target, args, kwargs, expected) -> list:
+        def on_meta(v):
+            if isinstance(v, Proxy):
+                spec = v.node.meta.get("spec", [None])[0]
+                return meta(spec) if spec is not None else None
+            return v
+        m_args, m_kwargs = torch.utils._pytree.tree_map(on_meta, (args, kwargs))
+        try:
+            result = run_on_meta(target, m_args, m_kwargs)
+        except (RuntimeError, TypeError, NotImplementedError):
+            return expected       # no better answer: the specs stay unknown
+        results = result if isinstance(result, (tuple, list)) else (result,)
+        return [spec_of(r) for r in results]
 
     def rollback(self, mark: int) -> None:
         for node in reversed(self._created[mark:]):

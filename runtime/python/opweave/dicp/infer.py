@@ -144,9 +144,7 @@ def infer_specs(op, ports: dict, attrs: dict) -> list:
             else:
                 positional.append(v)
         try:
-            result = target(*positional, **keywords)
-        except NotImplementedError:
-            result = _run_fake(target, positional, keywords)
+            result = run_on_meta(target, positional, keywords)
         except RuntimeError as e:
             raise InferenceError(f"{who}: aten::{args[0]} rejects these inputs: "
                                  f"{str(e).splitlines()[0]}") from None
@@ -163,6 +161,14 @@ def infer_specs(op, ports: dict, attrs: dict) -> list:
         results = result if isinstance(result, (tuple, list)) else (result,)
         return [spec_of(r) for r in results]
     raise InferenceError(f"{who}: unknown rule")
+
+
+def run_on_meta(target, positional, keywords):
+    """The ATen op on meta tensors (on fake tensors when it has no meta kernel)."""
+    try:
+        return target(*positional, **keywords)
+    except NotImplementedError:
+        return _run_fake(target, positional, keywords)
 
 
 def _run_fake(target, positional, keywords):
