@@ -1,7 +1,9 @@
 """Graph mode (opweave.compile, backend sim) against eager on the sim device.
 
 A small MLP (16 -> 32 -> 10, batch 8: tiny tensors) trains one step (forward, cross-entropy,
-backward) compiled and eager; both must agree. The same for a block of small element-wise
+backward) compiled and eager; both must agree. The compiled step is timed through autograd
+(`step(x, y).backward()`, mlp_train_step_*) and as one call (`step.train_step(x, y)`,
+mlp_train_step_fused_*). The demo's tiny GPT: gpt_train_step_*. The same for a block of small element-wise
 ops (LayerNorm and tanh-GELU written out), where per-op overhead dominates. Steps are timed
 in many short interleaved rounds (eager, compiled, eager, ...) and medians compared, as wall
 time and as process CPU time of the same steps (all threads: host, autograd, sim stream
@@ -104,6 +106,34 @@ def out(name, value):
     print(f"{name}: {value}")
 
 
+def gpt_figures() -> None:
+    """The demo's tiny GPT (d 32, 2 layers, 16 tokens, batch 8) compiled: which of its ops the
+    sim table leaves eager, and the training step against eager (train_step takes the
+    autograd path while the graph has eager nodes)."""
+    from opweave.demo import gpt
+    models = [gpt.make_model(0, vocab=64, d=32, layers=2, heads=2, seq=16).to(DEV)
+              for _ in range(2)]
+    x, y = (t.to(DEV) for t in gpt.make_data(8, 16, 64, seed=0))
+    step = opweave.compile(models[0], backend="sim")
+    loss = step.train_step(x, y)
+    ref = models[1](x, y)
+    ref.backward()
+    out("gpt_loss_abs_diff", abs(float(loss) - float(ref)))
+    out("gpt_grad_max_abs_diff", max(float((a.grad - b.grad).abs().max().cpu())
+                                     for a, b in zip(*(m.parameters() for m in models))))
+    out("gpt_eager_nodes", len(step.last.eager))
+    out("gpt_eager_ops", ",".join(sorted({r.aten for r in step.last.eager})))
+
+    def eager_train():
+        models[1].zero_grad(set_to_none=True)
+        models[1](x, y).backward()
+
+    def compiled_train():
+        models[0].zero_grad(set_to_none=True)
+        step.train_step(x, y)
+    report("gpt_train_step", interleaved({"eager": eager_train, "compiled": compiled_train}))
+
+
 def main() -> int:
     torch.manual_seed(0)
     for vendor in ("sim", "ascend"):
@@ -151,7 +181,15 @@ def main() -> int:
         model.zero_grad(set_to_none=True)
         step(x, y).backward()
 
-    report("mlp_train_step", interleaved({"eager": eager_train, "compiled": compiled_train}))
+    def fused_train():
+        model.zero_grad(set_to_none=True)
+        step.train_step(x, y)
+
+    # Through autograd (loss.backward()) and as one call (train_step), against the same eager
+    # steps in the same rounds.
+    t = interleaved({"eager": eager_train, "compiled": compiled_train, "train_step": fused_train})
+    report("mlp_train_step", t)
+    report("mlp_train_step_fused", {"eager": t["eager"], "compiled": t["train_step"]})
 
     with torch.no_grad():
         infer = opweave.compile(model, backend="sim")
@@ -184,6 +222,8 @@ def main() -> int:
         block_step(x).backward()
     report("block_train_step", interleaved({"eager": eager_block_train,
                                             "compiled": compiled_block_train}))
+
+    gpt_figures()
 
     dyn_model = MLP().to(DEV)
     dyn = opweave.compile(dyn_model, backend="sim", dynamic=True)
