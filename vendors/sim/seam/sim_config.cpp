@@ -1,9 +1,14 @@
 // Environment-driven settings of the sim device, read once at load (never per call).
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "sim_internal.h"
+
+#if SIM_PRIVATE_OPENBLAS
+extern "C" void openblas_set_num_threads(int num_threads);
+#endif
 
 namespace sim {
 namespace {
@@ -30,6 +35,10 @@ Config load() {
   // spin scheduling does), so a hand-off costs a cache line. 0: always sleep (bench/icount.py
   // sets it, since spinning makes instruction counts vary).
   c.spin_us = static_cast<uint32_t>(env_u64("OPWEAVE_SIM_SPIN_US", 50));
+  // GEMM threads of sim's own OpenBLAS copy (see vendors/sim/CMakeLists.txt). The simulated
+  // device computes on its stream worker; more threads only pay off for large products on a
+  // machine with cores to spare.
+  c.blas_threads = static_cast<uint32_t>(env_u64("OPWEAVE_SIM_BLAS_THREADS", 1));
   return c;
 }
 
@@ -41,6 +50,13 @@ thread_local std::string t_last_error;
 }  // namespace
 
 const Config& config() { return g_config; }
+
+void apply_blas_threads() {
+#if SIM_PRIVATE_OPENBLAS
+  // After the library's constructors (OpenBLAS's own initialisation among them) have run.
+  openblas_set_num_threads(static_cast<int>(std::max<uint32_t>(g_config.blas_threads, 1)));
+#endif
+}
 
 owStatus fail(owStatus status, const std::string& msg) {
   t_last_error = msg;

@@ -152,6 +152,9 @@ owVendorSeam make_seam() {
 }  // namespace sim
 
 extern "C" __attribute__((visibility("default"))) const owVendorSeam* owGetVendorSeam(void) {
-  static const owVendorSeam seam = sim::make_seam();
+  static const owVendorSeam seam = [] {
+    sim::apply_blas_threads();
+    return sim::make_seam();
+  }();
   return &seam;
 }
