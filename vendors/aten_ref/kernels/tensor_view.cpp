@@ -75,7 +75,12 @@ class ViewPool {
       } else {  // the kernel shares or swapped the storage: give this view a fresh one
         impl->set_storage_and_dtype(borrowed_storage(data, nbytes), meta);
       }
-      impl->set_sizes_and_strides(ints(shape), ints(stride), /*storage_offset=*/0);
+      // A loop over same-shaped tensors finds the geometry already set (and its contiguity
+      // flags computed): only a changed one is set again.
+      if (!impl->sizes().equals(ints(shape)) || !impl->strides().equals(ints(stride)) ||
+          impl->storage_offset() != 0) {
+        impl->set_sizes_and_strides(ints(shape), ints(stride), /*storage_offset=*/0);
+      }
       return at::Tensor(impl);
     }
     auto impl = c10::make_intrusive<c10::TensorImpl>(
