@@ -418,23 +418,23 @@ bool fault_requested(const char* kernel) {
 // ---------------------------------------------------------------- streams
 
 void synchronize_on(diopiContextHandle_t ctx) {
-  diopiStreamHandle_t stream = nullptr;
-  if (diopiGetStream(ctx, &stream) != diopiSuccess)
-    failf(diopiErrorOccurred, "cannot get the stream of the context");
-  const owStatus st = sim::stream_synchronize(static_cast<owStream_t>(stream));
+  const owStream_t stream = stream_of(ctx);
+  const owStatus st = sim::stream_synchronize(stream);
   if (st != owSuccess)
-    failf(diopiErrorOccurred, "an earlier kernel on stream %p failed (status %d)", stream,
-          static_cast<int>(st));
+    failf(diopiErrorOccurred, "an earlier kernel on stream %p failed (status %d)",
+          static_cast<void*>(stream), static_cast<int>(st));
 }
 
-void enqueue_on(diopiContextHandle_t ctx, std::function<void()> work) {
+owStream_t stream_of(diopiContextHandle_t ctx) {
   diopiStreamHandle_t stream = nullptr;
   if (diopiGetStream(ctx, &stream) != diopiSuccess)
     failf(diopiErrorOccurred, "cannot get the stream of the context");
-  const owStatus st = sim::enqueue(static_cast<owStream_t>(stream), std::move(work));
-  if (st != owSuccess)
-    failf(diopiErrorOccurred, "cannot enqueue on stream %p (status %d)", stream,
-          static_cast<int>(st));
+  return static_cast<owStream_t>(stream);
+}
+
+void enqueue_failed(owStream_t stream, owStatus status) {
+  failf(diopiErrorOccurred, "cannot enqueue on stream %p (status %d)", static_cast<void*>(stream),
+        static_cast<int>(status));
 }
 
 }  // namespace simk

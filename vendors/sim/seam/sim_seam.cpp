@@ -56,7 +56,7 @@ owStatus memset_async(void* ptr, int value, size_t bytes, owStream_t stream) {
   if (st == owSuccess) st = check_on_stream_device(ptr, stream, "memsetAsync");
   if (st != owSuccess) return st;
   unsigned char* p = host_ptr<unsigned char>(ptr);
-  return stream_push(
+  return enqueue(
       stream, [p, value, bytes] { std::memset(p, value, bytes); }, true);
 }
 
@@ -83,7 +83,7 @@ owStatus memcpy_async(void* dst, const void* src, size_t bytes, owMemcpyKind kin
   }
   auto* d = host_ptr<unsigned char>(dst);
   const auto* s = host_ptr<const unsigned char>(src);
-  return stream_push(
+  return enqueue(
       stream, [d, s, bytes] { std::memmove(d, s, bytes); }, true);
 }
 
@@ -99,7 +99,7 @@ owStatus memcpy_peer_async(void* dst, int dst_device, const void* src, int src_d
   if (st != owSuccess) return st;
   auto* d = host_ptr<unsigned char>(dst);
   const auto* s = host_ptr<const unsigned char>(src);
-  return stream_push(
+  return enqueue(
       stream, [d, s, bytes] { std::memmove(d, s, bytes); }, true);
 }
 

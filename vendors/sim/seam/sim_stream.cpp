@@ -7,9 +7,9 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <deque>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -47,56 +47,94 @@ bool spin_until(Ready ready) {
 }  // namespace
 
 struct owStream_ {
-  struct Task {
-    std::function<void()> fn;
-    bool delayed;
-  };
+  // Queue depth: a producer that finds the ring full waits for the worker, as a launch on a
+  // real device blocks when its command queue is full.
+  static constexpr uint64_t kSlots = 256;
+  // Each slot starts with room for a typical kernel's closure (a binary elementwise op captures
+  // three 272-byte views), so a short run allocates nothing either; larger ones grow the slot.
+  static constexpr size_t kInitialSlotBytes = 1024;
 
   int device = 0;
-  std::mutex mu;
+  sim::detail::Slot slots[kSlots];
+  // Producers: several host threads may launch on one stream (the autograd engine's device
+  // thread and the main thread share the default stream). Held from reserve to publish.
+  std::mutex push_mu;
+  // Tasks published (the ring's tail) and tasks run (its head); a slot is the worker's from
+  // publish until `completed` passes it. Separate cache lines: one is written by producers,
+  // the other by the worker.
+  alignas(64) std::atomic<uint64_t> enqueued{0};
+  alignas(64) std::atomic<uint64_t> completed{0};
+  // Sleeping only (never taken on the fast path): the worker sleeps on work_cv when idle past
+  // its spin; host threads waiting for completion or for a free slot sleep on done_cv.
+  alignas(64) std::mutex mu;
   std::condition_variable work_cv;
   std::condition_variable done_cv;
-  std::deque<Task> queue;
-  // Written under mu; atomic so that spinning threads can read them without it.
-  std::atomic<uint64_t> enqueued{0};
-  std::atomic<uint64_t> completed{0};
-  bool stop = false;
-  std::string async_error;  // first failure of a task, reported by the next sync/query
+  std::atomic<bool> worker_asleep{false};
+  std::atomic<int> sleepers{0};  // host threads asleep on done_cv
+  std::atomic<bool> stop{false};
+  std::string async_error;  // under mu: first failure of a task, reported by the next sync/query
   // Closures of batches that have run, handed back so that the host thread that allocated
   // them frees them (and reuses the vector) at its next batch: no cross-thread frees.
   std::vector<std::vector<std::function<void()>>> retired;
   std::thread worker;
 
+  owStream_() {
+    for (sim::detail::Slot& s : slots) {
+      s.buf = ::operator new(kInitialSlotBytes, std::align_val_t(sim::detail::kSlotAlign));
+      s.cap = kInitialSlotBytes;
+    }
+  }
+  ~owStream_() {
+    for (sim::detail::Slot& s : slots)
+      ::operator delete(s.buf, std::align_val_t(sim::detail::kSlotAlign));
+  }
+
+  bool has_work(uint64_t next) const { return enqueued.load(std::memory_order_acquire) != next; }
+
+  // Host side: blocks (spin, then sleep) until ready() holds; ready reads `completed`.
+  template <class Ready>
+  void wait_done(Ready ready) {
+    if (spin_until(ready)) return;
+    sleepers.fetch_add(1);  // seq_cst, paired with the worker's load after it completes a task
+    {
+      std::unique_lock<std::mutex> lock(mu);
+      done_cv.wait(lock, ready);
+    }
+    sleepers.fetch_sub(1);
+  }
+
   void run() {
     const auto delay = std::chrono::microseconds(sim::config().delay_us);
-    for (;;) {
-      Task task;
-      {
-        spin_until([&] {
-          return enqueued.load(std::memory_order_acquire) !=
-                 completed.load(std::memory_order_relaxed);
-        });
+    for (uint64_t next = 0;; ++next) {
+      if (!spin_until([&] { return has_work(next); })) {
         std::unique_lock<std::mutex> lock(mu);
-        work_cv.wait(lock, [&] { return stop || !queue.empty(); });
-        if (queue.empty()) return;  // stop requested and the queue is drained
-        task = std::move(queue.front());
-        queue.pop_front();
+        worker_asleep.store(true);  // seq_cst, paired with publish()'s load
+        work_cv.wait(lock, [&] { return stop.load() || enqueued.load() != next; });
+        worker_asleep.store(false, std::memory_order_relaxed);
+        if (enqueued.load() == next) return;  // stop requested and the queue is drained
       }
+      sim::detail::Slot& task = slots[next % kSlots];
       if (task.delayed && delay.count() > 0) std::this_thread::sleep_for(delay);
-      std::string error;
+      const char* error = nullptr;
+      std::string message;
       try {
-        task.fn();
+        task.run(task.buf);
       } catch (const std::exception& e) {
-        error = e.what();
+        message = e.what();
+        error = message.c_str();
       } catch (...) {
         error = "unknown exception in a stream task";
       }
-      {
+      task.destroy(task.buf);
+      if (error != nullptr) {
         std::lock_guard<std::mutex> lock(mu);
-        if (!error.empty() && async_error.empty()) async_error = error;
-        ++completed;
+        if (async_error.empty()) async_error = error;
       }
-      done_cv.notify_all();
+      completed.store(next + 1);  // seq_cst: the slot is free, the task done
+      if (sleepers.load() > 0) {
+        { std::lock_guard<std::mutex> lock(mu); }  // a sleeper between its check and its wait
+        done_cv.notify_all();
+      }
     }
   }
 };
@@ -184,17 +222,6 @@ struct Batch {
 
 thread_local Batch t_batch;
 
-owStatus push_now(owStream_t s, std::function<void()> work, bool delayed) {
-  {
-    std::lock_guard<std::mutex> lock(s->mu);
-    if (s->stop) return fail(owInvalidValue, "stream is being destroyed");
-    s->queue.push_back(owStream_::Task{std::move(work), delayed});
-    ++s->enqueued;
-  }
-  s->work_cv.notify_one();
-  return owSuccess;
-}
-
 // Submits the pending batch of this thread as one task (one launch: the configured delay is
 // paid once). Its closures run in order; the first failure is reported like a task's.
 owStatus submit_batch() {
@@ -215,7 +242,8 @@ owStatus submit_batch() {
     v.clear();
     if (b.work.capacity() == 0) b.work.swap(v);  // reuse one vector's storage
   }
-  return push_now(
+  b.stream = nullptr;  // the batch's own task goes to the ring
+  const owStatus st = enqueue(
       s,
       [work, s] {
         std::string first;
@@ -235,6 +263,8 @@ owStatus submit_batch() {
         if (!first.empty()) throw std::runtime_error(first);
       },
       delayed);
+  b.stream = s;
+  return st;
 }
 
 // Called by every synchronisation: what this thread batched must be queued before it waits.
@@ -244,15 +274,54 @@ void flush_batch() {
 
 }  // namespace
 
-owStatus stream_push(owStream_t s, std::function<void()> work, bool delayed) {
-  if (s == nullptr) return fail(owInvalidValue, "stream is NULL");
-  if (s == t_batch.stream) {
-    t_batch.work.push_back(std::move(work));
-    t_batch.delayed = t_batch.delayed || delayed;
-    return owSuccess;
+namespace detail {
+
+Slot* reserve(owStream_t s, size_t bytes, owStatus* status) {
+  if (s == nullptr) {
+    *status = fail(owInvalidValue, "stream is NULL");
+    return nullptr;
   }
-  return push_now(s, std::move(work), delayed);
+  s->push_mu.lock();
+  if (s->stop.load(std::memory_order_relaxed)) {
+    s->push_mu.unlock();
+    *status = fail(owInvalidValue, "stream is being destroyed");
+    return nullptr;
+  }
+  const uint64_t tail = s->enqueued.load(std::memory_order_relaxed);
+  // The ring is full: wait for the worker to free the oldest slot.
+  s->wait_done([&] { return tail - s->completed.load() < owStream_::kSlots; });
+  Slot& slot = s->slots[tail % owStream_::kSlots];
+  if (slot.cap < bytes) {  // grows to the largest closure this slot has held, then stays
+    const size_t cap = (bytes + 255) / 256 * 256;
+    void* buf = ::operator new(cap, std::align_val_t(kSlotAlign));
+    ::operator delete(slot.buf, std::align_val_t(kSlotAlign));
+    slot.buf = buf;
+    slot.cap = cap;
+  }
+  return &slot;
 }
+
+void publish(owStream_t s) {
+  s->enqueued.fetch_add(1);  // seq_cst, paired with the worker's store of worker_asleep
+  s->push_mu.unlock();
+  if (s->worker_asleep.load()) {
+    { std::lock_guard<std::mutex> lock(s->mu); }  // the worker between its check and its wait
+    s->work_cv.notify_one();
+  }
+}
+
+void abandon(owStream_t s) { s->push_mu.unlock(); }
+
+bool batching(owStream_t s) { return s != nullptr && s == t_batch.stream; }
+
+owStatus push_batched(owStream_t /*stream: the batch's*/, std::function<void()> work,
+                      bool delayed) {
+  t_batch.work.push_back(std::move(work));
+  t_batch.delayed = t_batch.delayed || delayed;
+  return owSuccess;
+}
+
+}  // namespace detail
 
 owStatus stream_begin_batch(owStream_t s) {
   if (s == nullptr) return fail(owInvalidValue, "streamBeginBatch: stream is NULL");
@@ -276,9 +345,8 @@ owStatus stream_synchronize(owStream_t s) {
   if (s == nullptr) return fail(owInvalidValue, "streamSynchronize: stream is NULL");
   flush_batch();
   const uint64_t target = s->enqueued.load(std::memory_order_acquire);
-  spin_until([&] { return s->completed.load(std::memory_order_acquire) >= target; });
+  s->wait_done([&] { return s->completed.load() >= target; });
   std::unique_lock<std::mutex> lock(s->mu);
-  s->done_cv.wait(lock, [&] { return s->completed >= target; });
   return take_async_error(s, lock);
 }
 
@@ -288,7 +356,7 @@ owStatus stream_query(owStream_t s) {
   std::unique_lock<std::mutex> lock(s->mu);
   const owStatus st = take_async_error(s, lock);
   if (st != owSuccess) return st;
-  return s->completed == s->enqueued ? owSuccess : owNotReady;
+  return s->completed.load() == s->enqueued.load() ? owSuccess : owNotReady;
 }
 
 owStatus device_synchronize(int device) {
@@ -328,7 +396,7 @@ owStatus event_record(owEvent_t event, owStream_t stream) {
     std::lock_guard<std::mutex> lock(st->mu);
     gen = ++st->recorded;
   }
-  return stream_push(
+  return enqueue(
       stream,
       [st, gen] {
         {
@@ -355,7 +423,7 @@ owStatus stream_wait_event(owStream_t stream, owEvent_t event) {
     if (gen == 0 || st->completed >= gen) return owSuccess;  // nothing to wait for
   }
   // The waiting stream's queue stalls here until the marker of generation `gen` has run.
-  return stream_push(
+  return enqueue(
       stream,
       [st, gen] {
         std::unique_lock<std::mutex> lock(st->mu);
@@ -398,10 +466,6 @@ owStatus event_elapsed_time(float* ms, owEvent_t start, owEvent_t end) {
   }
   *ms = std::chrono::duration<float, std::milli>(t1 - t0).count();
   return owSuccess;
-}
-
-owStatus enqueue(owStream_t stream, std::function<void()> work) {
-  return stream_push(stream, std::move(work), /*delayed=*/true);
 }
 
 int stream_device(owStream_t stream) { return stream == nullptr ? -1 : stream->device; }

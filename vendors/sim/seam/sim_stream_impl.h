@@ -2,8 +2,6 @@
 #ifndef OPWEAVE_SIM_STREAM_IMPL_H_
 #define OPWEAVE_SIM_STREAM_IMPL_H_
 
-#include <functional>
-
 #include "opweave/vendor_seam.h"
 
 namespace sim {
@@ -12,9 +10,6 @@ owStatus stream_create(int device, owStream_t* stream);
 owStatus stream_destroy(owStream_t stream);
 owStatus stream_synchronize(owStream_t stream);
 owStatus stream_query(owStream_t stream);
-// `delayed` tasks pay OPWEAVE_SIM_DELAY_US before running (data movement and kernels);
-// bookkeeping tasks (event markers and waits) do not.
-owStatus stream_push(owStream_t stream, std::function<void()> work, bool delayed);
 owStatus stream_begin_batch(owStream_t stream);
 owStatus stream_end_batch(owStream_t stream);
 

@@ -13,10 +13,10 @@
 
 #include <diopi/diopirt.h>
 
-#include <functional>
 #include <utility>
 
 #include "error.h"
+#include "sim_stream.h"
 #include "view.h"
 
 namespace simk {
@@ -37,8 +37,18 @@ bool fault_requested(const char* kernel);
 // for floating types, +1 for integers, negation for bool).
 void perturb_first(const View& out);
 
-// Enqueues `work` on the stream of `ctx`, wrapped in std::function (heap captured by value).
-void enqueue_on(diopiContextHandle_t ctx, std::function<void()> work);
+// The stream of `ctx` (throws KernelError when it has none), and the error for a refused enqueue.
+owStream_t stream_of(diopiContextHandle_t ctx);
+[[noreturn]] void enqueue_failed(owStream_t stream, owStatus status);
+
+// Enqueues `work` (captured by value) on the stream of `ctx`: built in place in a slot of the
+// stream's ring (sim_stream.h), no allocation per launch.
+template <class F>
+void enqueue_on(diopiContextHandle_t ctx, F&& work) {
+  const owStream_t stream = stream_of(ctx);
+  const owStatus status = sim::enqueue(stream, std::forward<F>(work));
+  if (status != owSuccess) enqueue_failed(stream, status);
+}
 
 // Waits until the stream of `ctx` has run everything enqueued so far; an earlier kernel's
 // asynchronous failure becomes this call's error. Only for kernels whose output shape depends
@@ -54,7 +64,7 @@ void launch(const Kernel& kernel, diopiContextHandle_t ctx, const View& out, F&&
       perturb_first(out);
     });
   } else {
-    enqueue_on(ctx, std::function<void()>(std::forward<F>(body)));
+    enqueue_on(ctx, std::forward<F>(body));
   }
 }
 
