@@ -277,19 +277,36 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding, hidden: frozenset,
         return plan
     call = _redispatch(b.schema, values)
     if b.variant == "functional":
-        n = len(b.schema.returns)
-        plan.call = f"const auto result = {call};"
-        for i, arg in sorted(returns.items()):
-            got = "result" if n == 1 else f"std::get<{i}>(result)"
-            if arg.kind == "tensor_alloc":   # the kernel allocates this output
-                plan.copies.append(f"aten_ref::return_allocated(ctx, {arg.name}, {got});")
-            elif arg.kind == "host_bool":    # equal's bool, written before returning
-                plan.copies.append(f"*{arg.name} = {got};")
-            else:
-                plan.copies.append(f"aten_ref::copy_result({arg.name}, {got});")
+        _plan_results(plan, call, returns, len(b.schema.returns), [
+            f"{name}_t" for name in wrapped
+            if diopi_args[name].kind in ("tensor", "tensor_list")
+            and diopi_args[name].direction != "out"])
     else:
         plan.call = f"{call};"
     return plan
+
+
+def _plan_results(plan: RefPlan, call: str, returns: dict, n: int, inputs: list[str]) -> None:
+    """A functional call's results into the DIOPI outputs. Outputs the caller allocated are
+    offered to the kernel's own allocations (aten_ref::ResultMemory), so a large result is
+    computed in place instead of into fresh memory and copied."""
+    pairs = []
+    for i, arg in sorted(returns.items()):
+        got = "result" if n == 1 else f"std::get<{i}>(result)"
+        if arg.kind == "tensor_alloc":   # the kernel allocates this output
+            plan.copies.append(f"aten_ref::return_allocated(ctx, {arg.name}, {got});")
+        elif arg.kind == "host_bool":    # equal's bool, written before returning
+            plan.copies.append(f"*{arg.name} = {got};")
+        else:
+            pairs.append((arg.name, got))
+    if not pairs:
+        plan.call = f"const auto result = {call};"
+        return
+    plan.prepare.append(f"aten_ref::ResultMemory results({{{', '.join(o for o, _ in pairs)}}});")
+    if inputs:
+        plan.prepare.append(f"results.keep_clear_of({', '.join(inputs)});")
+    plan.call = f"const auto result = results.run([&] {{ return {call}; }});"
+    plan.copies.append(f"results.copy_out({{{', '.join(f'{{{o}, {g}}}' for o, g in pairs)}}});")
 
 
 _POINTER_OPTIONALS = ("int_opt", "float_opt", "bool_opt")

@@ -132,9 +132,13 @@ extern "C" diopiError_t diopiSubScalar(diopiContextHandle_t ctx, diopiTensorHand
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = opweave::compat::redispatch<at::_ops::sub_Scalar>(
-        aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::scalar(alpha));
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::sub_Scalar>(
+          aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::scalar(alpha));
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -303,8 +307,11 @@ extern "C" diopiError_t diopiRelu(diopiContextHandle_t ctx, diopiTensorHandle_t 
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = opweave::compat::redispatch<at::_ops::relu>(aten_ref::kCpuKeys, input_t);
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t);
+    const auto result = results.run(
+        [&] { return opweave::compat::redispatch<at::_ops::relu>(aten_ref::kCpuKeys, input_t); });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -438,11 +445,14 @@ extern "C" diopiError_t diopiStdMean(diopiContextHandle_t ctx, diopiTensorHandle
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor out_t = aten_ref::wrap(out);
-    const auto result = opweave::compat::redispatch<at::_ops::std_mean_correction>(
-        aten_ref::kCpuKeys, input_t, aten_ref::optional_ints(dim),
-        aten_ref::optional_scalar(correction), aten_ref::keepdim_of(out_t, input_t));
-    aten_ref::copy_result(out, std::get<0>(result));
-    aten_ref::copy_result(mean, std::get<1>(result));
+    aten_ref::ResultMemory results({out, mean});
+    results.keep_clear_of(input_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::std_mean_correction>(
+          aten_ref::kCpuKeys, input_t, aten_ref::optional_ints(dim),
+          aten_ref::optional_scalar(correction), aten_ref::keepdim_of(out_t, input_t));
+    });
+    results.copy_out({{out, std::get<0>(result)}, {mean, std::get<1>(result)}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -767,9 +777,13 @@ extern "C" diopiError_t diopiPut(diopiContextHandle_t ctx, diopiTensorHandle_t o
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
     at::Tensor source_t = aten_ref::wrap(source);
-    const auto result = opweave::compat::redispatch<at::_ops::put>(aten_ref::kCpuKeys, input_t,
-                                                                   index_t, source_t, accumulate);
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t, index_t, source_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::put>(aten_ref::kCpuKeys, input_t, index_t,
+                                                        source_t, accumulate);
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -805,9 +819,13 @@ extern "C" diopiError_t diopiBCELoss(diopiContextHandle_t ctx, diopiTensorHandle
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor target_t = aten_ref::wrap(target);
     c10::optional<at::Tensor> weight_t = aten_ref::wrap_optional(weight);
-    const auto result = opweave::compat::redispatch<at::_ops::binary_cross_entropy>(
-        aten_ref::kCpuKeys, input_t, target_t, weight_t, static_cast<int64_t>(reduction));
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t, target_t, weight_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::binary_cross_entropy>(
+          aten_ref::kCpuKeys, input_t, target_t, weight_t, static_cast<int64_t>(reduction));
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -860,8 +878,11 @@ extern "C" diopiError_t diopiMedianAll(diopiContextHandle_t ctx, diopiTensorHand
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = opweave::compat::redispatch<at::_ops::median>(aten_ref::kCpuKeys, input_t);
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t);
+    const auto result = results.run(
+        [&] { return opweave::compat::redispatch<at::_ops::median>(aten_ref::kCpuKeys, input_t); });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -916,9 +937,13 @@ extern "C" diopiError_t diopiMaskedFill(diopiContextHandle_t ctx, diopiTensorHan
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mask_t = aten_ref::wrap(mask);
     at::Tensor value_t = aten_ref::wrap(value);
-    const auto result = opweave::compat::redispatch<at::_ops::masked_fill_Tensor>(
-        aten_ref::kCpuKeys, input_t, mask_t, value_t);
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t, mask_t, value_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::masked_fill_Tensor>(aten_ref::kCpuKeys, input_t,
+                                                                       mask_t, value_t);
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -953,9 +978,13 @@ extern "C" diopiError_t diopiMaskedFillScalar(diopiContextHandle_t ctx, diopiTen
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mask_t = aten_ref::wrap(mask);
-    const auto result = opweave::compat::redispatch<at::_ops::masked_fill_Scalar>(
-        aten_ref::kCpuKeys, input_t, mask_t, aten_ref::scalar(value));
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t, mask_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::masked_fill_Scalar>(
+          aten_ref::kCpuKeys, input_t, mask_t, aten_ref::scalar(value));
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1075,8 +1104,11 @@ extern "C" diopiError_t diopiMinAll(diopiContextHandle_t ctx, diopiTensorHandle_
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = opweave::compat::redispatch<at::_ops::min>(aten_ref::kCpuKeys, input_t);
-    aten_ref::copy_result(min, result);
+    aten_ref::ResultMemory results({min});
+    results.keep_clear_of(input_t);
+    const auto result = results.run(
+        [&] { return opweave::compat::redispatch<at::_ops::min>(aten_ref::kCpuKeys, input_t); });
+    results.copy_out({{min, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1190,9 +1222,13 @@ extern "C" diopiError_t diopiChannelShuffle(diopiContextHandle_t ctx, diopiTenso
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result =
-        opweave::compat::redispatch<at::_ops::channel_shuffle>(aten_ref::kCpuKeys, input_t, groups);
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::channel_shuffle>(aten_ref::kCpuKeys, input_t,
+                                                                    groups);
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1448,8 +1484,11 @@ extern "C" diopiError_t diopiIsNan(diopiContextHandle_t ctx, diopiTensorHandle_t
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = opweave::compat::redispatch<at::_ops::isnan>(aten_ref::kCpuKeys, input_t);
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t);
+    const auto result = results.run(
+        [&] { return opweave::compat::redispatch<at::_ops::isnan>(aten_ref::kCpuKeys, input_t); });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1525,9 +1564,13 @@ extern "C" diopiError_t diopiRepeat(diopiContextHandle_t ctx, diopiTensorHandle_
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = opweave::compat::redispatch<at::_ops::repeat>(aten_ref::kCpuKeys, input_t,
-                                                                      aten_ref::ints(repeats_size));
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::repeat>(aten_ref::kCpuKeys, input_t,
+                                                           aten_ref::ints(repeats_size));
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -126,9 +126,13 @@ extern "C" diopiError_t diopiMulScalar(diopiContextHandle_t ctx, diopiTensorHand
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = opweave::compat::redispatch<at::_ops::mul_Scalar>(
-        aten_ref::kCpuKeys, input_t, aten_ref::scalar(other));
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::mul_Scalar>(aten_ref::kCpuKeys, input_t,
+                                                               aten_ref::scalar(other));
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -194,9 +198,14 @@ extern "C" diopiError_t diopiDivScalar(diopiContextHandle_t ctx, diopiTensorHand
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = opweave::compat::redispatch<at::_ops::div_Scalar_mode>(
-        aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::round_mode(rounding_mode));
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::div_Scalar_mode>(
+          aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
+          aten_ref::round_mode(rounding_mode));
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -962,9 +971,13 @@ extern "C" diopiError_t diopiIndexSelectBackward(diopiContextHandle_t ctx,
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_t = aten_ref::wrap(grad);
     at::Tensor index_t = aten_ref::wrap(index);
-    const auto result = opweave::compat::redispatch<at::_ops::index_select_backward>(
-        aten_ref::kCpuKeys, grad_t, aten_ref::ints(input_sizes), dim, index_t);
-    aten_ref::copy_result(grad_input, result);
+    aten_ref::ResultMemory results({grad_input});
+    results.keep_clear_of(grad_t, index_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::index_select_backward>(
+          aten_ref::kCpuKeys, grad_t, aten_ref::ints(input_sizes), dim, index_t);
+    });
+    results.copy_out({{grad_input, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1002,9 +1015,13 @@ extern "C" diopiError_t diopiGatherBackward(diopiContextHandle_t ctx,
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
-    const auto result = opweave::compat::redispatch<at::_ops::gather_backward>(
-        aten_ref::kCpuKeys, grad_output_t, input_t, dim, index_t, false);
-    aten_ref::copy_result(grad_input, result);
+    aten_ref::ResultMemory results({grad_input});
+    results.keep_clear_of(grad_output_t, input_t, index_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::gather_backward>(
+          aten_ref::kCpuKeys, grad_output_t, input_t, dim, index_t, false);
+    });
+    results.copy_out({{grad_input, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1151,8 +1168,11 @@ extern "C" diopiError_t diopiMaxAll(diopiContextHandle_t ctx, diopiTensorHandle_
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = opweave::compat::redispatch<at::_ops::max>(aten_ref::kCpuKeys, input_t);
-    aten_ref::copy_result(max, result);
+    aten_ref::ResultMemory results({max});
+    results.keep_clear_of(input_t);
+    const auto result = results.run(
+        [&] { return opweave::compat::redispatch<at::_ops::max>(aten_ref::kCpuKeys, input_t); });
+    results.copy_out({{max, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1202,9 +1222,13 @@ extern "C" diopiError_t diopiAdaptiveAvgPool2d(diopiContextHandle_t ctx, diopiTe
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = opweave::compat::redispatch<at::_ops::_adaptive_avg_pool2d>(
-        aten_ref::kCpuKeys, input_t, aten_ref::ints(output_size));
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::_adaptive_avg_pool2d>(
+          aten_ref::kCpuKeys, input_t, aten_ref::ints(output_size));
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1221,9 +1245,13 @@ extern "C" diopiError_t diopiAdaptiveAvgPool2dBackward(diopiContextHandle_t ctx,
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = opweave::compat::redispatch<at::_ops::_adaptive_avg_pool2d_backward>(
-        aten_ref::kCpuKeys, grad_output_t, input_t);
-    aten_ref::copy_result(grad_input, result);
+    aten_ref::ResultMemory results({grad_input});
+    results.keep_clear_of(grad_output_t, input_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::_adaptive_avg_pool2d_backward>(
+          aten_ref::kCpuKeys, grad_output_t, input_t);
+    });
+    results.copy_out({{grad_input, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1312,10 +1340,13 @@ extern "C" diopiError_t diopiDropout(diopiContextHandle_t ctx, diopiTensorHandle
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result =
-        opweave::compat::redispatch<at::_ops::native_dropout>(aten_ref::kCpuKeys, input_t, p, true);
-    aten_ref::copy_result(out, std::get<0>(result));
-    aten_ref::copy_result(mask, std::get<1>(result));
+    aten_ref::ResultMemory results({out, mask});
+    results.keep_clear_of(input_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::native_dropout>(aten_ref::kCpuKeys, input_t, p,
+                                                                   true);
+    });
+    results.copy_out({{out, std::get<0>(result)}, {mask, std::get<1>(result)}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1332,9 +1363,13 @@ extern "C" diopiError_t diopiDropoutBackward(diopiContextHandle_t ctx,
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor mask_t = aten_ref::wrap(mask);
-    const auto result = opweave::compat::redispatch<at::_ops::native_dropout_backward>(
-        aten_ref::kCpuKeys, grad_output_t, mask_t, scale);
-    aten_ref::copy_result(grad_input, result);
+    aten_ref::ResultMemory results({grad_input});
+    results.keep_clear_of(grad_output_t, mask_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::native_dropout_backward>(
+          aten_ref::kCpuKeys, grad_output_t, mask_t, scale);
+    });
+    results.copy_out({{grad_input, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1378,9 +1413,13 @@ extern "C" diopiError_t diopiFlip(diopiContextHandle_t ctx, diopiTensorHandle_t 
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = opweave::compat::redispatch<at::_ops::flip>(aten_ref::kCpuKeys, input_t,
-                                                                    aten_ref::ints(dims));
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::flip>(aten_ref::kCpuKeys, input_t,
+                                                         aten_ref::ints(dims));
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1775,8 +1814,11 @@ extern "C" diopiError_t diopiTrace(diopiContextHandle_t ctx, diopiTensorHandle_t
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = opweave::compat::redispatch<at::_ops::trace>(aten_ref::kCpuKeys, input_t);
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t);
+    const auto result = results.run(
+        [&] { return opweave::compat::redispatch<at::_ops::trace>(aten_ref::kCpuKeys, input_t); });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1891,9 +1933,13 @@ extern "C" diopiError_t diopiRsub(diopiContextHandle_t ctx, diopiTensorHandle_t 
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor other_t = aten_ref::wrap(other);
-    const auto result = opweave::compat::redispatch<at::_ops::rsub_Tensor>(
-        aten_ref::kCpuKeys, input_t, other_t, aten_ref::scalar(alpha));
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t, other_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::rsub_Tensor>(aten_ref::kCpuKeys, input_t,
+                                                                other_t, aten_ref::scalar(alpha));
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -682,11 +682,14 @@ extern "C" diopiError_t diopiVarMean(diopiContextHandle_t ctx, diopiTensorHandle
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor out_t = aten_ref::wrap(out);
-    const auto result = opweave::compat::redispatch<at::_ops::var_mean_correction>(
-        aten_ref::kCpuKeys, input_t, aten_ref::optional_ints(dim),
-        aten_ref::optional_scalar(correction), aten_ref::keepdim_of(out_t, input_t));
-    aten_ref::copy_result(out, std::get<0>(result));
-    aten_ref::copy_result(mean, std::get<1>(result));
+    aten_ref::ResultMemory results({out, mean});
+    results.keep_clear_of(input_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::var_mean_correction>(
+          aten_ref::kCpuKeys, input_t, aten_ref::optional_ints(dim),
+          aten_ref::optional_scalar(correction), aten_ref::keepdim_of(out_t, input_t));
+    });
+    results.copy_out({{out, std::get<0>(result)}, {mean, std::get<1>(result)}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -766,9 +769,13 @@ extern "C" diopiError_t diopiEmbedding(diopiContextHandle_t ctx, diopiTensorHand
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor weight_t = aten_ref::wrap(weight);
     at::Tensor indices_t = aten_ref::wrap(indices);
-    const auto result = opweave::compat::redispatch<at::_ops::embedding>(
-        aten_ref::kCpuKeys, weight_t, indices_t, padding_idx, scale_grad_byfreq, sparse);
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(weight_t, indices_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::embedding>(
+          aten_ref::kCpuKeys, weight_t, indices_t, padding_idx, scale_grad_byfreq, sparse);
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -786,9 +793,13 @@ extern "C" diopiError_t diopiEmbeddingBackward(diopiContextHandle_t ctx, diopiTe
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_t = aten_ref::wrap(grad);
     at::Tensor indices_t = aten_ref::wrap(indices);
-    const auto result = opweave::compat::redispatch<at::_ops::embedding_dense_backward>(
-        aten_ref::kCpuKeys, grad_t, indices_t, num_weights, padding_idx, scale_grad_byfreq);
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(grad_t, indices_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::embedding_dense_backward>(
+          aten_ref::kCpuKeys, grad_t, indices_t, num_weights, padding_idx, scale_grad_byfreq);
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -927,9 +938,12 @@ extern "C" diopiError_t diopiNanmedianAll(diopiContextHandle_t ctx, diopiTensorH
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result =
-        opweave::compat::redispatch<at::_ops::nanmedian>(aten_ref::kCpuKeys, input_t);
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::nanmedian>(aten_ref::kCpuKeys, input_t);
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -986,11 +1000,15 @@ extern "C" diopiError_t diopiLayerNorm(diopiContextHandle_t ctx, diopiTensorHand
     at::Tensor input_t = aten_ref::wrap(input);
     c10::optional<at::Tensor> weight_t = aten_ref::wrap_optional(weight);
     c10::optional<at::Tensor> bias_t = aten_ref::wrap_optional(bias);
-    const auto result = opweave::compat::redispatch<at::_ops::native_layer_norm>(
-        aten_ref::kCpuKeys, input_t, aten_ref::ints(normalized_shape), weight_t, bias_t, eps);
-    aten_ref::copy_result(out, std::get<0>(result));
-    aten_ref::copy_result(save_mean, std::get<1>(result));
-    aten_ref::copy_result(save_invstd, std::get<2>(result));
+    aten_ref::ResultMemory results({out, save_mean, save_invstd});
+    results.keep_clear_of(input_t, weight_t, bias_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::native_layer_norm>(
+          aten_ref::kCpuKeys, input_t, aten_ref::ints(normalized_shape), weight_t, bias_t, eps);
+    });
+    results.copy_out({{out, std::get<0>(result)},
+                      {save_mean, std::get<1>(result)},
+                      {save_invstd, std::get<2>(result)}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1012,13 +1030,17 @@ extern "C" diopiError_t diopiLayerNormBackward(
     at::Tensor rstd_t = aten_ref::wrap(rstd);
     c10::optional<at::Tensor> weight_t = aten_ref::wrap_optional(weight);
     c10::optional<at::Tensor> bias_t = aten_ref::wrap_optional(bias);
-    const auto result = opweave::compat::redispatch<at::_ops::native_layer_norm_backward>(
-        aten_ref::kCpuKeys, grad_output_t, input_t, aten_ref::ints(normalized_shape), mean_t,
-        rstd_t, weight_t, bias_t,
-        std::array<bool, 3>{grad_input != nullptr, grad_weight != nullptr, grad_bias != nullptr});
-    aten_ref::copy_result(grad_input, std::get<0>(result));
-    aten_ref::copy_result(grad_weight, std::get<1>(result));
-    aten_ref::copy_result(grad_bias, std::get<2>(result));
+    aten_ref::ResultMemory results({grad_input, grad_weight, grad_bias});
+    results.keep_clear_of(grad_output_t, input_t, mean_t, rstd_t, weight_t, bias_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::native_layer_norm_backward>(
+          aten_ref::kCpuKeys, grad_output_t, input_t, aten_ref::ints(normalized_shape), mean_t,
+          rstd_t, weight_t, bias_t,
+          std::array<bool, 3>{grad_input != nullptr, grad_weight != nullptr, grad_bias != nullptr});
+    });
+    results.copy_out({{grad_input, std::get<0>(result)},
+                      {grad_weight, std::get<1>(result)},
+                      {grad_bias, std::get<2>(result)}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1125,9 +1147,12 @@ extern "C" diopiError_t diopiPrelu(diopiContextHandle_t ctx, diopiTensorHandle_t
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor weight_t = aten_ref::wrap(weight);
-    const auto result =
-        opweave::compat::redispatch<at::_ops::prelu>(aten_ref::kCpuKeys, input_t, weight_t);
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t, weight_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::prelu>(aten_ref::kCpuKeys, input_t, weight_t);
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1382,9 +1407,13 @@ extern "C" diopiError_t diopiRoll(diopiContextHandle_t ctx, diopiTensorHandle_t 
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = opweave::compat::redispatch<at::_ops::roll>(
-        aten_ref::kCpuKeys, input_t, aten_ref::ints(shifts), aten_ref::ints(dims));
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::roll>(
+          aten_ref::kCpuKeys, input_t, aten_ref::ints(shifts), aten_ref::ints(dims));
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1740,9 +1769,13 @@ extern "C" diopiError_t diopiRemainder(diopiContextHandle_t ctx, diopiTensorHand
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor other_t = aten_ref::wrap(other);
-    const auto result = opweave::compat::redispatch<at::_ops::remainder_Scalar_Tensor>(
-        aten_ref::kCpuKeys, aten_ref::scalar(input), other_t);
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(other_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::remainder_Scalar_Tensor>(
+          aten_ref::kCpuKeys, aten_ref::scalar(input), other_t);
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

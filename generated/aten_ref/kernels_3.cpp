@@ -118,9 +118,13 @@ extern "C" diopiError_t diopiAddScalar(diopiContextHandle_t ctx, diopiTensorHand
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = opweave::compat::redispatch<at::_ops::add_Scalar>(
-        aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::scalar(alpha));
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::add_Scalar>(
+          aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::scalar(alpha));
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -665,9 +669,13 @@ extern "C" diopiError_t diopiIndexFillScalar(diopiContextHandle_t ctx, diopiTens
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
-    const auto result = opweave::compat::redispatch<at::_ops::index_fill_int_Scalar>(
-        aten_ref::kCpuKeys, input_t, dim, index_t, aten_ref::scalar(value));
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t, index_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::index_fill_int_Scalar>(
+          aten_ref::kCpuKeys, input_t, dim, index_t, aten_ref::scalar(value));
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -685,9 +693,13 @@ extern "C" diopiError_t diopiIndexFill(diopiContextHandle_t ctx, diopiTensorHand
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
     at::Tensor value_t = aten_ref::wrap(value);
-    const auto result = opweave::compat::redispatch<at::_ops::index_fill_int_Tensor>(
-        aten_ref::kCpuKeys, input_t, dim, index_t, value_t);
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t, index_t, value_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::index_fill_int_Tensor>(
+          aten_ref::kCpuKeys, input_t, dim, index_t, value_t);
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -780,12 +792,16 @@ extern "C" diopiError_t diopiBatchNorm(
     c10::optional<at::Tensor> bias_t = aten_ref::wrap_optional(bias);
     c10::optional<at::Tensor> running_mean_t = aten_ref::wrap_optional(running_mean);
     c10::optional<at::Tensor> running_var_t = aten_ref::wrap_optional(running_var);
-    const auto result = opweave::compat::redispatch<at::_ops::native_batch_norm>(
-        aten_ref::kCpuKeys, input_t, weight_t, bias_t, running_mean_t, running_var_t, training,
-        momentum, eps);
-    aten_ref::copy_result(out, std::get<0>(result));
-    aten_ref::copy_result(save_mean, std::get<1>(result));
-    aten_ref::copy_result(save_invstd, std::get<2>(result));
+    aten_ref::ResultMemory results({out, save_mean, save_invstd});
+    results.keep_clear_of(input_t, weight_t, bias_t, running_mean_t, running_var_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::native_batch_norm>(
+          aten_ref::kCpuKeys, input_t, weight_t, bias_t, running_mean_t, running_var_t, training,
+          momentum, eps);
+    });
+    results.copy_out({{out, std::get<0>(result)},
+                      {save_mean, std::get<1>(result)},
+                      {save_invstd, std::get<2>(result)}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -810,13 +826,18 @@ extern "C" diopiError_t diopiBatchNormBackward(
     c10::optional<at::Tensor> running_var_t = aten_ref::wrap_optional(running_var);
     c10::optional<at::Tensor> save_mean_t = aten_ref::wrap_optional(save_mean);
     c10::optional<at::Tensor> save_invstd_t = aten_ref::wrap_optional(save_invstd);
-    const auto result = opweave::compat::redispatch<at::_ops::native_batch_norm_backward>(
-        aten_ref::kCpuKeys, grad_output_t, input_t, weight_t, running_mean_t, running_var_t,
-        save_mean_t, save_invstd_t, training, eps,
-        std::array<bool, 3>{grad_input != nullptr, grad_weight != nullptr, grad_bias != nullptr});
-    aten_ref::copy_result(grad_input, std::get<0>(result));
-    aten_ref::copy_result(grad_weight, std::get<1>(result));
-    aten_ref::copy_result(grad_bias, std::get<2>(result));
+    aten_ref::ResultMemory results({grad_input, grad_weight, grad_bias});
+    results.keep_clear_of(grad_output_t, input_t, weight_t, running_mean_t, running_var_t,
+                          save_mean_t, save_invstd_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::native_batch_norm_backward>(
+          aten_ref::kCpuKeys, grad_output_t, input_t, weight_t, running_mean_t, running_var_t,
+          save_mean_t, save_invstd_t, training, eps,
+          std::array<bool, 3>{grad_input != nullptr, grad_weight != nullptr, grad_bias != nullptr});
+    });
+    results.copy_out({{grad_input, std::get<0>(result)},
+                      {grad_weight, std::get<1>(result)},
+                      {grad_bias, std::get<2>(result)}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1042,9 +1063,13 @@ extern "C" diopiError_t diopiHardswishBackward(diopiContextHandle_t ctx,
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor grad_output_t = aten_ref::wrap(grad_output);
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = opweave::compat::redispatch<at::_ops::hardswish_backward>(
-        aten_ref::kCpuKeys, grad_output_t, input_t);
-    aten_ref::copy_result(grad_input, result);
+    aten_ref::ResultMemory results({grad_input});
+    results.keep_clear_of(grad_output_t, input_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::hardswish_backward>(aten_ref::kCpuKeys,
+                                                                       grad_output_t, input_t);
+    });
+    results.copy_out({{grad_input, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1167,9 +1192,13 @@ extern "C" diopiError_t diopiProd(diopiContextHandle_t ctx, diopiTensorHandle_t 
     if (dim == nullptr) {  // aten::prod
       at::Tensor input_t = aten_ref::wrap(input);
       at::Tensor out_t = aten_ref::wrap(out);
-      const auto result = opweave::compat::redispatch<at::_ops::prod>(aten_ref::kCpuKeys, input_t,
-                                                                      out_t.scalar_type());
-      aten_ref::copy_result(out, result);
+      aten_ref::ResultMemory results({out});
+      results.keep_clear_of(input_t);
+      const auto result = results.run([&] {
+        return opweave::compat::redispatch<at::_ops::prod>(aten_ref::kCpuKeys, input_t,
+                                                           out_t.scalar_type());
+      });
+      results.copy_out({{out, result}});
       return diopiSuccess;
     }
     throw std::invalid_argument("no ATen overload of diopiProd serves these arguments");
@@ -1224,9 +1253,13 @@ extern "C" diopiError_t diopiIndexPut(diopiContextHandle_t ctx, diopiTensorHandl
     c10::List<c10::optional<at::Tensor>> indices_t =
         aten_ref::wrap_optional_list(indices, indices_counts);
     at::Tensor values_t = aten_ref::wrap(values);
-    const auto result = opweave::compat::redispatch<at::_ops::index_put>(
-        aten_ref::kCpuKeys, input_t, indices_t, values_t, accumulate);
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t, indices_t, values_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::index_put>(aten_ref::kCpuKeys, input_t,
+                                                              indices_t, values_t, accumulate);
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1658,9 +1691,13 @@ extern "C" diopiError_t diopiCountNonzero(diopiContextHandle_t ctx, diopiTensorH
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    const auto result = opweave::compat::redispatch<at::_ops::count_nonzero_dim_IntList>(
-        aten_ref::kCpuKeys, input_t, aten_ref::ints(dim));
-    aten_ref::copy_result(out, result);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(input_t);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::count_nonzero_dim_IntList>(
+          aten_ref::kCpuKeys, input_t, aten_ref::ints(dim));
+    });
+    results.copy_out({{out, result}});
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

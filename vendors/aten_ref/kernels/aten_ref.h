@@ -116,6 +116,77 @@ struct DtypeDeclined : std::runtime_error {
 // A functional overload's result into the DIOPI output the caller allocated (skipped when the
 // caller passed no output for it; declined when out's dtype cannot hold it).
 void copy_result(diopiTensorHandle_t out, const at::Tensor& result);
+// The same into `target`, a view of the output.
+void copy_into(const at::Tensor& target, const at::Tensor& result);
+
+// A functional kernel computing straight into the DIOPI outputs (result_memory.cpp): while
+// run() runs it, this thread's CPU allocations of exactly an output's size are placed in that
+// output, so the result is usually in place already and copy_out() has nothing to copy. Only
+// outputs that are contiguous, at least kMinBytes, aligned, and clear of every input given to
+// keep_clear_of() are offered (a workspace placed in an input's memory would overwrite it).
+//
+//   aten_ref::ResultMemory results({out, save_mean});
+//   results.keep_clear_of(input_t, weight_t);
+//   const auto result = results.run([&] { return /* functional ATen call */; });
+//   results.copy_out({{out, std::get<0>(result)}, {save_mean, std::get<1>(result)}});
+class ResultMemory {
+ public:
+  explicit ResultMemory(std::initializer_list<diopiTensorHandle_t> outs);
+  ResultMemory(const ResultMemory&) = delete;
+  ResultMemory& operator=(const ResultMemory&) = delete;
+
+  void keep_clear_of(const at::Tensor& input);
+  void keep_clear_of(const c10::optional<at::Tensor>& input) {
+    if (input.has_value()) keep_clear_of(*input);
+  }
+  void keep_clear_of(const std::vector<at::Tensor>& inputs) {
+    for (const at::Tensor& t : inputs) keep_clear_of(t);
+  }
+  void keep_clear_of(const c10::List<c10::optional<at::Tensor>>& inputs) {
+    for (size_t i = 0; i < inputs.size(); ++i) keep_clear_of(inputs.get(i));
+  }
+  template <class A, class B, class... More>
+  void keep_clear_of(const A& a, const B& b, const More&... more) {
+    keep_clear_of(a);
+    keep_clear_of(b, more...);
+  }
+
+  template <class F>
+  decltype(auto) run(F&& kernel) {
+    const Active active(*this);
+    return kernel();
+  }
+  // Each (output, result) into place; null outputs are skipped.
+  void copy_out(std::initializer_list<std::pair<diopiTensorHandle_t, at::Tensor>> results);
+
+  // For the allocator: an output's memory of exactly this size, and that memory back (the
+  // kernel freed what it put there; a later allocation may have it).
+  void* take(size_t nbytes);
+  void release(void* data);
+
+ private:
+  static constexpr int kMaxOutputs = 4;
+  // Smaller results are copied (a memmove of a few KiB costs less than the lookups here).
+  static constexpr size_t kMinBytes = 4096;
+  struct Slot {
+    diopiTensorHandle_t handle = nullptr;
+    at::Tensor view;
+    size_t nbytes = 0;    // offered to the kernel's allocations when non-zero
+    bool in_use = false;  // an allocation of the kernel holds it now
+    bool lent = false;    // some allocation has held it: what is there may not be a result
+  };
+  class Active {  // this thread's allocations look here while the kernel runs
+   public:
+    explicit Active(ResultMemory& m);
+    ~Active();
+
+   private:
+    ResultMemory* previous_;
+  };
+  Slot slots_[kMaxOutputs];
+  int count_ = 0;
+  int offered_ = 0;  // slots with nbytes != 0
+};
 // An output whose shape depends on the data: allocated on the device (diopiRequireTensor) in
 // the result's shape, then filled.
 void return_allocated(diopiContextHandle_t ctx, diopiTensorHandle_t* out, const at::Tensor& result);

@@ -106,11 +106,17 @@ extern "C" diopiError_t diopiConvolution2d(diopiContextHandle_t, diopiTensorHand
                                            int64_t groups) {
   return guarded([&] {
     const at::Tensor x = wrap(input);
-    const auto result = opweave::compat::redispatch<at::_ops::convolution>(
-        kCpuKeys, x, wrap(weight), aten_ref::wrap_optional(bias), aten_ref::ints(stride),
-        aten_ref::ints(padding), aten_ref::ints(dilation), /*transposed=*/false,
-        at::IntArrayRef(no_output_padding(x)), groups);
-    aten_ref::copy_result(out, result);
+    const at::Tensor w = wrap(weight);
+    const auto b = aten_ref::wrap_optional(bias);
+    aten_ref::ResultMemory results({out});
+    results.keep_clear_of(x, w, b);
+    const auto result = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::convolution>(
+          kCpuKeys, x, w, b, aten_ref::ints(stride), aten_ref::ints(padding),
+          aten_ref::ints(dilation), /*transposed=*/false, at::IntArrayRef(no_output_padding(x)),
+          groups);
+    });
+    results.copy_out({{out, result}});
   });
 }
 
@@ -125,13 +131,22 @@ extern "C" diopiError_t diopiConvolution2dBackward(
     const std::array<bool, 3> wanted{grad_input != nullptr, grad_weight != nullptr,
                                      grad_bias != nullptr && bias_sizes != nullptr};
     const at::Tensor x = wrap(input);
-    const auto grads = opweave::compat::redispatch<at::_ops::convolution_backward>(
-        kCpuKeys, wrap(grad_output), x, wrap(weight), bias_shape, aten_ref::ints(stride),
-        aten_ref::ints(padding), aten_ref::ints(dilation), /*transposed=*/false,
-        at::IntArrayRef(no_output_padding(x)), groups, wanted);
-    if (wanted[0]) aten_ref::copy_result(grad_input, std::get<0>(grads));
-    if (wanted[1]) aten_ref::copy_result(grad_weight, std::get<1>(grads));
-    if (wanted[2]) aten_ref::copy_result(grad_bias, std::get<2>(grads));
+    const at::Tensor dy = wrap(grad_output);
+    const at::Tensor w = wrap(weight);
+    diopiTensorHandle_t outs[3] = {wanted[0] ? grad_input : nullptr,
+                                   wanted[1] ? grad_weight : nullptr,
+                                   wanted[2] ? grad_bias : nullptr};
+    aten_ref::ResultMemory results({outs[0], outs[1], outs[2]});
+    results.keep_clear_of(x, dy, w);
+    const auto grads = results.run([&] {
+      return opweave::compat::redispatch<at::_ops::convolution_backward>(
+          kCpuKeys, dy, x, w, bias_shape, aten_ref::ints(stride), aten_ref::ints(padding),
+          aten_ref::ints(dilation), /*transposed=*/false, at::IntArrayRef(no_output_padding(x)),
+          groups, wanted);
+    });
+    results.copy_out({{outs[0], std::get<0>(grads)},
+                      {outs[1], std::get<1>(grads)},
+                      {outs[2], std::get<2>(grads)}});
   });
 }
 

@@ -209,7 +209,10 @@ constexpr int64_t kMemcpyBelow = 32768;
 
 void copy_result(diopiTensorHandle_t out, const at::Tensor& result) {
   if (out == nullptr) return;
-  at::Tensor target = wrap(out);
+  copy_into(wrap(out), result);
+}
+
+void copy_into(const at::Tensor& target, const at::Tensor& result) {
   // The caller sized out by the catalogue's rule; this torch's kernel may promote further
   // (torch 2.x's native_dropout_backward gives float for an int64 gradient). copy_ would
   // truncate silently: decline instead, as ATen's own out= check refuses the same cast.
