@@ -15,6 +15,7 @@
 #include <c10/core/DispatchKeySet.h>
 #include <c10/core/Scalar.h>
 #include <c10/core/SymIntArrayRef.h>
+#include <c10/core/impl/LocalDispatchKeySet.h>
 #include <c10/util/Exception.h>
 #include <c10/util/OptionalArrayRef.h>
 #include <c10/util/string_view.h>
@@ -34,7 +35,20 @@ inline const c10::DispatchKeySet kCpuKeys{c10::DispatchKey::CPU};
 // A DIOPI kernel may be called from anywhere (the conformance runner calls the C ABI
 // directly): CPU kernels that assert they run below autograd (mkldnn's gelu) must see it
 // excluded, as they do under the wrapper.
-using BelowAutograd = at::AutoDispatchBelowADInplaceOrView;
+// Under the wrapper the autograd kernel has excluded them already (its redispatch runs below
+// autograd): only a check then, not a guard's save and restore of the TLS key sets.
+class BelowAutograd {
+ public:
+  BelowAutograd() {
+    if (C10_UNLIKELY(!c10::impl::tls_is_dispatch_keyset_excluded(
+            c10::autograd_dispatch_keyset_with_ADInplaceOrView))) {
+      guard_.emplace();
+    }
+  }
+
+ private:
+  c10::optional<at::AutoDispatchBelowADInplaceOrView> guard_;
+};
 
 at::Tensor wrap(diopiConstTensorHandle_t h);
 c10::optional<at::Tensor> wrap_optional(diopiConstTensorHandle_t h);  // null -> nullopt

@@ -12,6 +12,7 @@
 // output correctly: results found in the wrong output's memory are moved aside first.
 #include <c10/core/Allocator.h>
 #include <c10/core/CPUAllocator.h>
+#include <c10/core/alignment.h>
 
 #include <algorithm>
 #include <cstdint>

@@ -69,8 +69,10 @@ class ViewPool {
       c10::StorageImpl* storage = held.unsafeGetStorageImpl();
       if (storage != nullptr && held.use_count() == 1 && !storage->resizable() &&
           storage->allocator() == nullptr) {
-        storage->set_data_ptr_noswap(at::DataPtr(data, c10::Device(c10::kCPU)));
-        storage->set_nbytes(nbytes);
+        if (storage->data() != data || storage->nbytes() != nbytes) {  // a loop finds it set
+          storage->set_data_ptr_noswap(at::DataPtr(data, c10::Device(c10::kCPU)));
+          storage->set_nbytes(nbytes);
+        }
         if (impl->dtype() != meta) impl->set_storage_and_dtype(held, meta);
       } else {  // the kernel shares or swapped the storage: give this view a fresh one
         impl->set_storage_and_dtype(borrowed_storage(data, nbytes), meta);
