@@ -6,9 +6,11 @@
 #include <c10/core/Event.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -189,6 +191,72 @@ TEST(SimStreams, OutOfBoundsCopyIsRejected) {
   EXPECT_EQ(S().memcpyAsync(buf.ptr, host, 64, owMemcpyHostToDevice, s), owInvalidValue);
   EXPECT_NE(std::string(S().lastError()).find("outside"), std::string::npos);
   EXPECT_EQ(S().memcpyAsync(host, buf.ptr, 16, owMemcpyHostToDevice, s), owInvalidValue);
+  S().streamDestroy(s);
+}
+
+// The queue is a ring of slots: a host that launches more than it holds waits for the worker,
+// and everything still runs once, in order.
+TEST(SimStreams, MoreTasksThanQueueSlotsRunInOrder) {
+  owStream_t s = make_stream();
+  const int n = 3000;  // several times the ring (256 slots), behind a slow first task
+  std::vector<int> order;
+  order.reserve(n);
+  ASSERT_EQ(sim::enqueue(s, [] { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }),
+            owSuccess);
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(sim::enqueue(
+                  s, [&order, i] { order.push_back(i); }, /*delayed=*/false),
+              owSuccess);
+  }
+  ASSERT_EQ(S().streamSynchronize(s), owSuccess);
+  ASSERT_EQ(order.size(), static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) ASSERT_EQ(order[i], i);
+  S().streamDestroy(s);
+}
+
+// A closure larger than a slot's first buffer grows the slot; what it captured arrives intact
+// and is destroyed once.
+TEST(SimStreams, LargeClosuresArriveIntactAndAreDestroyedOnce) {
+  owStream_t s = make_stream();
+  auto alive = std::make_shared<int>(0);
+  std::array<int64_t, 1000> big{};  // 8 KB, beyond a slot's initial 1 KiB
+  std::atomic<int64_t> sum{0};
+  for (int k = 0; k < 600; ++k) {
+    big[k % big.size()] = k;
+    ASSERT_EQ(sim::enqueue(
+                  s,
+                  [big, alive, &sum] {
+                    int64_t t = 0;
+                    for (int64_t v : big) t += v;
+                    sum += t;
+                  },
+                  /*delayed=*/false),
+              owSuccess);
+  }
+  ASSERT_EQ(S().streamSynchronize(s), owSuccess);
+  int64_t want = 0, running = 0;
+  for (int k = 0; k < 600; ++k) want += (running += k);
+  EXPECT_EQ(sum.load(), want);
+  EXPECT_EQ(alive.use_count(), 1);  // every queued copy destroyed after it ran
+  S().streamDestroy(s);
+}
+
+// Two host threads launching on one stream (the autograd engine's device thread and the main
+// thread share the default stream): every task runs exactly once.
+TEST(SimStreams, TwoProducersOnOneStream) {
+  owStream_t s = make_stream();
+  std::atomic<int> ran{0};
+  auto produce = [&] {
+    for (int i = 0; i < 2000; ++i)
+      ASSERT_EQ(sim::enqueue(
+                    s, [&ran] { ++ran; }, false),
+                owSuccess);
+  };
+  std::thread a(produce), b(produce);
+  a.join();
+  b.join();
+  ASSERT_EQ(S().streamSynchronize(s), owSuccess);
+  EXPECT_EQ(ran.load(), 4000);
   S().streamDestroy(s);
 }
 

@@ -167,11 +167,16 @@ class ResultMemory {
 
   template <class F>
   decltype(auto) run(F&& kernel) {
+    if (offered_ == 0) return kernel();  // small outputs: copied after, as a memmove
     const Active active(*this);
     return kernel();
   }
-  // Each (output, result) into place; null outputs are skipped.
-  void copy_out(std::initializer_list<std::pair<diopiTensorHandle_t, at::Tensor>> results);
+  struct Into {
+    diopiTensorHandle_t out;
+    const at::Tensor& result;
+  };
+  // Each result into its output; null outputs are skipped.
+  void copy_out(std::initializer_list<Into> results);
 
   // For the allocator: an output's memory of exactly this size, and that memory back (the
   // kernel freed what it put there; a later allocation may have it).
@@ -189,6 +194,7 @@ class ResultMemory {
     bool in_use = false;  // an allocation of the kernel holds it now
     bool lent = false;    // some allocation has held it: what is there may not be a result
   };
+  const Slot& slot_of(diopiTensorHandle_t out) const;
   class Active {  // this thread's allocations look here while the kernel runs
    public:
     explicit Active(ResultMemory& m);

@@ -80,10 +80,11 @@ class ResultAllocator final : public c10::Allocator {
 };
 
 // Installed when the vendor library is loaded: every ATen CPU allocation goes through it.
+// Never destroyed: ATen may allocate and free CPU memory from other static destructors at exit.
 c10::Allocator* install() {
-  static ResultAllocator allocator(c10::GetCPUAllocator());
-  c10::SetCPUAllocator(&allocator, /*priority=*/UINT8_MAX);
-  return &allocator;
+  auto* allocator = new ResultAllocator(c10::GetCPUAllocator());
+  c10::SetCPUAllocator(allocator, /*priority=*/UINT8_MAX);
+  return allocator;
 }
 c10::Allocator* const g_allocator = install();
 
@@ -113,7 +114,7 @@ ResultMemory::ResultMemory(std::initializer_list<diopiTensorHandle_t> outs) {
     // Contiguous, large enough that a copy costs more than this bookkeeping, and aligned as
     // ATen's own CPU allocations are (vectorised kernels assume it).
     const size_t nbytes = static_cast<size_t>(s.view.numel()) * s.view.itemsize();
-    if (s.view.is_contiguous() && nbytes >= kMinBytes &&
+    if (nbytes >= kMinBytes && s.view.is_contiguous() &&
         reinterpret_cast<uintptr_t>(s.view.data_ptr()) % c10::gAlignment == 0) {
       s.nbytes = nbytes;
       ++offered_;
@@ -157,23 +158,34 @@ void ResultMemory::release(void* p) {
   }
 }
 
-void ResultMemory::copy_out(
-    std::initializer_list<std::pair<diopiTensorHandle_t, at::Tensor>> results) {
+const ResultMemory::Slot& ResultMemory::slot_of(diopiTensorHandle_t out) const {
+  const Slot* slot =
+      std::find_if(slots_, slots_ + count_, [&](const Slot& s) { return s.handle == out; });
+  TORCH_CHECK(slot != slots_ + count_, "aten_ref: copy_out of an output ResultMemory lacks");
+  return *slot;
+}
+
+void ResultMemory::copy_out(std::initializer_list<Into> results) {
   TORCH_CHECK(t_active != this, "aten_ref: ResultMemory::copy_out inside the kernel call");
+  if (offered_ == 0) {  // nothing was lent: every result is in memory of its own
+    for (const Into& r : results) {
+      if (r.out != nullptr) copy_into(slot_of(r.out).view, r.result);
+    }
+    return;
+  }
   std::pair<const Slot*, at::Tensor> pending[kMaxOutputs];
   int n = 0;
-  for (const auto& [handle, result] : results) {
-    if (handle == nullptr) continue;
-    const Slot* slot =
-        std::find_if(slots_, slots_ + count_, [&](const Slot& s) { return s.handle == handle; });
-    TORCH_CHECK(slot != slots_ + count_, "aten_ref: copy_out of an output ResultMemory lacks");
-    const at::Tensor& view = slot->view;
+  for (const Into& r : results) {
+    if (r.out == nullptr) continue;
+    const Slot& slot = slot_of(r.out);
+    const at::Tensor& view = slot.view;
+    const at::Tensor& result = r.result;
     if (result.defined() && result.data_ptr() == view.data_ptr() &&
         result.scalar_type() == view.scalar_type() && result.sizes().equals(view.sizes()) &&
         result.strides().equals(view.strides())) {
       continue;  // computed in place
     }
-    pending[n++] = {slot, result};
+    pending[n++] = {&slot, result};
   }
   // A result that lives in memory handed to the kernel (another output's, or a view of its own
   // output's in another layout) would be overwritten by the copies below: move it aside first.
