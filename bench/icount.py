@@ -15,6 +15,11 @@ ratios.
                                      commit: say why the counts moved)
   --quick                            accepted for bench/run.py --quick; the same run (counts
                                      repeat, so one short run is the measurement)
+  --against BUILD                    also count sim and aten_ref in BUILD (the flavour with the
+                                     instrumentation compiled out, -DOPWEAVE_STRIP_INSTRUMENTATION)
+                                     and print this build's per-op cost against it: what the
+                                     switched-off instrumentation costs, without the timing noise
+                                     that hides a 2% difference on a shared machine
 
 The baseline (bench/baselines/icount.json) is keyed by torch version: the dispatcher's own
 cost differs between 1.13 and 2.6.
@@ -74,11 +79,33 @@ def count(binary: str, target: str) -> dict[str, float]:
         return counts
 
 
+# The 1-element ops: the cases whose count is mostly the per-op path the instrumentation sits on.
+OP_CASES = ("add_out", "add", "mul_", "relu", "sum")
+
+
+def against(build: str, results: dict) -> None:
+    binary = os.path.join(build, "bin", "opweave_icount")
+    if not os.path.exists(binary):
+        sys.exit(f"icount: {binary} is missing (build {build} first)")
+    for t in TARGETS[1:]:
+        runs = [count(binary, t) for _ in range(RUNS[t])]
+        other = {case: min(r[case] for r in runs) for case in OP_CASES}
+        ratios = {case: results[t][case] / other[case] for case in OP_CASES}
+        for case, r in ratios.items():
+            print(f"instrumentation.{t}.off_vs_compiled_out_instructions.{case}: {r:.4f} "
+                  f"({results[t][case]:.0f} vs {other[case]:.0f})")
+        worst = max(ratios.values())
+        print(f"target.instrumentation_off_vs_compiled_out.{t}: "
+              f"{'met' if worst <= 1.02 else 'NOT met'} ({worst:.4f}, goal <= 1.02, worst op, "
+              f"instructions per call)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--update", action="store_true")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--against", metavar="BUILD")
     args = ap.parse_args()
     if shutil.which("valgrind") is None:
         sys.exit("icount: valgrind is not installed (make setup installs it)")
@@ -98,6 +125,8 @@ def main() -> int:
         row = "".join(f"{results[t][case]:>12.0f}" for t in TARGETS)
         ratios = "".join(f"{results[t][case] / results['cpu'][case]:>10.2f}" for t in TARGETS[1:])
         print(f"{case:<18}{row}{ratios}")
+    if args.against:
+        against(args.against, results)
     baselines = json.load(open(BASELINE)) if os.path.exists(BASELINE) else {}
     if args.update:
         baselines[version] = {t: {c: round(v) for c, v in results[t].items()} for t in TARGETS}

@@ -12,12 +12,14 @@ are noisy, so nothing here is a pass/fail test; the `target.*` lines say met / n
   autocompare.*  add.out in the autocompare build with autocompare on and off
   fallback.*     add.out forced onto the CPU fallback against the native kernel
   alloc.*        allocate+free churn, OpWeave's caching allocator against c10's CPU allocator
-  model.*        training steps on aten_ref (ATen's CPU kernels behind DIOPI) against native CPU
+  model.*        training steps on aten_ref (ATen's CPU kernels behind DIOPI) against native CPU,
+                 the median over 3 fresh processes (1 in quick mode), each listed
   optim.*        AdamW single-tensor / foreach / fused on the sim device
   graph.*        graph mode (opweave.compile, bench/dicp_bench.py) against eager on sim
   allreduce.*    the opweave process group against Gloo, 2 processes (bench/allreduce.py)
   training.*     bench/cuda_training.py on the loaded vendor (sim here; cuda on a GPU)
-  icount.*       instructions per call under callgrind (bench/icount.py; with valgrind)
+  icount.*       instructions per call under callgrind (bench/icount.py; with valgrind); the full
+                 run also counts the stripped build, whose ratio is the instrumentation target
   gen.*          generation time against catalogue size, and no-op regeneration
   build.*        only with OPWEAVE_BENCH_BUILD=1 (make bench-build): clean build and one-op edit
 
@@ -46,6 +48,7 @@ AUTOCOMPARE_BUILD = os.environ.get("OPWEAVE_AUTOCOMPARE_BUILD_DIR",
                                    os.path.join(REPO, "build-autocompare"))
 ROUNDS = 1 if QUICK else int(os.environ.get("OPWEAVE_BENCH_ROUNDS", "3"))
 VENDORS = ("sim", "aten_ref")
+MODEL_PROCESSES = 1 if QUICK else int(os.environ.get("OPWEAVE_BENCH_MODEL_PROCESSES", "3"))
 
 
 def ensure_build(build: str, *flags: str) -> None:
@@ -105,8 +108,9 @@ def tiny_ops() -> None:
                 r = d["device." + op] / s["device." + op]
                 worst = max(worst, r)
                 print(f"instrumentation.{vendor}.off_vs_compiled_out.{op}: {r:.3f}")
-            target(f"instrumentation_off_vs_compiled_out.{vendor}", worst, worst <= 1.02,
-                   "<= 1.02, worst op")
+            # Times on this machine drift by more than the 2% this judges: the target line
+            # is icount's (instructions per call against the same build, instruction_counts()).
+            print(f"instrumentation.{vendor}.off_vs_compiled_out_time_worst: {worst:.3f}")
         extra = d["device.add_out_fallback"] - d["device.add_out_native"]
         print(f"fallback.{vendor}.add_out_extra_ns_per_call: {extra:.0f}")
         print(f"fallback.{vendor}.add_out_fallback_vs_native: "
@@ -129,15 +133,26 @@ def allocator() -> None:
 
 
 def models() -> None:
-    r = run_json("models.py", DEFAULT_BUILD, "aten_ref")
-    fallbacks = r.pop("fallbacks")
-    for name, v in r.items():
-        print(f"model.{name}.cpu_ms_per_step: {v['cpu_ms']:.2f}")
-        print(f"model.{name}.aten_ref_ms_per_step: {v['device_ms']:.2f}")
-        print(f"model.{name}.speed_vs_cpu: {v['speed_vs_cpu']:.3f}")
-        print(f"model.{name}.speed_vs_cpu_process_cpu_time: {v['process_cpu_speed_vs_cpu']:.3f}")
-        print(f"model.{name}.max_loss_rel_diff: {v['max_loss_rel_diff']:.1e}")
-        target(f"model_speed_vs_cpu.{name}", v["speed_vs_cpu"], v["speed_vs_cpu"] >= 0.97, ">= 0.97")
+    # A training step's time on this shared 2-core machine moves by tens of percent between
+    # processes (and the ratio with it), not only between rounds: the ratio is taken in
+    # several fresh processes, each interleaving CPU and device rounds, and their median kept.
+    runs = [run_json("models.py", DEFAULT_BUILD, "aten_ref") for _ in range(MODEL_PROCESSES)]
+    fallbacks = set()
+    for r in runs:
+        fallbacks.update(r.pop("fallbacks"))
+    for name in runs[0]:
+        per = [r[name] for r in runs]
+        med = {k: statistics.median(v[k] for v in per) for k in per[0]}
+        ratios = sorted(v["speed_vs_cpu"] for v in per)
+        print(f"model.{name}.cpu_ms_per_step: {med['cpu_ms']:.2f}")
+        print(f"model.{name}.aten_ref_ms_per_step: {med['device_ms']:.2f}")
+        print(f"model.{name}.speed_vs_cpu: {med['speed_vs_cpu']:.3f}")
+        print(f"model.{name}.speed_vs_cpu_per_process: {', '.join(f'{x:.3f}' for x in ratios)}")
+        print(f"model.{name}.speed_vs_cpu_best_rounds: {med['best_speed_vs_cpu']:.3f}")
+        print(f"model.{name}.speed_vs_cpu_process_cpu_time: {med['process_cpu_speed_vs_cpu']:.3f}")
+        print(f"model.{name}.max_loss_rel_diff: {max(v['max_loss_rel_diff'] for v in per):.1e}")
+        target(f"model_speed_vs_cpu.{name}", med["speed_vs_cpu"], med["speed_vs_cpu"] >= 0.97,
+               ">= 0.97")
     print(f"model.fallback_ops: {len(fallbacks)}")
 
 
@@ -192,7 +207,8 @@ def instruction_counts() -> None:
     if shutil.which("valgrind") is None:
         print("icount: not measured (valgrind is not installed; make setup installs it)")
         return
-    passthrough("icount.py", "", "--check")  # exits non-zero on a regression
+    # exits non-zero on a regression; the full run also compares the stripped build's counts
+    passthrough("icount.py", "", "--check", *([] if QUICK else ["--against", STRIPPED_BUILD]))
 
 
 def main() -> int:
