@@ -149,6 +149,18 @@ extern DIOPI_RT_API diopiError_t diopiGetTensorStorageNbytes(diopiConstTensorHan
 extern DIOPI_RT_API diopiError_t diopiGetTensorDeviceIndex(diopiConstTensorHandle_t th,
                                                            diopiDeviceIndex_t* index);
 
+/* OpWeave extension (not in DIOPI): what a kernel reads of every tensor argument (data, shape,
+ * stride, dtype) in one call instead of four. The sizes point into the runtime's tensor and
+ * are valid for the duration of the kernel call, as diopiGetTensorShape's are. */
+typedef struct {
+  void* data;
+  diopiSize_t shape;
+  diopiSize_t stride;
+  diopiDtype_t dtype;
+} diopiTensorLayout_t;
+extern DIOPI_RT_API diopiError_t diopiGetTensorLayout(diopiConstTensorHandle_t th,
+                                                      diopiTensorLayout_t* layout);
+
 /* Context: the stream the kernel must enqueue on, and scratch memory that lives until the
  * op call returns. */
 extern DIOPI_RT_API diopiError_t diopiGetStream(diopiContextHandle_t ctx,

@@ -131,6 +131,15 @@ diopiError_t diopiGetTensorDeviceIndex(diopiConstTensorHandle_t th, diopiDeviceI
   });
 }
 
+diopiError_t diopiGetTensorLayout(diopiConstTensorHandle_t th, diopiTensorLayout_t* layout) {
+  return tensor_query(__func__, th, layout, "layout is NULL", [](const at::Tensor& t) {
+    return diopiTensorLayout_t{const_cast<void*>(t.data_ptr()),
+                               {t.sizes().data(), t.dim()},
+                               {t.strides().data(), t.dim()},
+                               opweave::diopi_dtype(t.scalar_type())};
+  });
+}
+
 diopiError_t diopiGetStream(diopiContextHandle_t ctx, diopiStreamHandle_t* stream) {
   return opweave::diopi_guard([&] {
     require(ctx != nullptr && stream != nullptr, "diopiGetStream", "NULL argument");

@@ -71,6 +71,16 @@ TEST(Diopirt, AccessorsDescribeADeviceTensorView) {
   void* mutable_data = nullptr;
   ASSERT_EQ(diopiGetTensorData(handle(t), &mutable_data), diopiSuccess);
   EXPECT_EQ(mutable_data, data);
+
+  // The one-call extension says the same as the four accessors.
+  diopiTensorLayout_t layout{};
+  ASSERT_EQ(diopiGetTensorLayout(h, &layout), diopiSuccess);
+  EXPECT_EQ(layout.data, data);
+  EXPECT_EQ(std::vector<int64_t>(layout.shape.data, layout.shape.data + layout.shape.len),
+            t.sizes().vec());
+  EXPECT_EQ(std::vector<int64_t>(layout.stride.data, layout.stride.data + layout.stride.len),
+            t.strides().vec());
+  EXPECT_EQ(layout.dtype, diopi_dtype_float32);
 }
 
 TEST(Diopirt, HostTensorsAreReportedAsHost) {
@@ -180,6 +190,7 @@ TEST(Diopirt, EveryTensorAccessorChecksItsArguments) {
   expect_checked(diopiGetTensorStorageOffset, "diopiGetTensorStorageOffset", "offset");
   expect_checked(diopiGetTensorStorageNbytes, "diopiGetTensorStorageNbytes", "nbytes");
   expect_checked(diopiGetTensorDeviceIndex, "diopiGetTensorDeviceIndex", "index");
+  expect_checked(diopiGetTensorLayout, "diopiGetTensorLayout", "layout");
   void* data = nullptr;  // takes a non-const handle
   EXPECT_EQ(diopiGetTensorData(nullptr, &data), diopiErrorOccurred);
   EXPECT_EQ(std::string(diopiGetLastErrorString()), "diopiGetTensorData: tensor handle is NULL");

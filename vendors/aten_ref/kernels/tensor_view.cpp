@@ -103,17 +103,13 @@ class ViewPool {
 
 at::Tensor wrap(diopiConstTensorHandle_t h) {
   TORCH_CHECK(h != nullptr, "aten_ref: a required tensor argument is null");
-  void* data = nullptr;
-  diopiSize_t shape{}, stride{};
-  diopiDtype_t type{};
-  if (diopiGetTensorDataConst(h, const_cast<const void**>(&data)) != diopiSuccess ||
-      diopiGetTensorShape(h, &shape) != diopiSuccess ||
-      diopiGetTensorStride(h, &stride) != diopiSuccess ||
-      diopiGetTensorDtype(h, &type) != diopiSuccess) {
-    TORCH_CHECK(false, "aten_ref: cannot read a DIOPI tensor handle");
-  }
+  // One call for what DIOPI's accessors give in four (the runtime's extension): a quarter of
+  // what viewing a handle cost.
+  diopiTensorLayout_t layout{};
+  TORCH_CHECK(diopiGetTensorLayout(h, &layout) == diopiSuccess,
+              "aten_ref: cannot read a DIOPI tensor handle");
   thread_local ViewPool pool;
-  return pool.view(data, shape, stride, dtype(type));
+  return pool.view(layout.data, layout.shape, layout.stride, dtype(layout.dtype));
 }
 
 c10::optional<at::Tensor> wrap_optional(diopiConstTensorHandle_t h) {
