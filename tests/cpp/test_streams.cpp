@@ -198,7 +198,7 @@ TEST(SimStreams, OutOfBoundsCopyIsRejected) {
 // and everything still runs once, in order.
 TEST(SimStreams, MoreTasksThanQueueSlotsRunInOrder) {
   owStream_t s = make_stream();
-  const int n = 3000;  // several times the ring (256 slots), behind a slow first task
+  const int n = 3000;  // more than the ring (1024 slots) holds, behind a slow first task
   std::vector<int> order;
   order.reserve(n);
   ASSERT_EQ(sim::enqueue(s, [] { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }),

@@ -48,8 +48,10 @@ bool spin_until(Ready ready) {
 
 struct owStream_ {
   // Queue depth: a producer that finds the ring full waits for the worker, as a launch on a
-  // real device blocks when its command queue is full.
-  static constexpr uint64_t kSlots = 256;
+  // real device blocks when its command queue is full (CUDA's holds 1024 launches). A deep
+  // queue matters where a task blocks on another process (a collective waiting for its peer)
+  // while this host still has to reach a host-side rendezvous.
+  static constexpr uint64_t kSlots = 1024;
   // Each slot starts with room for a typical kernel's closure (a binary elementwise op captures
   // three 272-byte views), so a short run allocates nothing either; larger ones grow the slot.
   static constexpr size_t kInitialSlotBytes = 1024;
