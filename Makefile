@@ -154,8 +154,8 @@ format:
 	find runtime vendors tests bench -name '*.cpp' -o -name '*.h' | xargs clang-format -i
 
 clean:
-	rm -rf build build-autocompare build-sanitize build-torch2 build-autocompare-torch2 \
-	  build-sanitize-torch2
+	rm -rf build build-autocompare build-sanitize build-stripped build-torch2 \
+	  build-autocompare-torch2 build-sanitize-torch2 build-stripped-torch2
 
 # ---------------------------------------------------------------- conformance suite
 # Cases: generated/conformance/ (make gen). Reference data: golden/ (ignored, make golden).

@@ -43,10 +43,12 @@ from benchlib import QUICK
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(REPO, "bench")
-DEFAULT_BUILD = os.environ.get("OPWEAVE_BUILD_DIR", os.path.join(REPO, "build"))
-STRIPPED_BUILD = os.path.join(REPO, "build-stripped")
+# Each torch lane its own build folders, as the Makefile names them (.ci/torch2.sh sets the lane).
+LANE = "-torch2" if os.environ.get("OPWEAVE_TORCH_LANE") == "torch2" else ""
+DEFAULT_BUILD = os.environ.get("OPWEAVE_BUILD_DIR", os.path.join(REPO, "build" + LANE))
+STRIPPED_BUILD = os.path.join(REPO, "build-stripped" + LANE)
 AUTOCOMPARE_BUILD = os.environ.get("OPWEAVE_AUTOCOMPARE_BUILD_DIR",
-                                   os.path.join(REPO, "build-autocompare"))
+                                   os.path.join(REPO, "build-autocompare" + LANE))
 ROUNDS = 1 if QUICK else int(os.environ.get("OPWEAVE_BENCH_ROUNDS", "3"))
 VENDORS = ("sim", "aten_ref")
 MODEL_PROCESSES = 1 if QUICK else int(os.environ.get("OPWEAVE_BENCH_MODEL_PROCESSES", "3"))
