@@ -25,6 +25,7 @@ FIGURES = [
     r"^model\.cnn_small_resnet_b32\.speed_vs_cpu: [\d.]+$",
     r"^model\.gpt_d128_seq64_b8\.speed_vs_cpu: [\d.]+$",
     r"^model\.gpt_d32_seq16_b8\.speed_vs_cpu: [\d.]+$",
+    r"^model\.cnn_small_resnet_b32\.speed_vs_cpu_one_core: [\d.]+ \(per process: [\d., ]+\)$",
     r"^optim\.adamw\.fused_vs_single: [\d.]+$",
     r"^graph\.mlp_train_step_speedup: [\d.]+$",
     r"^target\.graph_mode_mlp_train_step: (met|NOT met)",
