@@ -166,7 +166,9 @@ def models() -> None:
     # the host, so its backward reads activations that forward left in the other core's
     # caches. A real accelerator's data stays in device memory; the one-core ratio leaves that
     # artefact out.
-    pin = ("taskset", "-c", "0") if shutil.which("taskset") else None
+    pin = None
+    if shutil.which("taskset"):  # the first core this process may run on (a cpuset may omit 0)
+        pin = ("taskset", "-c", str(min(os.sched_getaffinity(0))))
     runs, pinned = [], []
     for _ in range(MODEL_PROCESSES):
         runs.append(run_json("models.py", DEFAULT_BUILD, "aten_ref"))
