@@ -46,6 +46,7 @@ MARGIN = 0.03  # a case may cost 3% more than its baseline (measured spread: < 0
 # between runs (mul_: 3581 or 3972); the minimum of three is its steady cost. Native CPU and
 # aten_ref run synchronously and repeat exactly.
 RUNS = {"cpu": 1, "sim": 3, "aten_ref": 1}
+RETRY_RUNS = 3  # further runs of a timing-dependent target that came out over its baseline
 
 
 def torch_version() -> str:
@@ -100,6 +101,20 @@ def against(build: str, results: dict) -> None:
               f"instructions per call)")
 
 
+def regressions(results: dict, base: dict) -> list[str]:
+    """Cases over their baseline by more than the margin."""
+    failed = []
+    for t in TARGETS[1:]:  # native CPU is torch's own cost, not ours to gate
+        for case, now in results[t].items():
+            was = base.get(t, {}).get(case)
+            if was is None:
+                failed.append(f"{t}.{case}: no baseline (run with --update)")
+            elif now > was * (1 + MARGIN):
+                failed.append(f"{t}.{case}: {now:.0f} instructions per call, baseline {was} "
+                              f"(+{100 * (now / was - 1):.1f}%, margin {100 * MARGIN:.0f}%)")
+    return failed
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true")
@@ -141,16 +156,21 @@ def main() -> int:
     base = baselines.get(version)
     if base is None:
         sys.exit(f"icount: no baseline for torch {version} in {BASELINE} (run with --update)")
-    failed = []
-    for t in TARGETS[1:]:  # native CPU is torch's own cost, not ours to gate
+    failed = regressions(results, base)
+    # sim's counts depend on whether its worker is asleep when a task arrives, which load on
+    # the machine shifts (all three runs came out 5-7% high while a build ran beside them): a
+    # target over its baseline is counted again before the gate fails. A real regression is
+    # over in every run.
+    for t in sorted({f.split(".", 1)[0] for f in failed} & {t for t in TARGETS if RUNS[t] > 1}):
+        print(f"icount: {t} over its baseline in {RUNS[t]} runs; counting {RETRY_RUNS} more")
+        for _ in range(RETRY_RUNS):
+            again = count(binary, t)
+            results[t] = {case: min(v, again[case]) for case, v in results[t].items()}
+        failed = regressions(results, base)
+    for t in TARGETS[1:]:
         for case, now in results[t].items():
             was = base.get(t, {}).get(case)
-            if was is None:
-                failed.append(f"{t}.{case}: no baseline (run with --update)")
-            elif now > was * (1 + MARGIN):
-                failed.append(f"{t}.{case}: {now:.0f} instructions per call, baseline {was} "
-                              f"(+{100 * (now / was - 1):.1f}%, margin {100 * MARGIN:.0f}%)")
-            elif now < was * (1 - MARGIN):
+            if was is not None and now < was * (1 - MARGIN):
                 print(f"icount: {t}.{case} improved to {now:.0f} from {was}: "
                       f"update the baseline (--update) so the gain is kept")
     if failed:
