@@ -280,13 +280,21 @@ def _plan_binding(fn: DiopiFunction, b: AtenBinding, hidden: frozenset,
         _plan_results(plan, call, returns, len(b.schema.returns), [
             f"{name}_t" for name in wrapped
             if diopi_args[name].kind in ("tensor", "tensor_list")
-            and diopi_args[name].direction != "out"])
+            and diopi_args[name].direction != "out"], op=str(b.schema.name.name))
     else:
         plan.call = f"{call};"
     return plan
 
 
-def _plan_results(plan: RefPlan, call: str, returns: dict, n: int, inputs: list[str]) -> None:
+# ATen CPU kernels that allocate a result's size more than once and return a later allocation:
+# {op: {result index: allocations of its size to pass over}}. native_batch_norm_backward
+# allocates grad_input at the top and again on its contiguous path (torch 1.13 and 2.x). A
+# stale entry costs a copy, never a wrong result: copy_out checks where each result is.
+_REALLOCATED_RESULTS = {"native_batch_norm_backward": {0: 1}}
+
+
+def _plan_results(plan: RefPlan, call: str, returns: dict, n: int, inputs: list[str],
+                  op: str = "") -> None:
     """A functional call's results into the DIOPI outputs. Outputs the caller allocated are
     offered to the kernel's own allocations (aten_ref::ResultMemory), so a large result is
     computed in place instead of into fresh memory and copied."""
@@ -305,6 +313,9 @@ def _plan_results(plan: RefPlan, call: str, returns: dict, n: int, inputs: list[
     plan.prepare.append(f"aten_ref::ResultMemory results({{{', '.join(o for o, _ in pairs)}}});")
     if inputs:
         plan.prepare.append(f"results.keep_clear_of({', '.join(inputs)});")
+    for i, count in sorted(_REALLOCATED_RESULTS.get(op, {}).items()):
+        if i in returns and any(o == returns[i].name for o, _ in pairs):
+            plan.prepare.append(f"results.lend_after({returns[i].name}, {count});")
     plan.call = f"const auto result = results.run([&] {{ return {call}; }});"
     plan.copies.append(f"results.copy_out({{{', '.join(f'{{{o}, {g}}}' for o, g in pairs)}}});")
 

@@ -829,6 +829,7 @@ extern "C" diopiError_t diopiBatchNormBackward(
     aten_ref::ResultMemory results({grad_input, grad_weight, grad_bias});
     results.keep_clear_of(grad_output_t, input_t, weight_t, running_mean_t, running_var_t,
                           save_mean_t, save_invstd_t);
+    results.lend_after(grad_input, 1);
     const auto result = results.run([&] {
       return opweave::compat::redispatch<at::_ops::native_batch_norm_backward>(
           aten_ref::kCpuKeys, grad_output_t, input_t, weight_t, running_mean_t, running_var_t,

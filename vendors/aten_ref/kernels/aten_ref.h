@@ -165,6 +165,12 @@ class ResultMemory {
     keep_clear_of(b, more...);
   }
 
+  // The kernel allocates this output's size `count` times before the allocation it returns
+  // (ATen's CPU batch-norm backward allocates its input gradient at the top, then again on its
+  // contiguous path, and returns the second): those are passed over. A wrong count costs a
+  // copy, never a wrong result (copy_out checks where each result is).
+  void lend_after(diopiTensorHandle_t out, int count);
+
   template <class F>
   decltype(auto) run(F&& kernel) {
     if (offered_ == 0) return kernel();  // small outputs: copied after, as a memmove
@@ -193,6 +199,7 @@ class ResultMemory {
     size_t nbytes = 0;    // offered to the kernel's allocations when non-zero
     bool in_use = false;  // an allocation of the kernel holds it now
     bool lent = false;    // some allocation has held it: what is there may not be a result
+    int skip = 0;         // allocations of its size still to pass over (lend_after)
   };
   const Slot& slot_of(diopiTensorHandle_t out) const;
   class Active {  // this thread's allocations look here while the kernel runs

@@ -137,6 +137,12 @@ void ResultMemory::keep_clear_of(const at::Tensor& input) {
   }
 }
 
+void ResultMemory::lend_after(diopiTensorHandle_t out, int count) {
+  for (int i = 0; i < count_; ++i) {
+    if (slots_[i].handle == out && out != nullptr) slots_[i].skip = count;
+  }
+}
+
 ResultMemory::Active::Active(ResultMemory& m) : previous_(t_active) { t_active = &m; }
 ResultMemory::Active::~Active() { t_active = previous_; }
 
@@ -145,6 +151,10 @@ void* ResultMemory::take(size_t n) {
   for (int i = 0; i < count_; ++i) {
     Slot& s = slots_[i];
     if (n != 0 && s.nbytes == n && !s.in_use) {
+      if (s.skip > 0) {  // an allocation the kernel will not return (lend_after)
+        --s.skip;
+        continue;
+      }
       s.in_use = s.lent = true;
       return s.view.data_ptr();
     }
