@@ -26,6 +26,7 @@
 #include "opweave/diopi_errors.h"
 #include "opweave/diopi_handles.h"
 #include "opweave/diopi_slots.h"
+#include "opweave/torch_compat.h"
 
 namespace opweave {
 namespace {
@@ -75,8 +76,9 @@ std::vector<double> read_steps(at::TensorList steps, const char* op) {
   return values;
 }
 
-// torch 1.13's _single_tensor_adam / _single_tensor_adamw for one tensor (capturable=False),
-// op for op: used when the kernel cannot do the update.
+// This torch's _single_tensor_adam / _single_tensor_adamw for one tensor (capturable=False),
+// op for op, so the result is bit-identical to torch's own: used when the kernel cannot do the
+// update.
 void reference_update(const Variant& v, const Hyper& h, const at::Tensor& param,
                       const at::Tensor& grad_in, const at::Tensor& exp_avg,
                       const at::Tensor& exp_avg_sq, const at::Tensor* max_exp_avg_sq, double step) {
@@ -86,7 +88,11 @@ void reference_update(const Variant& v, const Hyper& h, const at::Tensor& param,
   } else if (h.weight_decay != 0) {
     grad = grad.add(param, h.weight_decay);
   }
+#if OPWEAVE_TORCH_AT_LEAST(2, 0)
+  exp_avg.lerp_(grad, 1 - h.beta1);  // 2.x's form; it rounds differently from 1.13's below
+#else
   exp_avg.mul_(h.beta1).add_(grad, 1 - h.beta1);
+#endif
   exp_avg_sq.mul_(h.beta2).addcmul_(grad, grad, 1 - h.beta2);
   const double step_size = h.lr / (1 - std::pow(h.beta1, step));
   const double bias_correction2_sqrt = std::sqrt(1 - std::pow(h.beta2, step));

@@ -18,13 +18,20 @@ updated by torch's own single-tensor implementation.
 
 from __future__ import annotations
 
+import sys
+
 import torch
 from torch.optim import adam as _adam
 from torch.optim import adamw as _adamw
 
-from . import DEVICE
-
 __all__ = ["Adam", "AdamW"]
+
+
+def _device_type() -> str:
+    # Read at each step, not imported: this module loads before the package renames its device
+    # on torch 2.x ("privateuseone" -> "opweave"); a name bound at import would send every
+    # parameter to torch's single-tensor update there.
+    return sys.modules[__package__].DEVICE
 
 
 def _check_options(name: str, foreach, capturable, differentiable, fused=False) -> None:
@@ -53,6 +60,7 @@ class _FusedStep:
         if closure is not None:
             with torch.enable_grad():
                 loss = closure()
+        device_type = _device_type()
         for group in self.param_groups:
             amsgrad = group["amsgrad"]
             beta1, beta2 = group["betas"]
@@ -70,7 +78,8 @@ class _FusedStep:
                     if amsgrad:
                         state["max_exp_avg_sq"] = torch.zeros_like(
                             p, memory_format=torch.preserve_format)
-                params, grads, exp_avgs, exp_avg_sqs, max_sqs, steps = lists[p.device.type == DEVICE]
+                on_device = p.device.type == device_type
+                params, grads, exp_avgs, exp_avg_sqs, max_sqs, steps = lists[on_device]
                 params.append(p)
                 grads.append(p.grad)
                 exp_avgs.append(state["exp_avg"])
