@@ -19,6 +19,11 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 PYTHON_DIR = REPO / "runtime" / "python"
 if str(PYTHON_DIR) not in sys.path:
     sys.path.insert(0, str(PYTHON_DIR))
+# ... and for the interpreters tests start (`python3 -m opweave.conformance ...`), so that
+# `python3 -m pytest tests/python` works without `make test`'s PYTHONPATH too.
+if str(PYTHON_DIR) not in os.environ.get("PYTHONPATH", "").split(os.pathsep):
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        [str(PYTHON_DIR)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []))
 
 
 @pytest.fixture

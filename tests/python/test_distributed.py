@@ -17,6 +17,11 @@ from distributed.launch import PYTHON_DIR, describe, launch
 
 import opweave
 
+# Each test starts two or three rank processes: one worker runs them in turn, beside the other
+# worker's tests, rather than two sets of ranks at once on a 2-core machine (hang detection
+# is timed).
+pytestmark = pytest.mark.xdist_group("distributed")
+
 
 def _matrix(nprocs: int, **env) -> list[dict]:
     res = launch("matrix", nprocs, env=env)
