@@ -18,6 +18,16 @@ constexpr c10::DeviceType kDeviceType = c10::DeviceType::PrivateUse1;
 
 inline bool on_device(const at::Tensor& t) { return t.device().type() == kDeviceType; }
 
+// a == b, element by element: shapes have a few dimensions, and IntArrayRef::equals' memcmp
+// call costs more than this loop on every op's path (output shapes, resize checks).
+inline bool same_sizes(at::IntArrayRef a, at::IntArrayRef b) {
+  if (a.size() != b.size()) return false;
+  for (size_t d = 0; d < a.size(); ++d) {
+    if (a[d] != b[d]) return false;
+  }
+  return true;
+}
+
 // copy.cpp: dst <- src for any mix of CPU and opweave tensors (broadcasting src). Enqueued on
 // the current stream(s); returns early only for device-to-device copies and, with
 // non_blocking, plain device-to-host transfers.

@@ -4,6 +4,7 @@
 #include <ATen/native/Resize.h>
 #include <ATen/ops/empty.h>
 
+#include "aten/internal.h"
 #include "opweave/allocator.h"
 #include "opweave/op_registry.h"
 #include "opweave/output_rules.h"
@@ -41,7 +42,7 @@ void resize_out(int op, const at::Tensor& out, const OutMeta& meta) {
               meta.dtype, " can't be cast to the desired output type ", out.scalar_type());
   // resize_output does nothing for an out of the right shape either, after ~130 instructions of
   // calls and checks: the common case of every out= op decides here.
-  if (C10_LIKELY(out.sizes().equals(meta.sizes))) return;
+  if (C10_LIKELY(same_sizes(out.sizes(), meta.sizes))) return;
   at::native::resize_output(out, meta.sizes);
 }
 

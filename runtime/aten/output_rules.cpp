@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "aten/internal.h"
+
 namespace opweave {
 namespace rules {
 namespace {
@@ -24,7 +26,7 @@ at::ScalarType common_dtype(const at::Tensor& a, const at::Tensor& b) {
 }
 
 OutMeta broadcast_sizes(at::IntArrayRef a, at::IntArrayRef b, at::ScalarType dtype) {
-  if (a.equals(b)) return make(a, dtype);
+  if (same_sizes(a, b)) return make(a, dtype);
   return make(at::infer_size_dimvector(a, b), dtype);
 }
 

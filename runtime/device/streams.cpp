@@ -15,7 +15,9 @@ std::atomic<owStream_t> g_streams[kMaxDevices][kStreamsPerDevice];
 std::mutex g_create_mu;
 std::atomic<uint32_t> g_pool_cursor[kMaxDevices];
 
-thread_local c10::DeviceIndex t_device = 0;
+// Initial-exec (one load from the static TLS block, one byte of it): every op reads it;
+// a shared library's default TLS access is a __tls_get_addr call.
+__attribute__((tls_model("initial-exec"))) thread_local c10::DeviceIndex t_device = 0;
 thread_local c10::StreamId t_stream[kMaxDevices];  // zero-initialised: the default stream
 
 constexpr c10::DeviceType kType = c10::DeviceType::PrivateUse1;

@@ -67,6 +67,15 @@ c10::optional<at::Scalar> optional_scalar(const diopiScalar_t* s);
 inline c10::IntArrayRef ints(diopiSize_t s) {
   return c10::IntArrayRef(s.data, static_cast<size_t>(s.len));
 }
+// a == b, element by element: shapes have a few dimensions, and IntArrayRef::equals' memcmp
+// call costs more than the loop (it ran ~10 times per 1-element op).
+inline bool same_ints(c10::IntArrayRef a, diopiSize_t b) {
+  if (static_cast<int64_t>(a.size()) != b.len) return false;
+  for (int64_t d = 0; d < b.len; ++d) {
+    if (a[static_cast<size_t>(d)] != b.data[d]) return false;
+  }
+  return true;
+}
 // DIOPI passes an absent int[]? as {NULL, 0}.
 inline at::OptionalIntArrayRef optional_ints(diopiSize_t s) {
   if (s.data == nullptr) return c10::nullopt;
@@ -118,6 +127,7 @@ class Output {
 
  private:
   diopiTensorHandle_t handle_;
+  diopiSize_t stride_{};  // the handle's, as the runtime gave them
   at::Tensor view_, work_;
 };
 

@@ -24,13 +24,15 @@ namespace aten_ref {
 namespace {
 
 // The outputs of the kernel this thread is running (nullptr outside one).
-thread_local ResultMemory* t_active = nullptr;
+// Initial-exec (the static TLS block, one load): every CPU allocation and raw free in the
+// process reads these two; a shared library's default TLS access is a __tls_get_addr call.
+__attribute__((tls_model("initial-exec"))) thread_local ResultMemory* t_active = nullptr;
 
 // Output memory this thread has handed to an allocation that is not released yet: whatever
 // frees it (the tensor's deleter, or raw_deallocate, which mkldnn's scratch buffers use and
 // which calls the allocator's raw_deleter on the bare pointer) must not pass it to free().
 thread_local void* t_lent[8];
-thread_local int t_lent_count = 0;
+__attribute__((tls_model("initial-exec"))) thread_local int t_lent_count = 0;
 
 bool unlend(void* p) {
   for (int i = 0; i < t_lent_count; ++i) {

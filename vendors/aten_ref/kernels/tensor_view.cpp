@@ -59,9 +59,9 @@ c10::Storage borrowed_storage(void* data, size_t nbytes) {
 // fresh from_blob would have been made: new data pointer, size, stride, offset 0, dtype.
 class ViewPool {
  public:
-  at::Tensor view(void* data, diopiSize_t shape, diopiSize_t stride, at::ScalarType type) {
-    const caffe2::TypeMeta meta = c10::scalarTypeToTypeMeta(type);
-    const size_t nbytes = span_bytes(shape, stride, meta.itemsize());
+  at::Tensor view(const diopiTensorLayout_t& layout) {
+    const caffe2::TypeMeta meta = c10::scalarTypeToTypeMeta(dtype(layout.dtype));
+    const size_t nbytes = span_bytes(layout.shape, layout.stride, meta.itemsize());
     for (auto& impl : free_) {
       if (impl.use_count() != 1 || impl.weak_use_count() != 1 || impl->autograd_meta() != nullptr)
         continue;  // a kernel kept it (a returned alias, a saved result): leave it be
@@ -69,25 +69,25 @@ class ViewPool {
       c10::StorageImpl* storage = held.unsafeGetStorageImpl();
       if (storage != nullptr && held.use_count() == 1 && !storage->resizable() &&
           storage->allocator() == nullptr) {
-        if (storage->data() != data || storage->nbytes() != nbytes) {  // a loop finds it set
-          storage->set_data_ptr_noswap(at::DataPtr(data, c10::Device(c10::kCPU)));
+        if (storage->data() != layout.data || storage->nbytes() != nbytes) {  // a loop finds it set
+          storage->set_data_ptr_noswap(at::DataPtr(layout.data, c10::Device(c10::kCPU)));
           storage->set_nbytes(nbytes);
         }
         if (impl->dtype() != meta) impl->set_storage_and_dtype(held, meta);
       } else {  // the kernel shares or swapped the storage: give this view a fresh one
-        impl->set_storage_and_dtype(borrowed_storage(data, nbytes), meta);
+        impl->set_storage_and_dtype(borrowed_storage(layout.data, nbytes), meta);
       }
       // A loop over same-shaped tensors finds the geometry already set (and its contiguity
       // flags computed): only a changed one is set again.
-      if (!impl->sizes().equals(ints(shape)) || !impl->strides().equals(ints(stride)) ||
+      if (!same_ints(impl->sizes(), layout.shape) || !same_ints(impl->strides(), layout.stride) ||
           impl->storage_offset() != 0) {
-        impl->set_sizes_and_strides(ints(shape), ints(stride), /*storage_offset=*/0);
+        impl->set_sizes_and_strides(ints(layout.shape), ints(layout.stride), /*storage_offset=*/0);
       }
       return at::Tensor(impl);
     }
     auto impl = c10::make_intrusive<c10::TensorImpl>(
-        borrowed_storage(data, nbytes), c10::DispatchKeySet(c10::DispatchKey::CPU), meta);
-    impl->set_sizes_and_strides(ints(shape), ints(stride));
+        borrowed_storage(layout.data, nbytes), c10::DispatchKeySet(c10::DispatchKey::CPU), meta);
+    impl->set_sizes_and_strides(ints(layout.shape), ints(layout.stride));
     if (free_.size() < kMaxViews) free_.push_back(impl);
     return at::Tensor(std::move(impl));
   }
@@ -99,18 +99,36 @@ class ViewPool {
   std::vector<c10::intrusive_ptr<c10::TensorImpl>> free_;
 };
 
-}  // namespace
+// This thread's pool. The pointer is in the static TLS block (initial-exec: one load, where a
+// thread_local object in a shared library costs a __tls_get_addr call and a guard check on
+// every access, ~20 instructions per tensor argument); the pool it points to is created, and
+// destroyed at thread exit, by an ordinary thread_local touched once per thread.
+__attribute__((tls_model("initial-exec"))) thread_local ViewPool* t_pool = nullptr;
 
-at::Tensor wrap(diopiConstTensorHandle_t h) {
+ViewPool& make_pool() {
+  thread_local ViewPool owned;
+  t_pool = &owned;
+  return owned;
+}
+
+ViewPool& pool() {
+  ViewPool* p = t_pool;
+  return C10_LIKELY(p != nullptr) ? *p : make_pool();
+}
+
+diopiTensorLayout_t layout_of(diopiConstTensorHandle_t h) {
   TORCH_CHECK(h != nullptr, "aten_ref: a required tensor argument is null");
   // One call for what DIOPI's accessors give in four (the runtime's extension): a quarter of
   // what viewing a handle cost.
   diopiTensorLayout_t layout{};
   TORCH_CHECK(diopiGetTensorLayout(h, &layout) == diopiSuccess,
               "aten_ref: cannot read a DIOPI tensor handle");
-  thread_local ViewPool pool;
-  return pool.view(layout.data, layout.shape, layout.stride, dtype(layout.dtype));
+  return layout;
 }
+
+}  // namespace
+
+at::Tensor wrap(diopiConstTensorHandle_t h) { return pool().view(layout_of(h)); }
 
 c10::optional<at::Tensor> wrap_optional(diopiConstTensorHandle_t h) {
   if (h == nullptr) return c10::nullopt;
@@ -181,7 +199,12 @@ SeededCpuGenerator::SeededCpuGenerator(diopiGeneratorHandle_t device_generator) 
   generator_ = at::make_generator<at::CPUGeneratorImpl>(z ^ (z >> 31));
 }
 
-Output::Output(diopiTensorHandle_t h, Mode mode) : handle_(h), view_(wrap(h)) {
+Output::Output(diopiTensorHandle_t h, Mode mode) : handle_(h) {
+  const diopiTensorLayout_t layout = layout_of(h);
+  // The device tensor's own strides (the runtime keeps them unchanged while the kernel runs):
+  // commit() compares against them without asking the runtime again.
+  stride_ = layout.stride;
+  view_ = pool().view(layout);
   const bool direct = view_.is_contiguous() && (mode == kInPlace || view_.numel() > 1);
   work_ = direct ? view_ : at::empty(view_.sizes(), view_.options());
 }
@@ -193,10 +216,8 @@ void Output::commit() {
   }
   // Written in place. A kernel that restrided its out= (max_unpool2d follows a channels-last
   // input) wrote in its own layout: lay the values out as the handle's. The check is a stride
-  // read, not a per-call alias (that cost every aten_ref out= kernel ~1300 instructions).
-  diopiSize_t stride{};
-  if (diopiGetTensorStride(handle_, &stride) == diopiSuccess &&
-      !work_.strides().equals(ints(stride))) {
+  // comparison, not a per-call alias (that cost every aten_ref out= kernel ~1300 instructions).
+  if (C10_UNLIKELY(!same_ints(work_.strides(), stride_))) {
     const at::Tensor values = work_.clone();
     wrap(handle_).copy_(values);
   }
