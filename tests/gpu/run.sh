@@ -31,8 +31,27 @@ step() {  # step NAME LOG COMMAND...: runs, appends to $OUT/LOG, remembers the e
   return $rc
 }
 
+# The system's g++ when its libstdc++ is the one the Python process loads. The image sets
+# CXX=/opt/gcc/bin/g++, a wrapper (-B/opt/gcc/...) that put libstdc++'s own code (codecvt,
+# ostream internals, as local symbols) into libopweave, which then ran it against the loaded
+# libstdc++.so: `import opweave` died with SIGSEGV in std::ostream's number output
+# (report_op), 2026-11-28 on the H200. Built with /usr/bin/g++ it imports and the conformance
+# suite runs. $CXX is the last choice, for machines without a system g++.
+loaded=$("$PY" -c "import torch; print(next(l.split()[-1] for l in open('/proc/self/maps') if 'libstdc++' in l))")
+CXX_MATCH=
+for cxx in /usr/bin/g++ "$(command -v g++)" "${CXX:-}"; do
+  [ -n "$cxx" ] && [ -x "$cxx" ] || continue
+  if [ "$(readlink -f "$("$cxx" -print-file-name=libstdc++.so.6)")" = "$(readlink -f "$loaded")" ]; then
+    CXX_MATCH=$cxx
+    break
+  fi
+done
+echo "libstdc++ in use: $loaded; C++ compiler: ${CXX_MATCH:-none matches, CMake default}" >>"$OUT/build.log"
+compiler=()
+[ -n "$CXX_MATCH" ] && compiler=(-DCMAKE_CXX_COMPILER="$CXX_MATCH" -DCMAKE_CUDA_HOST_COMPILER="$CXX_MATCH")
+
 # $OUT: summary.txt build.log conformance.log pytest.log bench.json conformance.json
-step configure build.log cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+step configure build.log cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "${compiler[@]}" \
   -DPython3_EXECUTABLE="$PY" -DCMAKE_PREFIX_PATH="$("$PY" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')" \
   -DOPWEAVE_CUDA=ON -DOPWEAVE_VENDORS=cuda -DOPWEAVE_BUILD_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 &&
   step build build.log cmake --build "$BUILD" -j "$(nproc)"
