@@ -115,7 +115,8 @@ test: check-gen test-python test-cpp
 SANITIZE_PYTESTS = $(foreach v,sim aten_ref,$(foreach m,forward grad noncontig,\
   "tests/python/test_opinfo.py::test_opinfo[float32-$(m)-$(v)]")) \
   tests/python/test_copies.py tests/python/test_views.py tests/python/test_math_bits.py \
-  tests/python/test_fallback.py tests/python/test_errors.py tests/python/test_conformance_runner.py
+  tests/python/test_fallback.py tests/python/test_errors.py tests/python/test_conformance_runner.py \
+  tests/python/test_python_numbers.py
 SANITIZER_RUNTIMES = $(shell $(CXX) -print-file-name=libasan.so) $(shell $(CXX) -print-file-name=libubsan.so)
 
 test-sanitize:

@@ -57,6 +57,13 @@ class WrapperPlan:
     # empty there is nothing to compute and the kernel is not called. Empty when that cannot be
     # known before the call (a kernel-allocated output, a computed one).
     written: list[str] = field(default_factory=list)
+    # Python numbers by value (runtime/include/opweave/by_value.h): the tensor argument a
+    # wrapped number may fill, the Scalar sibling that takes it, and that call's pieces.
+    by_value_tensor: str = ""
+    by_value_fn: str = ""
+    by_value_guard: list[str] = field(default_factory=list)
+    by_value_prepare: list[str] = field(default_factory=list)
+    by_value_call_args: list[str] = field(default_factory=list)
 
 
 def _dtype_guard(names: list[str]) -> tuple[str, str]:
@@ -169,7 +176,8 @@ def _param(a, widened: bool) -> str:
     return neutral(f"{a.type} {a.name}")
 
 
-def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
+def plan_binding(fn: DiopiFunction, b: AtenBinding,
+                 scalar_sibling: tuple[DiopiFunction, str] | None = None) -> WrapperPlan:
     # Kernels take SymInt arguments as plain integers (symint=False): both torch versions'
     # dispatchers unpack SymInts for such a kernel (KernelFunction::call, unpackSymInt), so one
     # signature serves an argument that is `int` on 1.13 and `SymInt` on 2.x. Where the wrapper
@@ -297,6 +305,8 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
     for out_name, helper in b.computed:
         plan.resizes.append((out_name, helper_call(rules[out_name])))
         plan.computed.append(f"{helper_call(helper, out_name)};")
+    if scalar_sibling is not None:
+        _plan_by_value(plan, b, schema_args, *scalar_sibling)
     if b.variant == "out":
         outs = [a.name for a in b.schema.arguments.out]
         plan.return_expr = outs[0] if len(outs) == 1 else f"{ret_type}({', '.join(outs)})"
@@ -305,6 +315,28 @@ def plan_binding(fn: DiopiFunction, b: AtenBinding) -> WrapperPlan:
     else:
         plan.return_expr = returns[0] if len(returns) == 1 else f"{ret_type}({', '.join(returns)})"
     return plan
+
+
+def _plan_by_value(plan: WrapperPlan, b: AtenBinding, schema_args, scalar_fn: DiopiFunction,
+                   arg_name: str) -> None:
+    """The same DIOPI call through `scalar_fn`, whose `arg_name` takes a Python number by
+    value, when the ATen argument feeding it is a plain Tensor a wrapped number can fill."""
+    index = [name for name, _ in b.sources].index(arg_name)
+    src = b.sources[index][1]
+    if src.kind != "arg":
+        return
+    aten = src.aten_name
+    t = schema_args[aten].type
+    if not (isinstance(t, BaseType) and t.name == BaseTy.Tensor):
+        return
+    var = f"{aten}_n"
+    plan.by_value_tensor = aten
+    plan.by_value_fn = scalar_fn.name
+    plan.by_value_guard = [name for name in plan.device_tensors if name != aten]
+    plan.by_value_prepare = plan.prepare + [
+        f"const diopiScalar_t {var} = opweave::wrapped_scalar({aten});"]
+    plan.by_value_call_args = list(plan.call_args)
+    plan.by_value_call_args[index] = f"&{var}"
 
 
 def _checkable(t) -> bool:
@@ -355,7 +387,8 @@ def emit(cat: Catalogue, env, out: OutputSet) -> None:
     for fam in cat.families:
         for fn in fam.functions:
             if fn.bindings:
-                plans = [plan_binding(fn, b) for b in fn.bindings]
+                sibling = fam.scalar_sibling(fn)
+                plans = [plan_binding(fn, b, sibling) for b in fn.bindings]
                 shards[shard_of(fam)].append((fam, fn, plans))
     for i, entries in enumerate(shards):
         composite = [p for _fam, _fn, plans in entries for p in plans if p.composite_call]

@@ -196,6 +196,23 @@ class OpFamily:
     def tolerance(self, dtype: str) -> Optional[Tolerance]:
         return dict(self.tolerances).get(dtype)
 
+    def scalar_sibling(self, fn: DiopiFunction) -> Optional[tuple[DiopiFunction, str]]:
+        """The function that takes `fn`'s one tensor input by value, and that argument's name:
+        `<fn>Scalar` in the same family with the same arguments except that one, a required
+        input tensor in `fn` and a scalar there (diopiMul / diopiMulScalar: `other`). Wrappers
+        pass Python numbers to it (runtime/include/opweave/by_value.h)."""
+        sibling = next((g for g in self.functions if g.name == fn.name + "Scalar"), None)
+        if sibling is None or len(sibling.args) != len(fn.args):
+            return None
+        differ = [(a, b) for a, b in zip(fn.args, sibling.args) if (a.name, a.kind) != (b.name, b.kind)]
+        if len(differ) != 1:
+            return None
+        a, b = differ[0]
+        if a.name != b.name or a.kind != "tensor" or a.direction != "in" or a.optional or \
+                b.kind != "scalar" or b.optional:
+            return None
+        return sibling, a.name
+
 
 @dataclass(frozen=True)
 class ForeachOverload:

@@ -524,6 +524,23 @@ at::Tensor& ge_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor&
     return opweave::fallback_call<at::_ops::ge_Tensor_out>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
   }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiGeScalar))) {
+    // A Python number: diopiGeScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, out);
+    opweave::resize_out(op, out, opweave::rules::compare(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+      return out;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiGeScalar)(
+        guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiGeScalar");
+      return out;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiGeScalar, status);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
   if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
@@ -661,6 +678,23 @@ at::Tensor& ge__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
                      opweave::dtype_in(kCatalogueDtypes, other)))) {
     return opweave::fallback_call<at::_ops::ge__Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiGeInpScalar))) {
+    // A Python number: diopiGeInpScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self);
+    opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+      return self;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status =
+        OPWEAVE_DIOPI_SLOT(diopiGeInpScalar)(guard.ctx(), opweave::handle(self), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiGeInpScalar");
+      return self;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiGeInpScalar, status);
   }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::compare(self, other));
@@ -2875,6 +2909,23 @@ at::Tensor& copysign_out_impl(int op, const at::Tensor& self, const at::Tensor& 
     return opweave::fallback_call<at::_ops::copysign_out>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
   }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiCopysignScalar))) {
+    // A Python number: diopiCopysignScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, out);
+    opweave::resize_out(op, out, opweave::rules::division(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+      return out;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiCopysignScalar)(
+        guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiCopysignScalar");
+      return out;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiCopysignScalar, status);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::division(self, other));
   if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
@@ -3816,6 +3867,23 @@ at::Tensor& bitwise_and_Tensor_out_impl(int op, const at::Tensor& self, const at
     return opweave::fallback_call<at::_ops::bitwise_and_Tensor_out>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
   }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiBitwiseAndScalar))) {
+    // A Python number: diopiBitwiseAndScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, out);
+    opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+      return out;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiBitwiseAndScalar)(
+        guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiBitwiseAndScalar");
+      return out;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiBitwiseAndScalar, status);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
   if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
@@ -3884,6 +3952,23 @@ at::Tensor& bitwise_and__Tensor_impl(int op, at::Tensor& self, const at::Tensor&
                      opweave::dtype_in(kCatalogueDtypes, other)))) {
     return opweave::fallback_call<at::_ops::bitwise_and__Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiBitwiseAndInpScalar))) {
+    // A Python number: diopiBitwiseAndInpScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self);
+    opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+      return self;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status =
+        OPWEAVE_DIOPI_SLOT(diopiBitwiseAndInpScalar)(guard.ctx(), opweave::handle(self), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiBitwiseAndInpScalar");
+      return self;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiBitwiseAndInpScalar, status);
   }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));

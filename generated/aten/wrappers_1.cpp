@@ -38,6 +38,23 @@ at::Tensor& mul_out_impl(int op, const at::Tensor& self, const at::Tensor& other
     return opweave::fallback_call<at::_ops::mul_out>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
   }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiMulScalar))) {
+    // A Python number: diopiMulScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, out);
+    opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+      return out;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiMulScalar)(
+        guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiMulScalar");
+      return out;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiMulScalar, status);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
   if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
@@ -105,6 +122,23 @@ at::Tensor& mul__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) 
                      opweave::dtype_in(kCatalogueDtypes, other)))) {
     return opweave::fallback_call<at::_ops::mul__Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiMulInpScalar))) {
+    // A Python number: diopiMulInpScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self);
+    opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+      return self;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status =
+        OPWEAVE_DIOPI_SLOT(diopiMulInpScalar)(guard.ctx(), opweave::handle(self), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiMulInpScalar");
+      return self;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiMulInpScalar, status);
   }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
@@ -221,6 +255,24 @@ at::Tensor& div_out_mode_impl(int op, const at::Tensor& self, const at::Tensor& 
     return opweave::fallback_call<at::_ops::div_out_mode>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, rounding_mode, out);
   }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiDivScalar))) {
+    // A Python number: diopiDivScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, out);
+    opweave::resize_out(op, out, opweave::rules::division(self, other, rounding_mode));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+      return out;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiDivScalar)(
+        guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_n,
+        opweave::to_round_mode(rounding_mode));
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiDivScalar");
+      return out;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiDivScalar, status);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::division(self, other, rounding_mode));
   if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
@@ -294,6 +346,24 @@ at::Tensor& div_out_impl(int op, const at::Tensor& self, const at::Tensor& other
     return opweave::fallback_call<at::_ops::div_out>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
   }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiDivScalar))) {
+    // A Python number: diopiDivScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, out);
+    opweave::resize_out(op, out, opweave::rules::division(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+      return out;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiDivScalar)(
+        guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_n,
+        static_cast<diopiRoundMode_t>(0));
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiDivScalar");
+      return out;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiDivScalar, status);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::division(self, other));
   if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
@@ -363,6 +433,23 @@ at::Tensor& div__Tensor_mode_impl(int op, at::Tensor& self, const at::Tensor& ot
     return opweave::fallback_call<at::_ops::div__Tensor_mode>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, rounding_mode);
   }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiDivInpScalar))) {
+    // A Python number: diopiDivInpScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self);
+    opweave::check_inplace(op, self, opweave::rules::division(self, other, rounding_mode));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+      return self;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiDivInpScalar)(
+        guard.ctx(), opweave::handle(self), &other_n, opweave::to_round_mode(rounding_mode));
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiDivInpScalar");
+      return self;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiDivInpScalar, status);
+  }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::division(self, other, rounding_mode));
   if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
@@ -402,6 +489,23 @@ at::Tensor& div__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) 
                      opweave::dtype_in(kCatalogueDtypes, other)))) {
     return opweave::fallback_call<at::_ops::div__Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiDivInpScalar))) {
+    // A Python number: diopiDivInpScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self);
+    opweave::check_inplace(op, self, opweave::rules::division(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+      return self;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiDivInpScalar)(
+        guard.ctx(), opweave::handle(self), &other_n, static_cast<diopiRoundMode_t>(0));
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiDivInpScalar");
+      return self;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiDivInpScalar, status);
   }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::division(self, other));
@@ -1263,6 +1367,23 @@ at::Tensor& lt_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor&
     return opweave::fallback_call<at::_ops::lt_Tensor_out>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
   }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiLtScalar))) {
+    // A Python number: diopiLtScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, out);
+    opweave::resize_out(op, out, opweave::rules::compare(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+      return out;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiLtScalar)(
+        guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiLtScalar");
+      return out;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiLtScalar, status);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
   if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
@@ -1401,6 +1522,23 @@ at::Tensor& lt__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
     return opweave::fallback_call<at::_ops::lt__Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other);
   }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiLtInpScalar))) {
+    // A Python number: diopiLtInpScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self);
+    opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+      return self;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status =
+        OPWEAVE_DIOPI_SLOT(diopiLtInpScalar)(guard.ctx(), opweave::handle(self), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiLtInpScalar");
+      return self;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiLtInpScalar, status);
+  }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::compare(self, other));
   if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
@@ -1476,6 +1614,23 @@ at::Tensor& ne_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor&
                      opweave::dtype_in(kCatalogueDtypes, other)))) {
     return opweave::fallback_call<at::_ops::ne_Tensor_out>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiNeScalar))) {
+    // A Python number: diopiNeScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, out);
+    opweave::resize_out(op, out, opweave::rules::compare(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+      return out;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiNeScalar)(
+        guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiNeScalar");
+      return out;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiNeScalar, status);
   }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
@@ -1614,6 +1769,23 @@ at::Tensor& ne__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
                      opweave::dtype_in(kCatalogueDtypes, other)))) {
     return opweave::fallback_call<at::_ops::ne__Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiNeInpScalar))) {
+    // A Python number: diopiNeInpScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self);
+    opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+      return self;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status =
+        OPWEAVE_DIOPI_SLOT(diopiNeInpScalar)(guard.ctx(), opweave::handle(self), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiNeInpScalar");
+      return self;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiNeInpScalar, status);
   }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::compare(self, other));
@@ -3285,6 +3457,23 @@ at::Tensor& fmod_Tensor_out_impl(int op, const at::Tensor& self, const at::Tenso
                      opweave::dtype_in(kCatalogueDtypes, other)))) {
     return opweave::fallback_call<at::_ops::fmod_Tensor_out>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiFmodScalar))) {
+    // A Python number: diopiFmodScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, out);
+    opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+      return out;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiFmodScalar)(
+        guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiFmodScalar");
+      return out;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiFmodScalar, status);
   }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, other));

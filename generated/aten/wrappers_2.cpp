@@ -679,6 +679,23 @@ at::Tensor& clamp_min_Tensor_out_impl(int op, const at::Tensor& self, const at::
     return opweave::fallback_call<at::_ops::clamp_min_Tensor_out>(
         op, "a dtype outside the catalogue's (complex, ...)", self, min, out);
   }
+  if (C10_UNLIKELY(opweave::by_value(min, opweave::slot::diopiClampMinScalar))) {
+    // A Python number: diopiClampMinScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, out);
+    opweave::resize_out(op, out, opweave::rules::broadcast(self, min));
+    const diopiScalar_t min_n = opweave::wrapped_scalar(min);
+    if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+      return out;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiClampMinScalar)(
+        guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &min_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiClampMinScalar");
+      return out;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiClampMinScalar, status);
+  }
   opweave::OpGuard guard(op, self, min, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, min));
   if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
@@ -748,6 +765,22 @@ at::Tensor& clamp_min__Tensor_impl(int op, at::Tensor& self, const at::Tensor& m
     return opweave::fallback_call<at::_ops::clamp_min__Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, min);
   }
+  if (C10_UNLIKELY(opweave::by_value(min, opweave::slot::diopiClampMinInpScalar))) {
+    // A Python number: diopiClampMinInpScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self);
+    const diopiScalar_t min_n = opweave::wrapped_scalar(min);
+    if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+      return self;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status =
+        OPWEAVE_DIOPI_SLOT(diopiClampMinInpScalar)(guard.ctx(), opweave::handle(self), &min_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiClampMinInpScalar");
+      return self;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiClampMinInpScalar, status);
+  }
   opweave::OpGuard guard(op, self, min);
   if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
     return self;  // every output is empty: nothing to compute
@@ -785,6 +818,23 @@ at::Tensor& clamp_max_Tensor_out_impl(int op, const at::Tensor& self, const at::
                      opweave::dtype_in(kCatalogueDtypes, max)))) {
     return opweave::fallback_call<at::_ops::clamp_max_Tensor_out>(
         op, "a dtype outside the catalogue's (complex, ...)", self, max, out);
+  }
+  if (C10_UNLIKELY(opweave::by_value(max, opweave::slot::diopiClampMaxScalar))) {
+    // A Python number: diopiClampMaxScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, out);
+    opweave::resize_out(op, out, opweave::rules::broadcast(self, max));
+    const diopiScalar_t max_n = opweave::wrapped_scalar(max);
+    if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+      return out;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiClampMaxScalar)(
+        guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &max_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiClampMaxScalar");
+      return out;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiClampMaxScalar, status);
   }
   opweave::OpGuard guard(op, self, max, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, max));
@@ -855,6 +905,22 @@ at::Tensor& clamp_max__Tensor_impl(int op, at::Tensor& self, const at::Tensor& m
     return opweave::fallback_call<at::_ops::clamp_max__Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, max);
   }
+  if (C10_UNLIKELY(opweave::by_value(max, opweave::slot::diopiClampMaxInpScalar))) {
+    // A Python number: diopiClampMaxInpScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self);
+    const diopiScalar_t max_n = opweave::wrapped_scalar(max);
+    if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+      return self;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status =
+        OPWEAVE_DIOPI_SLOT(diopiClampMaxInpScalar)(guard.ctx(), opweave::handle(self), &max_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiClampMaxInpScalar");
+      return self;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiClampMaxInpScalar, status);
+  }
   opweave::OpGuard guard(op, self, max);
   if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
     return self;  // every output is empty: nothing to compute
@@ -892,6 +958,23 @@ at::Tensor& gt_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor&
                      opweave::dtype_in(kCatalogueDtypes, other)))) {
     return opweave::fallback_call<at::_ops::gt_Tensor_out>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
+  }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiGtScalar))) {
+    // A Python number: diopiGtScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, out);
+    opweave::resize_out(op, out, opweave::rules::compare(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+      return out;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiGtScalar)(
+        guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiGtScalar");
+      return out;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiGtScalar, status);
   }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
@@ -1030,6 +1113,23 @@ at::Tensor& gt__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
                      opweave::dtype_in(kCatalogueDtypes, other)))) {
     return opweave::fallback_call<at::_ops::gt__Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiGtInpScalar))) {
+    // A Python number: diopiGtInpScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self);
+    opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+      return self;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status =
+        OPWEAVE_DIOPI_SLOT(diopiGtInpScalar)(guard.ctx(), opweave::handle(self), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiGtInpScalar");
+      return self;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiGtInpScalar, status);
   }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::compare(self, other));
@@ -3404,6 +3504,23 @@ at::Tensor& bitwise_or_Tensor_out_impl(int op, const at::Tensor& self, const at:
     return opweave::fallback_call<at::_ops::bitwise_or_Tensor_out>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
   }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiBitwiseOrScalar))) {
+    // A Python number: diopiBitwiseOrScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, out);
+    opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+      return out;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiBitwiseOrScalar)(
+        guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiBitwiseOrScalar");
+      return out;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiBitwiseOrScalar, status);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
   if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
@@ -3472,6 +3589,23 @@ at::Tensor& bitwise_or__Tensor_impl(int op, at::Tensor& self, const at::Tensor& 
                      opweave::dtype_in(kCatalogueDtypes, other)))) {
     return opweave::fallback_call<at::_ops::bitwise_or__Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiBitwiseOrInpScalar))) {
+    // A Python number: diopiBitwiseOrInpScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self);
+    opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+      return self;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status =
+        OPWEAVE_DIOPI_SLOT(diopiBitwiseOrInpScalar)(guard.ctx(), opweave::handle(self), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiBitwiseOrInpScalar");
+      return self;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiBitwiseOrInpScalar, status);
   }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));

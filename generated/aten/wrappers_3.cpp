@@ -634,6 +634,23 @@ at::Tensor& le_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor&
     return opweave::fallback_call<at::_ops::le_Tensor_out>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
   }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiLeScalar))) {
+    // A Python number: diopiLeScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, out);
+    opweave::resize_out(op, out, opweave::rules::compare(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+      return out;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiLeScalar)(
+        guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiLeScalar");
+      return out;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiLeScalar, status);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
   if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
@@ -771,6 +788,23 @@ at::Tensor& le__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
                      opweave::dtype_in(kCatalogueDtypes, other)))) {
     return opweave::fallback_call<at::_ops::le__Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiLeInpScalar))) {
+    // A Python number: diopiLeInpScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self);
+    opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+      return self;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status =
+        OPWEAVE_DIOPI_SLOT(diopiLeInpScalar)(guard.ctx(), opweave::handle(self), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiLeInpScalar");
+      return self;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiLeInpScalar, status);
   }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::compare(self, other));

@@ -28,6 +28,25 @@ at::Tensor& sub_out_impl(int op, const at::Tensor& self, const at::Tensor& other
     return opweave::fallback_call<at::_ops::sub_out>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, alpha, out);
   }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiSubScalar))) {
+    // A Python number: diopiSubScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, out);
+    opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+    const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+      return out;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiSubScalar)(
+        guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_n,
+        &alpha_d);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiSubScalar");
+      return out;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiSubScalar, status);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
@@ -102,6 +121,24 @@ at::Tensor& sub__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other,
                      opweave::dtype_in(kCatalogueDtypes, alpha)))) {
     return opweave::fallback_call<at::_ops::sub__Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, alpha);
+  }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiSubInpScalar))) {
+    // A Python number: diopiSubInpScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self);
+    opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+    const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+      return self;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiSubInpScalar)(
+        guard.ctx(), opweave::handle(self), &other_n, &alpha_d);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiSubInpScalar");
+      return self;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiSubInpScalar, status);
   }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
@@ -1531,6 +1568,24 @@ at::Tensor masked_fill_Tensor_impl(int op, const at::Tensor& self, const at::Ten
     return opweave::fallback_call<at::_ops::masked_fill_Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, mask, value);
   }
+  if (C10_UNLIKELY(opweave::by_value(value, opweave::slot::diopiMaskedFillScalar))) {
+    // A Python number: diopiMaskedFillScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, mask);
+    at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, mask), guard.device());
+    const diopiScalar_t value_n = opweave::wrapped_scalar(value);
+    if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+      return result0;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiMaskedFillScalar)(
+        guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)),
+        opweave::const_handle(guard.on_device(mask)), &value_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiMaskedFillScalar");
+      return result0;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiMaskedFillScalar, status);
+  }
   opweave::OpGuard guard(op, self, mask, value);
   at::Tensor result0 = opweave::allocate(opweave::rules::broadcast(self, mask), guard.device());
   if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
@@ -1571,6 +1626,23 @@ at::Tensor& masked_fill__Tensor_impl(int op, at::Tensor& self, const at::Tensor&
                      opweave::dtype_in(kCatalogueDtypes, value)))) {
     return opweave::fallback_call<at::_ops::masked_fill__Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, mask, value);
+  }
+  if (C10_UNLIKELY(opweave::by_value(value, opweave::slot::diopiMaskedFillInpScalar))) {
+    // A Python number: diopiMaskedFillInpScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, mask);
+    opweave::check_inplace(op, self, opweave::rules::broadcast(self, mask));
+    const diopiScalar_t value_n = opweave::wrapped_scalar(value);
+    if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+      return self;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiMaskedFillInpScalar)(
+        guard.ctx(), opweave::handle(self), opweave::const_handle(guard.on_device(mask)), &value_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiMaskedFillInpScalar");
+      return self;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiMaskedFillInpScalar, status);
   }
   opweave::OpGuard guard(op, self, mask, value);
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, mask));

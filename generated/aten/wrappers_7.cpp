@@ -34,6 +34,25 @@ at::Tensor& add_out_impl(int op, const at::Tensor& self, const at::Tensor& other
     return opweave::fallback_call<at::_ops::add_out>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, alpha, out);
   }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiAddScalar))) {
+    // A Python number: diopiAddScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, out);
+    opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+    const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+      return out;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiAddScalar)(
+        guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_n,
+        &alpha_d);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiAddScalar");
+      return out;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiAddScalar, status);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
   const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
@@ -108,6 +127,24 @@ at::Tensor& add__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other,
                      opweave::dtype_in(kCatalogueDtypes, alpha)))) {
     return opweave::fallback_call<at::_ops::add__Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, alpha);
+  }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiAddInpScalar))) {
+    // A Python number: diopiAddInpScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self);
+    opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+    const diopiScalar_t alpha_d = opweave::to_diopi_scalar(alpha);
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+      return self;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiAddInpScalar)(
+        guard.ctx(), opweave::handle(self), &other_n, &alpha_d);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiAddInpScalar");
+      return self;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiAddInpScalar, status);
   }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
@@ -528,6 +565,23 @@ at::Tensor& eq_Tensor_out_impl(int op, const at::Tensor& self, const at::Tensor&
     return opweave::fallback_call<at::_ops::eq_Tensor_out>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
   }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiEqScalar))) {
+    // A Python number: diopiEqScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, out);
+    opweave::resize_out(op, out, opweave::rules::compare(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+      return out;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiEqScalar)(
+        guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiEqScalar");
+      return out;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiEqScalar, status);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::compare(self, other));
   if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
@@ -665,6 +719,23 @@ at::Tensor& eq__Tensor_impl(int op, at::Tensor& self, const at::Tensor& other) {
                      opweave::dtype_in(kCatalogueDtypes, other)))) {
     return opweave::fallback_call<at::_ops::eq__Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiEqInpScalar))) {
+    // A Python number: diopiEqInpScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self);
+    opweave::check_inplace(op, self, opweave::rules::compare(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+      return self;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status =
+        OPWEAVE_DIOPI_SLOT(diopiEqInpScalar)(guard.ctx(), opweave::handle(self), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiEqInpScalar");
+      return self;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiEqInpScalar, status);
   }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::compare(self, other));
@@ -1264,6 +1335,24 @@ at::Tensor index_fill_int_Tensor_impl(int op, const at::Tensor& self, int64_t di
     return opweave::fallback_call<at::_ops::index_fill_int_Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, value);
   }
+  if (C10_UNLIKELY(opweave::by_value(value, opweave::slot::diopiIndexFillScalar))) {
+    // A Python number: diopiIndexFillScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, index);
+    at::Tensor result0 = opweave::allocate(opweave::rules::like(self), guard.device());
+    const diopiScalar_t value_n = opweave::wrapped_scalar(value);
+    if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
+      return result0;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiIndexFillScalar)(
+        guard.ctx(), opweave::handle(result0), opweave::const_handle(guard.on_device(self)), dim,
+        opweave::const_handle(guard.on_device(index)), &value_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiIndexFillScalar");
+      return result0;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiIndexFillScalar, status);
+  }
   opweave::OpGuard guard(op, self, index, value);
   at::Tensor result0 = opweave::allocate(opweave::rules::like(self), guard.device());
   if (C10_UNLIKELY(opweave::nothing_to_write(result0))) {
@@ -1347,6 +1436,23 @@ at::Tensor& index_fill__int_Tensor_impl(int op, at::Tensor& self, int64_t dim,
                      opweave::dtype_in(kCatalogueDtypes, value)))) {
     return opweave::fallback_call<at::_ops::index_fill__int_Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, dim, index, value);
+  }
+  if (C10_UNLIKELY(opweave::by_value(value, opweave::slot::diopiIndexFillInpScalar))) {
+    // A Python number: diopiIndexFillInpScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, index);
+    const diopiScalar_t value_n = opweave::wrapped_scalar(value);
+    if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+      return self;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiIndexFillInpScalar)(
+        guard.ctx(), opweave::handle(self), dim, opweave::const_handle(guard.on_device(index)),
+        &value_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiIndexFillInpScalar");
+      return self;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiIndexFillInpScalar, status);
   }
   opweave::OpGuard guard(op, self, index, value);
   if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
@@ -3060,6 +3166,23 @@ at::Tensor& bitwise_xor_Tensor_out_impl(int op, const at::Tensor& self, const at
     return opweave::fallback_call<at::_ops::bitwise_xor_Tensor_out>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other, out);
   }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiBitwiseXorScalar))) {
+    // A Python number: diopiBitwiseXorScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self, out);
+    opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
+      return out;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status = OPWEAVE_DIOPI_SLOT(diopiBitwiseXorScalar)(
+        guard.ctx(), opweave::handle(out), opweave::const_handle(guard.on_device(self)), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiBitwiseXorScalar");
+      return out;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiBitwiseXorScalar, status);
+  }
   opweave::OpGuard guard(op, self, other, out);
   opweave::resize_out(op, out, opweave::rules::broadcast(self, other));
   if (C10_UNLIKELY(opweave::nothing_to_write(out))) {
@@ -3128,6 +3251,23 @@ at::Tensor& bitwise_xor__Tensor_impl(int op, at::Tensor& self, const at::Tensor&
                      opweave::dtype_in(kCatalogueDtypes, other)))) {
     return opweave::fallback_call<at::_ops::bitwise_xor__Tensor>(
         op, "a dtype outside the catalogue's (complex, ...)", self, other);
+  }
+  if (C10_UNLIKELY(opweave::by_value(other, opweave::slot::diopiBitwiseXorInpScalar))) {
+    // A Python number: diopiBitwiseXorInpScalar takes it by value (opweave/by_value.h)
+    opweave::OpGuard guard(op, self);
+    opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));
+    const diopiScalar_t other_n = opweave::wrapped_scalar(other);
+    if (C10_UNLIKELY(opweave::nothing_to_write(self))) {
+      return self;  // every output is empty: nothing to compute
+    }
+    const diopiError_t status =
+        OPWEAVE_DIOPI_SLOT(diopiBitwiseXorInpScalar)(guard.ctx(), opweave::handle(self), &other_n);
+    if (C10_LIKELY(status == diopiSuccess)) {
+      opweave::rename_timed_launch("diopiBitwiseXorInpScalar");
+      return self;
+    }
+    // declined: the tensor kernel below takes the number as a device scalar
+    opweave::by_value_declined(op, opweave::slot::diopiBitwiseXorInpScalar, status);
   }
   opweave::OpGuard guard(op, self, other);
   opweave::check_inplace(op, self, opweave::rules::broadcast(self, other));

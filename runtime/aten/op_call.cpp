@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "diopi/prototypes.h"
+#include "opweave/by_value.h"
 #include "opweave/fallback.h"
 #include "opweave/output_rules.h"
 
@@ -45,18 +46,32 @@ const at::Tensor& OpGuard::staged(const at::Tensor& t) const {
   return t;
 }
 
-bool kernel_declined(int op, diopiError_t status) {
-  // A kernel without these arguments' dtypes declines like a missing one: the op still runs
-  // (on CPU, logged once), instead of failing a model over one odd dtype.
-  if (status == diopiNoImplement || status == diopiForceFallbackToCPU ||
-      status == diopiDtypeNotSupported) {
-    return true;
-  }
-  const OpInfo& info = op_info(op);
+namespace {
+
+// A kernel without these arguments' dtypes declines like a missing one: the op still runs
+// (on CPU, logged once, or on the tensor kernel after a Scalar one), instead of failing a
+// model over one odd dtype.
+bool declined(diopiError_t status) {
+  return status == diopiNoImplement || status == diopiForceFallbackToCPU ||
+         status == diopiDtypeNotSupported;
+}
+
+[[noreturn]] void throw_kernel_error(int op, const char* diopi_name, diopiError_t status) {
   const char* vendor_message = diopiGetLastErrorString();
-  TORCH_CHECK(false, info.aten_name, ": ", info.diopi_name, " failed with error ",
+  TORCH_CHECK(false, op_info(op).aten_name, ": ", diopi_name, " failed with error ",
               static_cast<int>(status), ": ",
               vendor_message && *vendor_message ? vendor_message : "(no message from vendor)");
+}
+
+}  // namespace
+
+bool kernel_declined(int op, diopiError_t status) {
+  if (declined(status)) return true;
+  throw_kernel_error(op, op_info(op).diopi_name, status);
+}
+
+void by_value_declined(int op, int slot, diopiError_t status) {
+  if (!declined(status)) throw_kernel_error(op, kDiopiFnNames[slot], status);
 }
 
 // ---- argument dump (JSON lines) ---------------------------------------------------------

@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "opweave/allocator.h"
+#include "opweave/by_value.h"
 #include "opweave/diopi_slots.h"
 
 namespace opweave {
@@ -15,6 +16,7 @@ namespace opweave {
 std::atomic<uint8_t> g_op_flags[kMaxOps];
 std::atomic<bool> g_kernels_resolved{false};
 int16_t g_op_slots[kMaxOps];
+std::atomic<bool> g_by_value_slots[kDiopiSlotArraySize];
 
 namespace {
 
@@ -83,6 +85,14 @@ void recompute_locked(Registry& r) {
     }
     if (s.profile || s.profile_session) flags |= kOpProfile;
     g_op_flags[i].store(flags, std::memory_order_relaxed);
+  }
+  // A Scalar kernel takes Python numbers for a tensor op (by_value.h) unless the user sent
+  // an op bound to it to the CPU: a kernel under suspicion is not called by another name.
+  for (int s = 0; s < kDiopiFnCount; ++s) {
+    g_by_value_slots[s].store(g_diopi_slots[s] != nullptr, std::memory_order_relaxed);
+  }
+  for (size_t i = 0; i < r.ops.size(); ++i) {
+    if (r.forced[i]) g_by_value_slots[g_op_slots[i]].store(false, std::memory_order_relaxed);
   }
   set_memory_reporting(s.profile || s.profile_session);
 }

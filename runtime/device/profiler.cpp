@@ -49,6 +49,7 @@ int64_t system_tid() {
 
 struct Launch {
   const char* kernel;
+  const char* range;  // the host range's name: the op's DIOPI function, `kernel` at launch
   const char* aten;
   c10::DeviceIndex device;
   c10::StreamId stream;
@@ -127,11 +128,25 @@ std::string quoted(const char* text) {
 
 }  // namespace
 
+namespace {
+thread_local KernelTimer* t_timing = nullptr;  // the innermost launch this thread is timing
+}  // namespace
+
+void rename_timed_launch_slow(const char* kernel) noexcept {
+  if (t_timing != nullptr) t_timing->rename(kernel);
+}
+
+void KernelTimer::rename(const char* kernel) noexcept {
+  Session& s = session();
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (slot_ >= 0 && s.generation == generation_) s.launches[slot_].kernel = kernel;
+}
+
 void KernelTimer::start(const char* kernel, const char* aten, c10::DeviceIndex device) {
   Session& s = session();
-  Launch l{kernel,  aten, device, current_stream(device).id(),           nullptr,
-           nullptr, 0,    0,      at::RecordFunction::currentThreadId(), system_tid(),
-           false,   false};
+  Launch l{kernel,       kernel,  aten, device, current_stream(device).id(),
+           nullptr,      nullptr, 0,    0,      at::RecordFunction::currentThreadId(),
+           system_tid(), false,   false};
   {
     std::lock_guard<std::mutex> lock(s.mu);
     if (!s.running) return;
@@ -141,6 +156,8 @@ void KernelTimer::start(const char* kernel, const char* aten, c10::DeviceIndex d
     s.launches.push_back(l);
     generation_ = s.generation;
   }
+  outer_ = t_timing;
+  t_timing = this;
   stream_ = current_native_stream(device);
   fallbacks_before_ = thread_fallback_count();
   const int64_t now = realtime_ns();
@@ -152,6 +169,7 @@ void KernelTimer::start(const char* kernel, const char* aten, c10::DeviceIndex d
 }
 
 void KernelTimer::finish() noexcept {
+  t_timing = outer_;
   Session& s = session();
   owEvent_t end = nullptr;
   {
@@ -242,8 +260,8 @@ std::string device_timing_stop() {
       continue;
     }
     os << (first ? "" : ", ") << "{\"kernel\": " << quoted(l.kernel)
-       << ", \"aten\": " << quoted(l.aten) << ", \"device\": " << static_cast<int>(l.device)
-       << ", \"stream\": " << l.stream
+       << ", \"range\": " << quoted(l.range) << ", \"aten\": " << quoted(l.aten)
+       << ", \"device\": " << static_cast<int>(l.device) << ", \"stream\": " << l.stream
        << ", \"start_ns\": " << ref.host_ns + static_cast<int64_t>(double(offset_ms) * 1e6)
        << ", \"dur_ns\": " << static_cast<int64_t>(double(dur_ms) * 1e6)
        << ", \"launch_ns\": " << l.launch_ns << ", \"launch_end_ns\": " << l.launch_end_ns

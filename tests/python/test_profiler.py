@@ -59,19 +59,23 @@ def test_device_time_is_device_time_not_host_time(run_python):
             for _ in range(3):
                 a = a.exp()
             b = a.mul(1.5)
+            c = a.mul(torch.tensor(1.5))
         print([(k.kernel, k.dur_ns, k.self_ns, k.nested_in, k.launch_end_ns - k.launch_ns)
                for k in prof.kernels])
         """, OPWEAVE_SIM_DELAY_US=str(delay_ns // 1000))
     assert r.returncode == 0, r.stderr
     rows = eval(r.stdout.strip().splitlines()[-1])
-    assert [row[0] for row in rows] == ["diopiExp"] * 3 + ["diopiMul", "diopiFill"], rows
+    # a.mul(1.5) passes the Python number by value: the launch is named after the kernel that
+    # ran (diopiMulScalar), not the op's tensor function
+    assert [row[0] for row in rows] == \
+        ["diopiExp"] * 3 + ["diopiMulScalar", "diopiMul", "diopiFill"], rows
     for _, device_ns, self_ns, _, host_ns in rows:
         assert device_ns >= delay_ns and self_ns >= delay_ns, rows
         assert host_ns < delay_ns // 2, rows  # the host did not wait for the device
-    # a.mul(1.5) first stages the Python number on the stream (diopiFill): its launch sits
-    # inside diopiMul's, which counts it in its interval but not in its self time
-    mul, fill = rows[3], rows[4]
-    assert fill[3] == 3 and mul[1] >= 2 * delay_ns and mul[2] <= mul[1] - fill[1]
+    # a.mul(torch.tensor(1.5)) first stages the CPU 0-dim tensor on the stream (diopiFill): its
+    # launch sits inside diopiMul's, which counts it in its interval but not in its self time
+    mul, fill = rows[4], rows[5]
+    assert fill[3] == 4 and mul[1] >= 2 * delay_ns and mul[2] <= mul[1] - fill[1]
 
 
 def test_training_step_launches_pair_with_their_host_ranges(dev0):
@@ -86,9 +90,11 @@ def test_training_step_launches_pair_with_their_host_ranges(dev0):
     # each instrumented call opened one host range named after its DIOPI function and
     # launched one kernel: two independent counts (torch's host events, our stream events)
     assert len(wrapper) == len(ranges) > 8
-    assert sorted(k.kernel for k in wrapper) == sorted(h.name for h in ranges)
+    assert sorted(k.range_name for k in wrapper) == sorted(h.name for h in ranges)
     assert {"diopiMm", "diopiGelu", "diopiGeluBackward", "diopiSubInp"} <= {k.kernel for k in wrapper}
-    assert all(k.host_op == k.kernel for k in prof.kernels)
+    assert all(k.host_op == k.range_name for k in prof.kernels)
+    # 0.1 * w.grad passed the number by value: diopiMul's host range ran diopiMulScalar
+    assert any(k.host_op == "diopiMul" and k.kernel == "diopiMulScalar" for k in wrapper)
     # backward ran on the autograd engine's device thread: its launches carry that thread
     assert len({k.rf_tid for k in prof.kernels}) >= 2
     assert all(k.dur_ns > 0 and k.start_ns >= k.launch_ns for k in prof.kernels)

@@ -8,6 +8,7 @@
 
 #include "diopi/prototypes.h"
 #include "opweave/arg_helpers.h"
+#include "opweave/by_value.h"
 #include "opweave/diopi_handles.h"
 #include "opweave/op_call.h"
 #include "opweave/op_helpers.h"

@@ -12,6 +12,7 @@
 #define OPWEAVE_PROFILER_H_
 
 #include <c10/core/Device.h>
+#include <c10/macros/Macros.h>
 
 #include <atomic>
 #include <cstdint>
@@ -39,16 +40,27 @@ class KernelTimer {
   }
   KernelTimer(const KernelTimer&) = delete;
   KernelTimer& operator=(const KernelTimer&) = delete;
+  // The launch runs another kernel than the op's DIOPI function (a catalogue name).
+  void rename(const char* kernel) noexcept;
 
  private:
   void start(const char* kernel, const char* aten, c10::DeviceIndex device);
   void finish() noexcept;
 
-  int64_t slot_ = -1;        // index of this launch's record in the session
-  uint64_t generation_ = 0;  // the session it belongs to
+  KernelTimer* outer_ = nullptr;  // the launch this one is nested in, on this thread
+  int64_t slot_ = -1;             // index of this launch's record in the session
+  uint64_t generation_ = 0;       // the session it belongs to
   owStream_t stream_ = nullptr;
   uint64_t fallbacks_before_ = 0;  // CPU fallbacks of this thread before the launch
 };
+
+// A Python number passed by value runs the op's Scalar sibling kernel (by_value.h): the
+// innermost launch this thread is timing takes that kernel's name. One relaxed load when no
+// session runs.
+void rename_timed_launch_slow(const char* kernel) noexcept;
+inline void rename_timed_launch(const char* kernel) noexcept {
+  if (C10_UNLIKELY(device_timing_on())) rename_timed_launch_slow(kernel);
+}
 
 // Session control (opweave.profiler, through torch.ops.opweave.*). start() synchronises every
 // device and records the reference events; stop() synchronises again, resolves every launch

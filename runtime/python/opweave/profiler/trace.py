@@ -42,11 +42,15 @@ class DeviceKernel:
     host_op: str = ""    # name of the host range its launch opened
     host_id: int = -1    # its correlation id ("External id" in torch 2.x traces)
     host_start_ns: int = 0
+    # the name its launch opened the host range with: `kernel`, except where the op ran
+    # another kernel (a Python number passed by value: diopiMul's range, diopiMulScalar)
+    range_name: str = ""
 
     @classmethod
     def from_json(cls, d: dict) -> "DeviceKernel":
         return cls(d["kernel"], d["aten"], d["device"], d["stream"], d["start_ns"], d["dur_ns"],
-                   d["launch_ns"], d["launch_end_ns"], d["rf_tid"], d["tid"], d["fallback"])
+                   d["launch_ns"], d["launch_end_ns"], d["rf_tid"], d["tid"], d["fallback"],
+                   range_name=d.get("range", d["kernel"]))
 
     @property
     def is_memcpy(self) -> bool:
@@ -109,7 +113,7 @@ def match_launches(kernels: list[DeviceKernel], host: list[HostEvent]) -> None:
         ranges[(h.rf_tid, h.name)].append(h)
     launches: dict[tuple[int, str], list[DeviceKernel]] = defaultdict(list)
     for k in kernels:
-        launches[(k.rf_tid, k.kernel)].append(k)
+        launches[(k.rf_tid, k.range_name or k.kernel)].append(k)
     for key, ks in launches.items():
         hs = sorted(ranges.get(key, ()), key=lambda h: h.start_ns)
         ks.sort(key=lambda k: k.launch_ns)
