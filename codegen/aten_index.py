@@ -151,6 +151,15 @@ class AtenIndex:
         return (self._cpu_kernel_name.get(overload_name)
                 or self._explicit_kernel_name.get(overload_name))
 
+    def composite(self, overload_name: str) -> bool:
+        """True when one composite kernel (explicit or implicit) serves every backend: no
+        `CPU:` entry, not structured. ATen's Scalar overloads of the binary ops are such
+        kernels (mul.Scalar is mul.Tensor on the number wrapped in a 0-dim tensor); some moved
+        from implicit to explicit between torch versions (bitwise_and_.Scalar in 2.x)."""
+        return (overload_name in self._explicit_kernel_name or
+                self.composite_implicit(overload_name)) and \
+            overload_name not in self._cpu_kernel_name and overload_name not in self._structured
+
     def _parse(self, overload_name: str) -> FunctionSchema:
         return FunctionSchema.parse(self._by_name[overload_name])
 

@@ -381,13 +381,48 @@ def plan_function(fn: DiopiFunction, hidden: frozenset = frozenset()) -> tuple[O
     return first, ""
 
 
+def _through_tensor_twin(scalar_fn: DiopiFunction, tensor_fn: DiopiFunction, arg: str,
+                         hidden: frozenset) -> Optional[RefPlan]:
+    """`scalar_fn` (diopiMulScalar) as its tensor twin's plan (diopiMul: mul.out) on the
+    number as a 0-dim CPU tensor (aten_ref::number_operand), when ATen's own overloads behind
+    `scalar_fn` are composites over the tensor overload (mul.Scalar is mul.Tensor on the
+    wrapped number): the same values, without the composite's second dispatch, its dtype
+    conversion and the functional's result copy. None when that does not hold."""
+    index = default_index()
+    direct = [b for b in scalar_fn.bindings if not b.derived]
+    if not direct or not all(index.composite(str(b.schema.name)) for b in direct):
+        return None
+    plan, _ = plan_function(tensor_fn, hidden)
+    if plan is None:
+        return None
+    first = next((a.name for a in scalar_fn.args
+                  if a.kind == "tensor" and a.direction != "out" and a.name != arg), None)
+    view, first_view = f"at::Tensor {arg}_t = aten_ref::wrap({arg});", f"at::Tensor {first}_t ="
+    for q in [plan] + plan.alternatives:
+        if view not in q.prepare or not any(line.startswith(first_view) for line in q.prepare):
+            return None
+        q.prepare = [f"at::Tensor {arg}_t = aten_ref::number_operand({first}_t, {arg});"
+                     if line == view else line for line in q.prepare]
+        q.op_name = f"{q.op_name} on the number (what {direct[0].op_name} computes)"
+    plan.diopi = scalar_fn.name
+    return plan
+
+
 def emit(cat: Catalogue, env, out: OutputSet) -> None:
     shards: list[list[RefPlan]] = [[] for _ in range(NUM_SHARDS)]
     protos: dict[str, DiopiFunction] = {}
     manual: list[tuple[str, str]] = []
     for fam in cat.families:
+        twins = {}   # Scalar function -> (its tensor twin, the argument it takes by value)
         for fn in fam.functions:
-            plan, why = plan_function(fn, cat.aten_hidden)
+            if (sibling := fam.scalar_sibling(fn)) is not None:
+                twins[sibling[0].name] = (fn, sibling[1])
+        for fn in fam.functions:
+            plan = None
+            if fn.name in twins:
+                plan = _through_tensor_twin(fn, *twins[fn.name], cat.aten_hidden)
+            if plan is None:
+                plan, why = plan_function(fn, cat.aten_hidden)
             if plan is None:
                 manual.append((fn.name, why))
             else:

@@ -124,7 +124,7 @@ extern "C" diopiError_t diopiSubInp(diopiContextHandle_t ctx, diopiTensorHandle_
   }
 }
 
-// aten::sub.Scalar
+// aten::sub.out on the number (what aten::sub.Scalar computes)
 extern "C" diopiError_t diopiSubScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                        diopiConstTensorHandle_t input, const diopiScalar_t* other,
                                        const diopiScalar_t* alpha) {
@@ -132,28 +132,27 @@ extern "C" diopiError_t diopiSubScalar(diopiContextHandle_t ctx, diopiTensorHand
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    aten_ref::ResultMemory results({out});
-    results.keep_clear_of(input_t);
-    const auto result = results.run([&] {
-      return opweave::compat::redispatch<at::_ops::sub_Scalar>(
-          aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::scalar(alpha));
-    });
-    results.copy_out({{out, result}});
+    at::Tensor other_t = aten_ref::number_operand(input_t, other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::sub_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                   aten_ref::scalar(alpha), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
   }
 }
 
-// aten::sub_.Scalar
+// aten::sub_.Tensor on the number (what aten::sub_.Scalar computes)
 extern "C" diopiError_t diopiSubInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                           const diopiScalar_t* other, const diopiScalar_t* alpha) {
   (void)ctx;
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    opweave::compat::redispatch<at::_ops::sub__Scalar>(
-        aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::scalar(alpha));
+    at::Tensor other_t = aten_ref::number_operand(input_t, other);
+    opweave::compat::redispatch<at::_ops::sub__Tensor>(aten_ref::kCpuKeys, input_t, other_t,
+                                                       aten_ref::scalar(alpha));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -968,7 +967,7 @@ extern "C" diopiError_t diopiMaskedFillInp(diopiContextHandle_t ctx, diopiTensor
   }
 }
 
-// aten::masked_fill.Scalar
+// aten::masked_fill.Tensor on the number (what aten::masked_fill.Scalar computes)
 extern "C" diopiError_t diopiMaskedFillScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                               diopiConstTensorHandle_t input,
                                               diopiConstTensorHandle_t mask,
@@ -978,11 +977,12 @@ extern "C" diopiError_t diopiMaskedFillScalar(diopiContextHandle_t ctx, diopiTen
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mask_t = aten_ref::wrap(mask);
+    at::Tensor value_t = aten_ref::number_operand(input_t, value);
     aten_ref::ResultMemory results({out});
-    results.keep_clear_of(input_t, mask_t);
+    results.keep_clear_of(input_t, mask_t, value_t);
     const auto result = results.run([&] {
-      return opweave::compat::redispatch<at::_ops::masked_fill_Scalar>(
-          aten_ref::kCpuKeys, input_t, mask_t, aten_ref::scalar(value));
+      return opweave::compat::redispatch<at::_ops::masked_fill_Tensor>(aten_ref::kCpuKeys, input_t,
+                                                                       mask_t, value_t);
     });
     results.copy_out({{out, result}});
     return diopiSuccess;
@@ -1719,7 +1719,7 @@ extern "C" diopiError_t diopiCopysign(diopiContextHandle_t ctx, diopiTensorHandl
   }
 }
 
-// aten::copysign.Scalar_out
+// aten::copysign.out on the number (what aten::copysign.Scalar_out computes)
 extern "C" diopiError_t diopiCopysignScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                             diopiConstTensorHandle_t input,
                                             const diopiScalar_t* other) {
@@ -1727,9 +1727,10 @@ extern "C" diopiError_t diopiCopysignScalar(diopiContextHandle_t ctx, diopiTenso
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::number_operand(input_t, other);
     aten_ref::Output out_o(out);
-    opweave::compat::redispatch<at::_ops::copysign_Scalar_out>(
-        aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::copysign_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                        out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -2035,7 +2036,7 @@ extern "C" diopiError_t diopiBitwiseAndInp(diopiContextHandle_t ctx, diopiTensor
   }
 }
 
-// aten::bitwise_and.Scalar_out
+// aten::bitwise_and.Tensor_out on the number (what aten::bitwise_and.Scalar_out computes)
 extern "C" diopiError_t diopiBitwiseAndScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                               diopiConstTensorHandle_t input,
                                               const diopiScalar_t* other) {
@@ -2043,9 +2044,10 @@ extern "C" diopiError_t diopiBitwiseAndScalar(diopiContextHandle_t ctx, diopiTen
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::number_operand(input_t, other);
     aten_ref::Output out_o(out);
-    opweave::compat::redispatch<at::_ops::bitwise_and_Scalar_out>(
-        aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::bitwise_and_Tensor_out>(aten_ref::kCpuKeys, input_t,
+                                                                  other_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -2053,7 +2055,7 @@ extern "C" diopiError_t diopiBitwiseAndScalar(diopiContextHandle_t ctx, diopiTen
   }
 }
 
-// aten::bitwise_and_.Scalar
+// aten::bitwise_and_.Tensor on the number (what aten::bitwise_and_.Scalar computes)
 extern "C" diopiError_t diopiBitwiseAndInpScalar(diopiContextHandle_t ctx,
                                                  diopiTensorHandle_t input,
                                                  const diopiScalar_t* other) {
@@ -2061,8 +2063,9 @@ extern "C" diopiError_t diopiBitwiseAndInpScalar(diopiContextHandle_t ctx,
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    opweave::compat::redispatch<at::_ops::bitwise_and__Scalar>(aten_ref::kCpuKeys, input_t,
-                                                               aten_ref::scalar(other));
+    at::Tensor other_t = aten_ref::number_operand(input_t, other);
+    opweave::compat::redispatch<at::_ops::bitwise_and__Tensor>(aten_ref::kCpuKeys, input_t,
+                                                               other_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -119,35 +119,33 @@ extern "C" diopiError_t diopiMulInp(diopiContextHandle_t ctx, diopiTensorHandle_
   }
 }
 
-// aten::mul.Scalar
+// aten::mul.out on the number (what aten::mul.Scalar computes)
 extern "C" diopiError_t diopiMulScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                        diopiConstTensorHandle_t input, const diopiScalar_t* other) {
   (void)ctx;
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    aten_ref::ResultMemory results({out});
-    results.keep_clear_of(input_t);
-    const auto result = results.run([&] {
-      return opweave::compat::redispatch<at::_ops::mul_Scalar>(aten_ref::kCpuKeys, input_t,
-                                                               aten_ref::scalar(other));
-    });
-    results.copy_out({{out, result}});
+    at::Tensor other_t = aten_ref::number_operand(input_t, other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::mul_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                   out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
   }
 }
 
-// aten::mul_.Scalar
+// aten::mul_.Tensor on the number (what aten::mul_.Scalar computes)
 extern "C" diopiError_t diopiMulInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                           const diopiScalar_t* other) {
   (void)ctx;
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    opweave::compat::redispatch<at::_ops::mul__Scalar>(aten_ref::kCpuKeys, input_t,
-                                                       aten_ref::scalar(other));
+    at::Tensor other_t = aten_ref::number_operand(input_t, other);
+    opweave::compat::redispatch<at::_ops::mul__Tensor>(aten_ref::kCpuKeys, input_t, other_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -190,7 +188,7 @@ extern "C" diopiError_t diopiDivInp(diopiContextHandle_t ctx, diopiTensorHandle_
   }
 }
 
-// aten::div.Scalar_mode
+// aten::div.out_mode on the number (what aten::div.Scalar_mode computes)
 extern "C" diopiError_t diopiDivScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                        diopiConstTensorHandle_t input, const diopiScalar_t* other,
                                        diopiRoundMode_t rounding_mode) {
@@ -198,21 +196,18 @@ extern "C" diopiError_t diopiDivScalar(diopiContextHandle_t ctx, diopiTensorHand
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    aten_ref::ResultMemory results({out});
-    results.keep_clear_of(input_t);
-    const auto result = results.run([&] {
-      return opweave::compat::redispatch<at::_ops::div_Scalar_mode>(
-          aten_ref::kCpuKeys, input_t, aten_ref::scalar(other),
-          aten_ref::round_mode(rounding_mode));
-    });
-    results.copy_out({{out, result}});
+    at::Tensor other_t = aten_ref::number_operand(input_t, other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::div_out_mode>(
+        aten_ref::kCpuKeys, input_t, other_t, aten_ref::round_mode(rounding_mode), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
   }
 }
 
-// aten::div_.Scalar_mode
+// aten::div_.Tensor_mode on the number (what aten::div_.Scalar_mode computes)
 extern "C" diopiError_t diopiDivInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                           const diopiScalar_t* other,
                                           diopiRoundMode_t rounding_mode) {
@@ -220,8 +215,9 @@ extern "C" diopiError_t diopiDivInpScalar(diopiContextHandle_t ctx, diopiTensorH
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    opweave::compat::redispatch<at::_ops::div__Scalar_mode>(
-        aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::round_mode(rounding_mode));
+    at::Tensor other_t = aten_ref::number_operand(input_t, other);
+    opweave::compat::redispatch<at::_ops::div__Tensor_mode>(aten_ref::kCpuKeys, input_t, other_t,
+                                                            aten_ref::round_mode(rounding_mode));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -1642,7 +1638,7 @@ extern "C" diopiError_t diopiFmod(diopiContextHandle_t ctx, diopiTensorHandle_t 
   }
 }
 
-// aten::fmod.Scalar_out
+// aten::fmod.Tensor_out on the number (what aten::fmod.Scalar_out computes)
 extern "C" diopiError_t diopiFmodScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                         diopiConstTensorHandle_t input,
                                         const diopiScalar_t* other) {
@@ -1650,9 +1646,10 @@ extern "C" diopiError_t diopiFmodScalar(diopiContextHandle_t ctx, diopiTensorHan
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::number_operand(input_t, other);
     aten_ref::Output out_o(out);
-    opweave::compat::redispatch<at::_ops::fmod_Scalar_out>(aten_ref::kCpuKeys, input_t,
-                                                           aten_ref::scalar(other), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::fmod_Tensor_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                           out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {

@@ -2071,7 +2071,7 @@ extern "C" diopiError_t diopiBitwiseOrInp(diopiContextHandle_t ctx, diopiTensorH
   }
 }
 
-// aten::bitwise_or.Scalar_out
+// aten::bitwise_or.Tensor_out on the number (what aten::bitwise_or.Scalar_out computes)
 extern "C" diopiError_t diopiBitwiseOrScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                              diopiConstTensorHandle_t input,
                                              const diopiScalar_t* other) {
@@ -2079,9 +2079,10 @@ extern "C" diopiError_t diopiBitwiseOrScalar(diopiContextHandle_t ctx, diopiTens
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::number_operand(input_t, other);
     aten_ref::Output out_o(out);
-    opweave::compat::redispatch<at::_ops::bitwise_or_Scalar_out>(
-        aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::bitwise_or_Tensor_out>(aten_ref::kCpuKeys, input_t,
+                                                                 other_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -2089,15 +2090,15 @@ extern "C" diopiError_t diopiBitwiseOrScalar(diopiContextHandle_t ctx, diopiTens
   }
 }
 
-// aten::bitwise_or_.Scalar
+// aten::bitwise_or_.Tensor on the number (what aten::bitwise_or_.Scalar computes)
 extern "C" diopiError_t diopiBitwiseOrInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                                 const diopiScalar_t* other) {
   (void)ctx;
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    opweave::compat::redispatch<at::_ops::bitwise_or__Scalar>(aten_ref::kCpuKeys, input_t,
-                                                              aten_ref::scalar(other));
+    at::Tensor other_t = aten_ref::number_operand(input_t, other);
+    opweave::compat::redispatch<at::_ops::bitwise_or__Tensor>(aten_ref::kCpuKeys, input_t, other_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -110,7 +110,7 @@ extern "C" diopiError_t diopiAddInp(diopiContextHandle_t ctx, diopiTensorHandle_
   }
 }
 
-// aten::add.Scalar
+// aten::add.out on the number (what aten::add.Scalar computes)
 extern "C" diopiError_t diopiAddScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                        diopiConstTensorHandle_t input, const diopiScalar_t* other,
                                        const diopiScalar_t* alpha) {
@@ -118,28 +118,27 @@ extern "C" diopiError_t diopiAddScalar(diopiContextHandle_t ctx, diopiTensorHand
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    aten_ref::ResultMemory results({out});
-    results.keep_clear_of(input_t);
-    const auto result = results.run([&] {
-      return opweave::compat::redispatch<at::_ops::add_Scalar>(
-          aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::scalar(alpha));
-    });
-    results.copy_out({{out, result}});
+    at::Tensor other_t = aten_ref::number_operand(input_t, other);
+    aten_ref::Output out_o(out);
+    opweave::compat::redispatch<at::_ops::add_out>(aten_ref::kCpuKeys, input_t, other_t,
+                                                   aten_ref::scalar(alpha), out_o.tensor());
+    out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
   }
 }
 
-// aten::add_.Scalar
+// aten::add_.Tensor on the number (what aten::add_.Scalar computes)
 extern "C" diopiError_t diopiAddInpScalar(diopiContextHandle_t ctx, diopiTensorHandle_t input,
                                           const diopiScalar_t* other, const diopiScalar_t* alpha) {
   (void)ctx;
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    opweave::compat::redispatch<at::_ops::add__Scalar>(
-        aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), aten_ref::scalar(alpha));
+    at::Tensor other_t = aten_ref::number_operand(input_t, other);
+    opweave::compat::redispatch<at::_ops::add__Tensor>(aten_ref::kCpuKeys, input_t, other_t,
+                                                       aten_ref::scalar(alpha));
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);
@@ -659,7 +658,7 @@ extern "C" diopiError_t diopiMSELossBackward(
   }
 }
 
-// aten::index_fill.int_Scalar
+// aten::index_fill.int_Tensor on the number (what aten::index_fill.int_Scalar computes)
 extern "C" diopiError_t diopiIndexFillScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                              diopiConstTensorHandle_t input, int64_t dim,
                                              diopiConstTensorHandle_t index,
@@ -669,11 +668,12 @@ extern "C" diopiError_t diopiIndexFillScalar(diopiContextHandle_t ctx, diopiTens
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
+    at::Tensor value_t = aten_ref::number_operand(input_t, value);
     aten_ref::ResultMemory results({out});
-    results.keep_clear_of(input_t, index_t);
+    results.keep_clear_of(input_t, index_t, value_t);
     const auto result = results.run([&] {
-      return opweave::compat::redispatch<at::_ops::index_fill_int_Scalar>(
-          aten_ref::kCpuKeys, input_t, dim, index_t, aten_ref::scalar(value));
+      return opweave::compat::redispatch<at::_ops::index_fill_int_Tensor>(
+          aten_ref::kCpuKeys, input_t, dim, index_t, value_t);
     });
     results.copy_out({{out, result}});
     return diopiSuccess;
@@ -1633,7 +1633,7 @@ extern "C" diopiError_t diopiBitwiseXorInp(diopiContextHandle_t ctx, diopiTensor
   }
 }
 
-// aten::bitwise_xor.Scalar_out
+// aten::bitwise_xor.Tensor_out on the number (what aten::bitwise_xor.Scalar_out computes)
 extern "C" diopiError_t diopiBitwiseXorScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                               diopiConstTensorHandle_t input,
                                               const diopiScalar_t* other) {
@@ -1641,9 +1641,10 @@ extern "C" diopiError_t diopiBitwiseXorScalar(diopiContextHandle_t ctx, diopiTen
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
+    at::Tensor other_t = aten_ref::number_operand(input_t, other);
     aten_ref::Output out_o(out);
-    opweave::compat::redispatch<at::_ops::bitwise_xor_Scalar_out>(
-        aten_ref::kCpuKeys, input_t, aten_ref::scalar(other), out_o.tensor());
+    opweave::compat::redispatch<at::_ops::bitwise_xor_Tensor_out>(aten_ref::kCpuKeys, input_t,
+                                                                  other_t, out_o.tensor());
     out_o.commit();
     return diopiSuccess;
   } catch (const std::exception& e) {
@@ -1651,7 +1652,7 @@ extern "C" diopiError_t diopiBitwiseXorScalar(diopiContextHandle_t ctx, diopiTen
   }
 }
 
-// aten::bitwise_xor_.Scalar
+// aten::bitwise_xor_.Tensor on the number (what aten::bitwise_xor_.Scalar computes)
 extern "C" diopiError_t diopiBitwiseXorInpScalar(diopiContextHandle_t ctx,
                                                  diopiTensorHandle_t input,
                                                  const diopiScalar_t* other) {
@@ -1659,8 +1660,9 @@ extern "C" diopiError_t diopiBitwiseXorInpScalar(diopiContextHandle_t ctx,
   try {
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
-    opweave::compat::redispatch<at::_ops::bitwise_xor__Scalar>(aten_ref::kCpuKeys, input_t,
-                                                               aten_ref::scalar(other));
+    at::Tensor other_t = aten_ref::number_operand(input_t, other);
+    opweave::compat::redispatch<at::_ops::bitwise_xor__Tensor>(aten_ref::kCpuKeys, input_t,
+                                                               other_t);
     return diopiSuccess;
   } catch (const std::exception& e) {
     return aten_ref::fail(e);

@@ -63,6 +63,12 @@ diopiDtype_t diopi_dtype(at::ScalarType t);
 c10::optional<at::ScalarType> optional_dtype(const diopiDtype_t* t);
 at::Scalar scalar(const diopiScalar_t* s);
 c10::optional<at::Scalar> optional_scalar(const diopiScalar_t* s);
+// A number as the other operand of `input`'s `.Tensor` overload (mul.out for diopiMulScalar):
+// a CPU 0-dim tensor in the dtype ATen promotes the pair to, float32 for float16 / bfloat16
+// (the precision ATen's CPU kernels take a scalar operand in) -- what the runtime stages for
+// a Python number too (OpGuard). Not a wrapped float64: ATen would convert that to the
+// common dtype through a dispatched to() on every call (~4,000 instructions).
+at::Tensor number_operand(const at::Tensor& input, const diopiScalar_t* s);
 
 inline c10::IntArrayRef ints(diopiSize_t s) {
   return c10::IntArrayRef(s.data, static_cast<size_t>(s.len));

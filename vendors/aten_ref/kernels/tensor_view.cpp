@@ -1,5 +1,7 @@
 // DIOPI arguments as ATen values (see aten_ref.h).
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/ScalarOps.h>
+#include <ATen/native/TypeProperties.h>
 #include <ATen/ops/empty.h>
 #include <c10/core/StorageImpl.h>
 #include <c10/core/TensorImpl.h>
@@ -152,6 +154,19 @@ c10::List<c10::optional<at::Tensor>> wrap_optional_list(const diopiConstTensorHa
   out.reserve(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) out.push_back(wrap_optional(hs[i]));
   return out;
+}
+
+at::Tensor number_operand(const at::Tensor& input, const diopiScalar_t* s) {
+  const at::Scalar value = scalar(s);
+  // ATen's promotion of (tensor, Python number): a float number counts as the default dtype
+  at::native::ResultTypeState state{};
+  state = at::native::update_result_type_state(input, state);
+  state.wrappedResult = value.isFloatingPoint()
+                            ? c10::typeMetaToScalarType(c10::get_default_dtype())
+                            : (value.isBoolean() ? at::kBool : at::kLong);
+  at::ScalarType dtype = at::native::result_type(state);
+  if (dtype == at::kHalf || dtype == at::kBFloat16) dtype = at::kFloat;
+  return at::detail::scalar_tensor_static(value, dtype, at::kCPU);
 }
 
 at::Scalar scalar(const diopiScalar_t* s) {
