@@ -64,6 +64,8 @@ int main(int argc, char** argv) {
                        : at::TensorOptions().device(c10::DeviceType::PrivateUse1, 0);
   at::Tensor a = at::ones({1}, dev), b = at::ones({1}, dev), out = at::ones({1}, dev);
   MlpStep mlp(dev);
+  at::Tensor number = c10::scalar_to_tensor(1.0);
+  number.unsafeGetTensorImpl()->set_wrapped_number(true);
   // The caching allocator's allocate + free on its own (the memory checker's hooks sit on it);
   // on CPU, c10's CPU allocator as the yardstick.
   c10::Allocator* cpu_alloc = c10::GetCPUAllocator();
@@ -75,6 +77,8 @@ int main(int argc, char** argv) {
       {"add_out", n, [&] { at::add_out(out, a, b); }},
       {"add", n, [&] { (void)at::add(a, b); }},
       {"mul_", n, [&] { a.mul_(1.0); }},
+      // Python's `x.mul_(1.0)`: mul_.Tensor with the number wrapped in a CPU 0-dim tensor.
+      {"mul_number", n, [&] { a.mul_(number); }},
       {"relu", n, [&] { (void)at::relu(a); }},
       {"sum", n, [&] { (void)at::sum(a); }},
       // The CPU fallback's own cost (not a native kernel); on CPU the same add.out again.
