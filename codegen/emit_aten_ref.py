@@ -390,7 +390,10 @@ def _through_tensor_twin(scalar_fn: DiopiFunction, tensor_fn: DiopiFunction, arg
     conversion and the functional's result copy. None when that does not hold."""
     index = default_index()
     direct = [b for b in scalar_fn.bindings if not b.derived]
-    if not direct or not all(index.composite(str(b.schema.name)) for b in direct):
+    # Binary ops name the number `other` and define the Scalar overload through the tensor one;
+    # fills (`value`: masked_fill, index_fill) go the other way (the tensor overload item()s)
+    if arg != "other" or not direct or \
+            not all(index.composite(str(b.schema.name)) for b in direct):
         return None
     plan, _ = plan_function(tensor_fn, hidden)
     if plan is None:

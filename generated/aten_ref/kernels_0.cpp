@@ -967,7 +967,7 @@ extern "C" diopiError_t diopiMaskedFillInp(diopiContextHandle_t ctx, diopiTensor
   }
 }
 
-// aten::masked_fill.Tensor on the number (what aten::masked_fill.Scalar computes)
+// aten::masked_fill.Scalar
 extern "C" diopiError_t diopiMaskedFillScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                               diopiConstTensorHandle_t input,
                                               diopiConstTensorHandle_t mask,
@@ -977,12 +977,11 @@ extern "C" diopiError_t diopiMaskedFillScalar(diopiContextHandle_t ctx, diopiTen
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor mask_t = aten_ref::wrap(mask);
-    at::Tensor value_t = aten_ref::number_operand(input_t, value);
     aten_ref::ResultMemory results({out});
-    results.keep_clear_of(input_t, mask_t, value_t);
+    results.keep_clear_of(input_t, mask_t);
     const auto result = results.run([&] {
-      return opweave::compat::redispatch<at::_ops::masked_fill_Tensor>(aten_ref::kCpuKeys, input_t,
-                                                                       mask_t, value_t);
+      return opweave::compat::redispatch<at::_ops::masked_fill_Scalar>(
+          aten_ref::kCpuKeys, input_t, mask_t, aten_ref::scalar(value));
     });
     results.copy_out({{out, result}});
     return diopiSuccess;

@@ -658,7 +658,7 @@ extern "C" diopiError_t diopiMSELossBackward(
   }
 }
 
-// aten::index_fill.int_Tensor on the number (what aten::index_fill.int_Scalar computes)
+// aten::index_fill.int_Scalar
 extern "C" diopiError_t diopiIndexFillScalar(diopiContextHandle_t ctx, diopiTensorHandle_t out,
                                              diopiConstTensorHandle_t input, int64_t dim,
                                              diopiConstTensorHandle_t index,
@@ -668,12 +668,11 @@ extern "C" diopiError_t diopiIndexFillScalar(diopiContextHandle_t ctx, diopiTens
     const aten_ref::BelowAutograd below_autograd;
     at::Tensor input_t = aten_ref::wrap(input);
     at::Tensor index_t = aten_ref::wrap(index);
-    at::Tensor value_t = aten_ref::number_operand(input_t, value);
     aten_ref::ResultMemory results({out});
-    results.keep_clear_of(input_t, index_t, value_t);
+    results.keep_clear_of(input_t, index_t);
     const auto result = results.run([&] {
-      return opweave::compat::redispatch<at::_ops::index_fill_int_Tensor>(
-          aten_ref::kCpuKeys, input_t, dim, index_t, value_t);
+      return opweave::compat::redispatch<at::_ops::index_fill_int_Scalar>(
+          aten_ref::kCpuKeys, input_t, dim, index_t, aten_ref::scalar(value));
     });
     results.copy_out({{out, result}});
     return diopiSuccess;
