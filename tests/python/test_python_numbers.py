@@ -111,3 +111,51 @@ def test_aten_ref_computes_numbers_bit_identically_to_cpu(run_python):
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result == {"bad": [], "fallbacks": {}}
+
+
+class _PlantedScalarKernel:
+    """Puts a stand-in into the vendor's diopiMulInpScalar slot that returns `status` (the slot
+    table is libopweave's `opweave::g_diopi_slots`, written at load and read per call)."""
+
+    def __init__(self, status: int):
+        import ctypes
+        lib = ctypes.CDLL(str(opweave._library_path()))
+        index = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p)(
+            ("_ZN7opweave16diopi_slot_indexEPKc", lib))(b"diopiMulInpScalar")
+        assert index >= 0
+        self.slots = (ctypes.c_void_p * (index + 1)).in_dll(lib, "_ZN7opweave13g_diopi_slotsE")
+        self.index, self.calls = index, 0
+
+        def kernel(ctx, tensor, scalar):
+            self.calls += 1
+            return status
+        self.kernel = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
+                                       ctypes.c_void_p)(kernel)
+
+    def __enter__(self):
+        import ctypes
+        self.saved = self.slots[self.index]
+        self.slots[self.index] = ctypes.cast(self.kernel, ctypes.c_void_p).value
+        return self
+
+    def __exit__(self, *exc):
+        self.slots[self.index] = self.saved
+
+
+def test_a_declining_scalar_kernel_leaves_the_number_to_the_tensor_kernel(dev0):
+    x = torch.ones(8, device=dev0)
+    x.mul_(1.0)
+    with _PlantedScalarKernel(status=1000) as planted:   # diopiDtypeNotSupported
+        assert allocations(lambda: x.mul_(0.5)) == 1     # staged for diopiMulInp
+    assert planted.calls == 1
+    torch.testing.assert_close(x.cpu(), torch.full((8,), 0.5))
+    assert opweave.fallback_stats() == {}
+
+
+def test_a_failing_scalar_kernel_raises_naming_the_op_and_the_kernel(dev0):
+    x = torch.ones(8, device=dev0)
+    x.mul_(1.0)
+    with _PlantedScalarKernel(status=1):   # diopiErrorOccurred
+        with pytest.raises(RuntimeError, match=r"aten::mul_\.Tensor: diopiMulInpScalar failed"):
+            x.mul_(0.5)
+    torch.testing.assert_close(x.cpu(), torch.ones(8))
