@@ -88,11 +88,14 @@ void recompute_locked(Registry& r) {
   }
   // A Scalar kernel takes Python numbers for a tensor op (by_value.h) unless the user sent
   // an op bound to it to the CPU: a kernel under suspicion is not called by another name.
-  for (int s = 0; s < kDiopiFnCount; ++s) {
-    g_by_value_slots[s].store(g_diopi_slots[s] != nullptr, std::memory_order_relaxed);
-  }
+  // Decided in full first, then stored: a reader never sees a forced slot as usable.
+  std::vector<bool> usable(kDiopiFnCount);
+  for (int slot = 0; slot < kDiopiFnCount; ++slot) usable[slot] = g_diopi_slots[slot] != nullptr;
   for (size_t i = 0; i < r.ops.size(); ++i) {
-    if (r.forced[i]) g_by_value_slots[g_op_slots[i]].store(false, std::memory_order_relaxed);
+    if (r.forced[i]) usable[g_op_slots[i]] = false;
+  }
+  for (int slot = 0; slot < kDiopiFnCount; ++slot) {
+    g_by_value_slots[slot].store(usable[slot], std::memory_order_relaxed);
   }
   set_memory_reporting(s.profile || s.profile_session);
 }
