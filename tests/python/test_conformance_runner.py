@@ -12,6 +12,9 @@ from opweave.conformance import cases, golden, report
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OPS = "diopiAdd,diopiSum,diopiMm,diopiSigmoidBackward,diopi(Where|EqScalar|Nonzero|UniformInp)"
 DTYPES = "float32,bfloat16,bool"
+# The tests share one module-scoped suite and read the reports earlier ones wrote (the support
+# matrix expects diopiMm's clean run): under xdist they must run in one worker, in file order.
+pytestmark = pytest.mark.xdist_group("conformance_runner")
 
 
 @pytest.fixture(scope="module")
