@@ -67,7 +67,8 @@ c10::optional<at::Scalar> optional_scalar(const diopiScalar_t* s);
 // a CPU 0-dim tensor in the dtype ATen promotes the pair to, float32 for float16 / bfloat16
 // (the precision ATen's CPU kernels take a scalar operand in) -- what the runtime stages for
 // a Python number too (OpGuard). Not a wrapped float64: ATen would convert that to the
-// common dtype through a dispatched to() on every call (~4,000 instructions).
+// common dtype through a dispatched to() on every call (a 1-element mul_: 15,880 instructions
+// against 8,282, bench/icount.py case mul_number).
 at::Tensor number_operand(const at::Tensor& input, const diopiScalar_t* s);
 
 inline c10::IntArrayRef ints(diopiSize_t s) {
