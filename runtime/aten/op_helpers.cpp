@@ -12,18 +12,18 @@ void nll_loss_total_weight(at::Tensor& total_weight, const at::Tensor& input,
     total_weight.fill_(0);
     return;
   }
-  // Runs through the dispatcher on the device, with catalogue kernels (eq, sum, mul, add).
-  const at::Tensor ignored = at::eq(target, ignore_index);
-  at::Tensor total;
-  if (weight.has_value() && weight->defined()) {
-    const at::Tensor safe_target = at::where(ignored, at::zeros_like(target), target);
-    const at::Tensor kept = at::add(at::mul(ignored.to(input.scalar_type()), -1), 1);
-    total =
-        at::sum(at::mul(weight->index_select(0, safe_target.reshape({-1})), kept.reshape({-1})));
-  } else {
-    total = at::add(at::mul(at::sum(ignored.to(input.scalar_type())), -1), target.numel());
+  // Runs through the dispatcher on the device, with catalogue kernels. Without class weights
+  // the total is the count of kept targets: two kernels (a sum over a float copy of the mask,
+  // negated, added to numel and copied into the output took seven).
+  const at::Tensor kept = at::ne(target, ignore_index);
+  if (!weight.has_value() || !weight->defined()) {
+    // An empty dim list reduces over all dims, in 1.13 and 2.x alike.
+    at::sum_out(total_weight, kept, at::IntArrayRef{}, /*keepdim=*/false, input.scalar_type());
+    return;
   }
-  total_weight.copy_(total.reshape({}));
+  const at::Tensor safe_target = at::where(kept, target, at::zeros_like(target));
+  const at::Tensor picked = weight->index_select(0, safe_target.reshape({-1}));
+  total_weight.copy_(at::sum(at::mul(picked, kept.reshape({-1}).to(input.scalar_type()))));
 }
 
 }  // namespace helpers

@@ -197,3 +197,31 @@ def test_upsample_with_a_scale_the_sizes_do_not_reproduce_falls_back_to_cpu():
     same(x.grad, xd.grad, atol=1e-6)
     stats = opweave.fallback_stats()
     assert any("upsample_nearest2d" in k for k in stats), stats
+
+
+# nll_loss_forward's second output, which DIOPI's NLLLoss does not produce: the runtime computes
+# it from the targets on the device (runtime/aten/op_helpers.cpp), and autograd saves it for the
+# backward. A wrong count would scale a mean loss's gradient without any error.
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("reduction", [0, 1, 2])   # none, mean, sum
+@pytest.mark.parametrize("case", ["rows", "rows_ignored", "one_row", "weighted", "weighted_ignored",
+                                  "all_ignored"])
+def test_nll_loss_total_weight_matches_cpu(case, reduction, dtype):
+    scores = torch.randn(7, 4, generator=gen(9), dtype=dtype).log_softmax(1)
+    target = torch.tensor([0, 3, 1, 1, 2, 3, 0])
+    weight, ignore = None, -100
+    if case == "rows_ignored":
+        target[[1, 4]] = ignore = 2
+    elif case == "one_row":
+        scores, target = scores[0], target[0]
+    elif case.startswith("weighted"):
+        weight = torch.tensor([0.5, 2.0, 1.25, 0.75], dtype=dtype)
+        ignore = 3 if case == "weighted_ignored" else ignore
+    elif case == "all_ignored":
+        target.fill_(ignore)
+    args = (scores, target, weight, reduction, ignore)
+    opweave.fallback_stats(reset=True)
+    got = torch.ops.aten.nll_loss_forward(*to(D, args))
+    assert opweave.fallback_stats() == {}
+    expected = torch.ops.aten.nll_loss_forward(*args)
+    same(expected, got, atol=0)
