@@ -7,6 +7,11 @@ medians compared. Prints one JSON object: per model, the median step times, the 
 cpu_time / device_time (1.0 = native speed) in wall time and in process CPU time (less
 sensitive to other processes' load), the ratio of the best rounds (the least disturbed), and
 the largest loss difference seen.
+
+On torch 2.x each round also times the device step with autograd's multithreading off
+(torch.autograd.set_multithreading_enabled(False)): the backward then runs on the calling
+thread, as native CPU's does, instead of autograd's device thread (see bench/run.py models()).
+torch 1.13 has no such switch.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from opweave.demo import cnn, gpt, mlp
 from benchlib import knob
 
 ROUNDS = knob("ROUNDS", 9, 1)
+CALLING_THREAD = getattr(torch.autograd, "set_multithreading_enabled", None)  # torch >= 2.0
 STEPS = knob("STEPS", 20, 2)
 
 
@@ -93,10 +99,13 @@ def main() -> int:
     for name, build in MODELS.items():
         cpu, dev = Trainer(build, "cpu"), Trainer(build, opweave.device(0))
         cpu.time_steps(2), dev.time_steps(2)   # warm-up: allocator caches, first-call setup
-        cpu_t, dev_t = [], []
+        cpu_t, dev_t, same_thread_t = [], [], []
         for _ in range(ROUNDS):
             cpu_t.append(cpu.time_steps(STEPS))
             dev_t.append(dev.time_steps(STEPS))
+            if CALLING_THREAD is not None:
+                with CALLING_THREAD(False):
+                    same_thread_t.append(dev.time_steps(STEPS))
         c, d = (statistics.median(t[0] for t in ts) for ts in (cpu_t, dev_t))
         cc, dc = (statistics.median(t[1] for t in ts) for ts in (cpu_t, dev_t))
         best_c, best_d = (min(t[0] for t in ts) for ts in (cpu_t, dev_t))
@@ -104,6 +113,9 @@ def main() -> int:
         results[name] = {"cpu_ms": c * 1e3, "device_ms": d * 1e3, "speed_vs_cpu": c / d,
                          "best_speed_vs_cpu": best_c / best_d,
                          "process_cpu_speed_vs_cpu": cc / dc, "max_loss_rel_diff": diff}
+        if same_thread_t:
+            results[name]["calling_thread_speed_vs_cpu"] = \
+                c / statistics.median(t[0] for t in same_thread_t)
     results["fallbacks"] = opweave.fallback_stats()
     json.dump(results, sys.stdout)
     print()

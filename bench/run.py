@@ -15,7 +15,8 @@ are noisy, so nothing here is a pass/fail test; the `target.*` lines say met / n
   model.*        training steps on aten_ref (ATen's CPU kernels behind DIOPI) against native CPU,
                  the median over 3 fresh processes (1 in quick mode), each listed; and as
                  often in processes held on one core (taskset), which leaves out the
-                 cross-core cache traffic of autograd's device thread (see models())
+                 cross-core cache traffic of autograd's device thread (see models()); on
+                 torch 2.x also with the backward on the calling thread (multithreading off)
   optim.*        AdamW single-tensor / foreach / fused on the sim device
   graph.*        graph mode (opweave.compile, bench/dicp_bench.py) against eager on sim
   allreduce.*    the opweave process group against Gloo, 2 processes (bench/allreduce.py)
@@ -165,7 +166,8 @@ def models() -> None:
     # every non-CPU device), which the scheduler puts on the other core: aten_ref computes on
     # the host, so its backward reads activations that forward left in the other core's
     # caches. A real accelerator's data stays in device memory; the one-core ratio leaves that
-    # artefact out.
+    # artefact out. On torch 2.x each process also times the device step with autograd's
+    # multithreading off, which runs the backward on the calling thread (the same core, no pin).
     pin = None
     if shutil.which("taskset"):  # the first core this process may run on (a cpuset may omit 0)
         pin = ("taskset", "-c", str(min(os.sched_getaffinity(0))))
@@ -191,6 +193,10 @@ def models() -> None:
         print(f"model.{name}.max_loss_rel_diff: {max(v['max_loss_rel_diff'] for v in per):.1e}")
         target(f"model_speed_vs_cpu.{name}", med["speed_vs_cpu"], med["speed_vs_cpu"] >= 0.97,
                ">= 0.97")
+        if "calling_thread_speed_vs_cpu" in per[0]:
+            same = sorted(v["calling_thread_speed_vs_cpu"] for v in per)
+            print(f"model.{name}.speed_vs_cpu_backward_on_calling_thread: "
+                  f"{statistics.median(same):.3f} (per process: {', '.join(f'{x:.3f}' for x in same)})")
         if pinned:
             one = sorted(r[name]["speed_vs_cpu"] for r in pinned)
             print(f"model.{name}.speed_vs_cpu_one_core: {statistics.median(one):.3f} "
