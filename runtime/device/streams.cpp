@@ -15,10 +15,13 @@ std::atomic<owStream_t> g_streams[kMaxDevices][kStreamsPerDevice];
 std::mutex g_create_mu;
 std::atomic<uint32_t> g_pool_cursor[kMaxDevices];
 
-// Initial-exec (one load from the static TLS block, one byte of it): every op reads it;
-// a shared library's default TLS access is a __tls_get_addr call.
+// Initial-exec (one load from the static TLS block): every op reads both; a shared library's
+// default TLS access is a __tls_get_addr call. The static block's room for libraries loaded
+// with dlopen is small (glibc's surplus), hence a byte per device and stream id.
 __attribute__((tls_model("initial-exec"))) thread_local c10::DeviceIndex t_device = 0;
-thread_local c10::StreamId t_stream[kMaxDevices];  // zero-initialised: the default stream
+static_assert(kStreamsPerDevice <= 256, "t_stream holds a stream id in a byte");
+// Zero-initialised: the default stream.
+__attribute__((tls_model("initial-exec"))) thread_local uint8_t t_stream[kMaxDevices];
 
 constexpr c10::DeviceType kType = c10::DeviceType::PrivateUse1;
 
@@ -85,7 +88,7 @@ c10::Stream exchange_stream(const c10::Stream& stream) {
   check_stream(stream);
   const c10::DeviceIndex d = stream.device_index();
   c10::Stream previous = make_stream(d, t_stream[d]);
-  t_stream[d] = stream.id();
+  t_stream[d] = static_cast<uint8_t>(stream.id());
   return previous;
 }
 
