@@ -81,7 +81,8 @@ class OpLoader(LoaderBase):
                 self.err(d.line_of("kernel"), name, "a graph kernel has no ATen twin: give the "
                                                     "op a CPU reference with 'ref'")
         elif "diopi" in d:
-            diopi, derived = self.diopi_call(d, name, ports, outputs, attrs, infer)
+            diopi, derived = self.diopi_call(d, name, ports, outputs, attrs, infer,
+                                             derive="ref" not in d)
             ref = ref or derived
             fn = self.diopi.get(d["diopi"])
             if diopi is not None and ref is None and fn is not None and not fn.bindings:
@@ -161,7 +162,11 @@ class OpLoader(LoaderBase):
             return None
         port_names = {p.name for p in ports}
         attr_types = {a.name: a for a in attrs}
-        if rname not in ("aten", "reference") and len(outputs) != 1:
+        if rname == "same_as" and len(args) != len(outputs):
+            self.err(line, who, f"rule 'same_as' names one port per output: {len(outputs)} "
+                                f"output(s), {len(args)} port(s)")
+            return None
+        if rname not in ("aten", "reference", "same_as") and len(outputs) != 1:
             self.err(line, who, f"rule '{rname}' infers one output; a vendor op with "
                                 f"{len(outputs)} outputs needs aten(...)")
             return None
@@ -178,7 +183,7 @@ class OpLoader(LoaderBase):
 
         ok = True
         if rname == "same_as":
-            ok = need(args[0], ("port",))
+            ok = all(need(a, ("port",)) for a in args)
         elif rname in ("broadcast", "compare"):
             ok = need(args[0], ("port",)) and all(need(a, ("port", "scalar")) for a in args[1:])
         elif rname == "reduce":
@@ -244,7 +249,7 @@ class OpLoader(LoaderBase):
         name = self.python_name(raw, line, who, "ref")
         return Reference("custom", name) if name else None
 
-    def diopi_call(self, d, who, ports, outputs, attrs, infer):
+    def diopi_call(self, d, who, ports, outputs, attrs, infer, derive=True):
         fname = d["diopi"]
         fn: Optional[DiopiFunction] = self.diopi.get(fname) if isinstance(fname, str) else None
         line = d.line_of("diopi")
@@ -318,6 +323,10 @@ class OpLoader(LoaderBase):
         if len(call) != len(fn.args):
             return None, None
         diopi = DiopiCall(fn.name, tuple(call), tuple(dtypes))
+        # An explicit `ref` replaces the derived one (DIOPI's function may lack an ATen
+        # argument the reference needs, as layer norm's backward lacks output_mask).
+        if not derive:
+            return diopi, None
         return diopi, self.derived_reference(fn, who, line, bind, outputs, attr_map)
 
     def graph_kernel(self, d, who, ports, outputs, attrs) -> Optional[DiopiCall]:

@@ -30,7 +30,7 @@ OPTIONAL_OK = ("int", "ints", "float", "scalar", "str", "dtype")
 
 # Inference rules: name -> (min args, max args or None, doc).
 RULES = {
-    "same_as": (1, 1, "shape and dtype of the port"),
+    "same_as": (1, None, "shape and dtype of the port (one output per port named)"),
     "broadcast": (2, None, "broadcast shape of the ports, dtype promoted (scalar attributes too)"),
     "compare": (2, 2, "broadcast shape, bool dtype"),
     "reduce": (3, 3, "reduce(port, dims attr, keepdim attr): all dims when dims is empty"),

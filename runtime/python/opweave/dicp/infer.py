@@ -89,7 +89,7 @@ def infer_specs(op, ports: dict, attrs: dict) -> list:
 
     args = rule.args
     if rule.name == "same_as":
-        return [port(args[0])]
+        return [port(a) for a in args]
     if rule.name in ("broadcast", "compare"):
         shapes, values = [], []
         for a in args:
