@@ -2,7 +2,7 @@
 # Source: specs/dicp/sim.yaml (validated against specs/ops.yaml).
 """Graph-mode conversion table of the `sim` vendor: The simulated accelerator; every vendor op runs one kernel (DIOPI, or a graph-level fused kernel) or is a view.
 
-64 vendor ops; 79 conversions (71 map, 3 decomp, 2 custom, 3 unsupported): 77 pure data, 2 hand-written handlers.
+71 vendor ops; 87 conversions (77 map, 3 decomp, 4 custom, 3 unsupported): 83 pure data, 4 hand-written handlers.
 """
 
 from opweave.dicp.table import (Attr, Conversion, DiopiCall, MapSpec, Port, Reference, Rule, Step,
@@ -13,7 +13,7 @@ SOURCE = 'specs/dicp/sim.yaml'
 EXECUTABLE = True
 DATA_FORMAT = 'opweave.dicp.formats.plain_nd'
 FUSIONS = ('opweave.dicp.fusions.mm_add_to_addmm', 'opweave.dicp.fusions.addmm_activation', 'opweave.dicp.fusions.mul_sigmoid_to_silu')
-COUNTS = {'map': 71, 'decomp': 3, 'custom': 2, 'unsupported': 3}
+COUNTS = {'map': 77, 'decomp': 3, 'custom': 4, 'unsupported': 3}
 
 # ---------------------------------------------------------------------------------- vendor ops
 
@@ -486,8 +486,44 @@ class GtScalar(VendorOp):
     line = 137
 
 
+class NeScalar(VendorOp):
+    """NeScalar (specs/dicp/sim.yaml:138)"""
+
+    inputs = (Port(name='input', optional=False),)
+    outputs = ('out',)
+    attrs = (Attr(name='other', type='scalar', optional=False),)
+    infer = Rule(name='compare', args=('input', 'other'))
+    diopi = DiopiCall(function='diopiNeScalar', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('other', 'attr', 'other', 'const diopiScalar_t*', 'scalar')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64', 'bool')), ('input', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64', 'bool'))))
+    ref = Reference(kind='aten_out', target='ne.Scalar_out', args=(('self', 'port', 'input'), ('other', 'attr', 'other'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
+    line = 138
+
+
+class MaskedFill(VendorOp):
+    """MaskedFill (specs/dicp/sim.yaml:139)"""
+
+    inputs = (Port(name='input', optional=False), Port(name='mask', optional=False))
+    outputs = ('out',)
+    attrs = (Attr(name='value', type='scalar', optional=False),)
+    infer = Rule(name='aten', args=('masked_fill.Scalar', 'input', 'mask', 'value'))
+    diopi = DiopiCall(function='diopiMaskedFillScalar', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('mask', 'port', 'mask', 'diopiConstTensorHandle_t', 'tensor'), ('value', 'attr', 'value', 'const diopiScalar_t*', 'scalar')), dtypes=(('out', ('bool', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64')), ('input', ('bool', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64')), ('mask', ('bool',))))
+    ref = Reference(kind='aten', target='masked_fill.Scalar', args=(('self', 'port', 'input'), ('mask', 'port', 'mask'), ('value', 'attr', 'value')), outputs=(0,))
+    line = 139
+
+
+class Triu(VendorOp):
+    """Triu (specs/dicp/sim.yaml:144)"""
+
+    inputs = (Port(name='input', optional=False),)
+    outputs = ('out',)
+    attrs = (Attr(name='diagonal', type='int', optional=False),)
+    infer = Rule(name='same_as', args=('input',))
+    diopi = DiopiCall(function='diopiTriu', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('diagonal', 'attr', 'diagonal', 'int64_t', 'int')), dtypes=(('out', ('bool', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64')), ('input', ('bool', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64'))))
+    ref = Reference(kind='aten_out', target='triu.out', args=(('self', 'port', 'input'), ('diagonal', 'attr', 'diagonal'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
+    line = 144
+
+
 class Where(VendorOp):
-    """Where (specs/dicp/sim.yaml:138)"""
+    """Where (specs/dicp/sim.yaml:149)"""
 
     inputs = (Port(name='condition', optional=False), Port(name='input', optional=False), Port(name='other', optional=False))
     outputs = ('out',)
@@ -495,11 +531,11 @@ class Where(VendorOp):
     infer = Rule(name='aten', args=('where.self', 'condition', 'input', 'other'))
     diopi = DiopiCall(function='diopiWhere', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('condition', 'port', 'condition', 'diopiConstTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('other', 'port', 'other', 'diopiConstTensorHandle_t', 'tensor')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')), ('condition', ('bool',)), ('input', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')), ('other', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64'))))
     ref = Reference(kind='aten_out', target='where.self_out', args=(('condition', 'port', 'condition'), ('self', 'port', 'input'), ('other', 'port', 'other'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 138
+    line = 149
 
 
 class Sum(VendorOp):
-    """Sum (specs/dicp/sim.yaml:143)"""
+    """Sum (specs/dicp/sim.yaml:154)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -507,11 +543,11 @@ class Sum(VendorOp):
     infer = Rule(name='reduce', args=('input', 'dim', 'keepdim'))
     diopi = DiopiCall(function='diopiSum', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('dim', 'attr', 'dim', 'diopiSize_t', 'size')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')), ('input', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64'))))
     ref = Reference(kind='aten_out', target='sum.IntList_out', args=(('self', 'port', 'input'), ('dim', 'attr', 'dim'), ('keepdim', 'attr', 'keepdim'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 143
+    line = 154
 
 
 class Mean(VendorOp):
-    """Mean (specs/dicp/sim.yaml:148)"""
+    """Mean (specs/dicp/sim.yaml:159)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -519,11 +555,11 @@ class Mean(VendorOp):
     infer = Rule(name='reduce', args=('input', 'dim', 'keepdim'))
     diopi = DiopiCall(function='diopiMean', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('dim', 'attr', 'dim', 'diopiSize_t', 'size')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64')), ('input', ('float16', 'bfloat16', 'float32', 'float64'))))
     ref = Reference(kind='aten_out', target='mean.out', args=(('self', 'port', 'input'), ('dim', 'attr', 'dim'), ('keepdim', 'attr', 'keepdim'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 148
+    line = 159
 
 
 class Mm(VendorOp):
-    """Mm (specs/dicp/sim.yaml:154)"""
+    """Mm (specs/dicp/sim.yaml:165)"""
 
     inputs = (Port(name='input', optional=False), Port(name='mat2', optional=False))
     outputs = ('out',)
@@ -531,11 +567,11 @@ class Mm(VendorOp):
     infer = Rule(name='matmul', args=('input', 'mat2'))
     diopi = DiopiCall(function='diopiMm', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('mat2', 'port', 'mat2', 'diopiConstTensorHandle_t', 'tensor')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64')), ('input', ('float16', 'bfloat16', 'float32', 'float64')), ('mat2', ('float16', 'bfloat16', 'float32', 'float64'))))
     ref = Reference(kind='aten_out', target='mm.out', args=(('self', 'port', 'input'), ('mat2', 'port', 'mat2'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 154
+    line = 165
 
 
 class Bmm(VendorOp):
-    """Bmm (specs/dicp/sim.yaml:155)"""
+    """Bmm (specs/dicp/sim.yaml:166)"""
 
     inputs = (Port(name='input', optional=False), Port(name='mat2', optional=False))
     outputs = ('out',)
@@ -543,11 +579,11 @@ class Bmm(VendorOp):
     infer = Rule(name='matmul', args=('input', 'mat2'))
     diopi = DiopiCall(function='diopiBmm', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('mat2', 'port', 'mat2', 'diopiConstTensorHandle_t', 'tensor')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64')), ('input', ('float16', 'bfloat16', 'float32', 'float64')), ('mat2', ('float16', 'bfloat16', 'float32', 'float64'))))
     ref = Reference(kind='aten_out', target='bmm.out', args=(('self', 'port', 'input'), ('mat2', 'port', 'mat2'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 155
+    line = 166
 
 
 class Addmm(VendorOp):
-    """Addmm (specs/dicp/sim.yaml:156)"""
+    """Addmm (specs/dicp/sim.yaml:167)"""
 
     inputs = (Port(name='input', optional=False), Port(name='mat1', optional=False), Port(name='mat2', optional=False))
     outputs = ('out',)
@@ -555,11 +591,11 @@ class Addmm(VendorOp):
     infer = Rule(name='matmul', args=('mat1', 'mat2', 'input'))
     diopi = DiopiCall(function='diopiAddmm', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('mat1', 'port', 'mat1', 'diopiConstTensorHandle_t', 'tensor'), ('mat2', 'port', 'mat2', 'diopiConstTensorHandle_t', 'tensor'), ('beta', 'attr', 'beta', 'const diopiScalar_t*', 'scalar'), ('alpha', 'attr', 'alpha', 'const diopiScalar_t*', 'scalar')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64')), ('input', ('float16', 'bfloat16', 'float32', 'float64')), ('mat1', ('float16', 'bfloat16', 'float32', 'float64')), ('mat2', ('float16', 'bfloat16', 'float32', 'float64'))))
     ref = Reference(kind='aten_out', target='addmm.out', args=(('self', 'port', 'input'), ('mat1', 'port', 'mat1'), ('mat2', 'port', 'mat2'), ('beta', 'attr', 'beta'), ('alpha', 'attr', 'alpha'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 156
+    line = 167
 
 
 class AddmmAct(VendorOp):
-    """act(beta * input + alpha * mat1 @ mat2) in one kernel (relu, gelu or gelu_tanh); made by the addmm_activation fusion. (specs/dicp/sim.yaml:161)"""
+    """act(beta * input + alpha * mat1 @ mat2) in one kernel (relu, gelu or gelu_tanh); made by the addmm_activation fusion. (specs/dicp/sim.yaml:172)"""
 
     inputs = (Port(name='input', optional=False), Port(name='mat1', optional=False), Port(name='mat2', optional=False))
     outputs = ('out',)
@@ -567,11 +603,11 @@ class AddmmAct(VendorOp):
     infer = Rule(name='matmul', args=('mat1', 'mat2', 'input'))
     diopi = DiopiCall(function='simFusedAddmmAct', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('mat1', 'port', 'mat1', 'diopiConstTensorHandle_t', 'tensor'), ('mat2', 'port', 'mat2', 'diopiConstTensorHandle_t', 'tensor'), ('beta', 'attr', 'beta', 'const diopiScalar_t*', 'scalar'), ('alpha', 'attr', 'alpha', 'const diopiScalar_t*', 'scalar'), ('activation', 'attr', 'activation', 'const char*', 'str')), dtypes=(('out', ('float32', 'float64')), ('input', ('float32', 'float64')), ('mat1', ('float32', 'float64')), ('mat2', ('float32', 'float64'))), graph_kernel=True)
     ref = Reference(kind='custom', target='opweave.dicp.refs.addmm_activation')
-    line = 161
+    line = 172
 
 
 class Softmax(VendorOp):
-    """Softmax (specs/dicp/sim.yaml:170)"""
+    """Softmax (specs/dicp/sim.yaml:181)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -579,11 +615,11 @@ class Softmax(VendorOp):
     infer = Rule(name='same_as', args=('input',))
     diopi = DiopiCall(function='diopiSoftmax', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('dim', 'attr', 'dim', 'int64_t', 'int')), dtypes=(('out', ('float32', 'float64')), ('input', ('float32', 'float64'))))
     ref = Reference(kind='aten_out', target='_softmax.out', args=(('self', 'port', 'input'), ('dim', 'attr', 'dim'), ('half_to_float', 'fixed', False), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 170
+    line = 181
 
 
 class SoftmaxBackward(VendorOp):
-    """SoftmaxBackward (specs/dicp/sim.yaml:175)"""
+    """SoftmaxBackward (specs/dicp/sim.yaml:186)"""
 
     inputs = (Port(name='grad_output', optional=False), Port(name='output', optional=False))
     outputs = ('grad_input',)
@@ -591,11 +627,11 @@ class SoftmaxBackward(VendorOp):
     infer = Rule(name='cast', args=('grad_output', 'input_dtype'))
     diopi = DiopiCall(function='diopiSoftmaxBackward', args=(('grad_input', 'output', 'grad_input', 'diopiTensorHandle_t', 'tensor'), ('grad_output', 'port', 'grad_output', 'diopiConstTensorHandle_t', 'tensor'), ('output', 'port', 'output', 'diopiConstTensorHandle_t', 'tensor'), ('dim', 'attr', 'dim', 'int64_t', 'int')), dtypes=(('grad_input', ('float32', 'float64')), ('grad_output', ('float32', 'float64')), ('output', ('float32', 'float64'))))
     ref = Reference(kind='aten_out', target='_softmax_backward_data.out', args=(('grad_output', 'port', 'grad_output'), ('output', 'port', 'output'), ('dim', 'attr', 'dim'), ('input_dtype', 'attr', 'input_dtype'), ('grad_input', 'output', 'grad_input')), outputs=(('grad_input', 'grad_input'),))
-    line = 175
+    line = 186
 
 
 class LogSoftmax(VendorOp):
-    """LogSoftmax (specs/dicp/sim.yaml:181)"""
+    """LogSoftmax (specs/dicp/sim.yaml:192)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -603,11 +639,11 @@ class LogSoftmax(VendorOp):
     infer = Rule(name='same_as', args=('input',))
     diopi = DiopiCall(function='diopiLogSoftmax', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('dim', 'attr', 'dim', 'int64_t', 'int')), dtypes=(('out', ('float32', 'float64')), ('input', ('float32', 'float64'))))
     ref = Reference(kind='aten_out', target='_log_softmax.out', args=(('self', 'port', 'input'), ('dim', 'attr', 'dim'), ('half_to_float', 'fixed', False), ('out', 'output', 'out')), outputs=(('out', 'out'),))
-    line = 181
+    line = 192
 
 
 class LogSoftmaxBackward(VendorOp):
-    """LogSoftmaxBackward (specs/dicp/sim.yaml:186)"""
+    """LogSoftmaxBackward (specs/dicp/sim.yaml:197)"""
 
     inputs = (Port(name='grad_output', optional=False), Port(name='output', optional=False))
     outputs = ('grad_input',)
@@ -615,11 +651,11 @@ class LogSoftmaxBackward(VendorOp):
     infer = Rule(name='cast', args=('grad_output', 'input_dtype'))
     diopi = DiopiCall(function='diopiLogSoftmaxBackward', args=(('grad_input', 'output', 'grad_input', 'diopiTensorHandle_t', 'tensor'), ('grad_output', 'port', 'grad_output', 'diopiConstTensorHandle_t', 'tensor'), ('output', 'port', 'output', 'diopiConstTensorHandle_t', 'tensor'), ('dim', 'attr', 'dim', 'int64_t', 'int')), dtypes=(('grad_input', ('float32', 'float64')), ('grad_output', ('float32', 'float64')), ('output', ('float32', 'float64'))))
     ref = Reference(kind='aten_out', target='_log_softmax_backward_data.out', args=(('grad_output', 'port', 'grad_output'), ('output', 'port', 'output'), ('dim', 'attr', 'dim'), ('input_dtype', 'attr', 'input_dtype'), ('out', 'output', 'grad_input')), outputs=(('grad_input', 'out'),))
-    line = 186
+    line = 197
 
 
 class NLLLoss(VendorOp):
-    """NLLLoss (specs/dicp/sim.yaml:192)"""
+    """NLLLoss (specs/dicp/sim.yaml:203)"""
 
     inputs = (Port(name='input', optional=False), Port(name='target', optional=False), Port(name='weight', optional=True))
     outputs = ('out',)
@@ -627,11 +663,11 @@ class NLLLoss(VendorOp):
     infer = Rule(name='aten', args=('nll_loss_forward', 'input', 'target', 'weight', 'reduction', 'ignore_index'))
     diopi = DiopiCall(function='diopiNLLLoss', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('target', 'port', 'target', 'diopiConstTensorHandle_t', 'tensor'), ('weight', 'port', 'weight', 'diopiConstTensorHandle_t', 'tensor'), ('reduction', 'attr', 'reduction', 'diopiReduction_t', 'enum'), ('ignore_index', 'attr', 'ignore_index', 'int64_t', 'int')), dtypes=(('out', ('float32', 'float64')), ('input', ('float32', 'float64')), ('target', ('int64',)), ('weight', ('float32', 'float64'))))
     ref = Reference(kind='aten_out', target='nll_loss_forward.output', args=(('self', 'port', 'input'), ('target', 'port', 'target'), ('weight', 'port', 'weight'), ('reduction', 'attr', 'reduction'), ('ignore_index', 'attr', 'ignore_index'), ('output', 'output', 'out'), ('total_weight', 'scratch', None)), outputs=(('out', 'output'),))
-    line = 192
+    line = 203
 
 
 class NLLLossBackward(VendorOp):
-    """NLLLossBackward (specs/dicp/sim.yaml:197)"""
+    """NLLLossBackward (specs/dicp/sim.yaml:208)"""
 
     inputs = (Port(name='grad_output', optional=False), Port(name='input', optional=False), Port(name='target', optional=False), Port(name='weight', optional=True))
     outputs = ('grad_input',)
@@ -639,11 +675,59 @@ class NLLLossBackward(VendorOp):
     infer = Rule(name='same_as', args=('input',))
     diopi = DiopiCall(function='diopiNLLLossBackward', args=(('grad_input', 'output', 'grad_input', 'diopiTensorHandle_t', 'tensor'), ('grad_output', 'port', 'grad_output', 'diopiConstTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('target', 'port', 'target', 'diopiConstTensorHandle_t', 'tensor'), ('weight', 'port', 'weight', 'diopiConstTensorHandle_t', 'tensor'), ('reduction', 'attr', 'reduction', 'diopiReduction_t', 'enum'), ('ignore_index', 'attr', 'ignore_index', 'int64_t', 'int')), dtypes=(('grad_input', ('float32', 'float64')), ('grad_output', ('float32', 'float64')), ('input', ('float32', 'float64')), ('target', ('int64',)), ('weight', ('float32', 'float64'))))
     ref = Reference(kind='custom', target='opweave.dicp.refs.nll_loss_backward_recomputing_total_weight')
-    line = 197
+    line = 208
+
+
+class Embedding(VendorOp):
+    """Embedding (specs/dicp/sim.yaml:216)"""
+
+    inputs = (Port(name='weight', optional=False), Port(name='indices', optional=False))
+    outputs = ('out',)
+    attrs = (Attr(name='padding_idx', type='int', optional=False), Attr(name='scale_grad_by_freq', type='bool', optional=False), Attr(name='sparse', type='bool', optional=False))
+    infer = Rule(name='aten', args=('embedding', 'weight', 'indices', 'padding_idx', 'scale_grad_by_freq', 'sparse'))
+    diopi = DiopiCall(function='diopiEmbedding', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('weight', 'port', 'weight', 'diopiConstTensorHandle_t', 'tensor'), ('indices', 'port', 'indices', 'diopiConstTensorHandle_t', 'tensor'), ('padding_idx', 'attr', 'padding_idx', 'int64_t', 'int'), ('scale_grad_byfreq', 'attr', 'scale_grad_by_freq', 'bool', 'bool'), ('sparse', 'attr', 'sparse', 'bool', 'bool')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64')), ('weight', ('float16', 'bfloat16', 'float32', 'float64')), ('indices', ('int64', 'int32'))))
+    ref = Reference(kind='aten', target='embedding', args=(('weight', 'port', 'weight'), ('indices', 'port', 'indices'), ('padding_idx', 'attr', 'padding_idx'), ('scale_grad_by_freq', 'attr', 'scale_grad_by_freq'), ('sparse', 'attr', 'sparse')), outputs=(0,))
+    line = 216
+
+
+class EmbeddingBackward(VendorOp):
+    """EmbeddingBackward (specs/dicp/sim.yaml:222)"""
+
+    inputs = (Port(name='grad_output', optional=False), Port(name='indices', optional=False))
+    outputs = ('out',)
+    attrs = (Attr(name='num_weights', type='int', optional=False), Attr(name='padding_idx', type='int', optional=False), Attr(name='scale_grad_by_freq', type='bool', optional=False), Attr(name='sparse', type='bool', optional=False))
+    infer = Rule(name='aten', args=('embedding_dense_backward', 'grad_output', 'indices', 'num_weights', 'padding_idx', 'scale_grad_by_freq'))
+    diopi = DiopiCall(function='diopiEmbeddingBackward', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('grad', 'port', 'grad_output', 'diopiConstTensorHandle_t', 'tensor'), ('indices', 'port', 'indices', 'diopiConstTensorHandle_t', 'tensor'), ('num_weights', 'attr', 'num_weights', 'int64_t', 'int'), ('padding_idx', 'attr', 'padding_idx', 'int64_t', 'int'), ('scale_grad_byfreq', 'attr', 'scale_grad_by_freq', 'bool', 'bool'), ('sparse', 'attr', 'sparse', 'bool', 'bool')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64')), ('grad_output', ('float16', 'bfloat16', 'float32', 'float64')), ('indices', ('int64', 'int32'))))
+    ref = Reference(kind='aten', target='embedding_dense_backward', args=(('grad_output', 'port', 'grad_output'), ('indices', 'port', 'indices'), ('num_weights', 'attr', 'num_weights'), ('padding_idx', 'attr', 'padding_idx'), ('scale_grad_by_freq', 'attr', 'scale_grad_by_freq')), outputs=(0,))
+    line = 222
+
+
+class LayerNorm(VendorOp):
+    """LayerNorm (specs/dicp/sim.yaml:228)"""
+
+    inputs = (Port(name='input', optional=False), Port(name='weight', optional=True), Port(name='bias', optional=True))
+    outputs = ('out', 'save_mean', 'save_invstd')
+    attrs = (Attr(name='normalized_shape', type='ints', optional=False), Attr(name='eps', type='float', optional=False))
+    infer = Rule(name='aten', args=('native_layer_norm', 'input', 'normalized_shape', 'weight', 'bias', 'eps'))
+    diopi = DiopiCall(function='diopiLayerNorm', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('save_mean', 'output', 'save_mean', 'diopiTensorHandle_t', 'tensor'), ('save_invstd', 'output', 'save_invstd', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('weight', 'port', 'weight', 'diopiConstTensorHandle_t', 'tensor'), ('bias', 'port', 'bias', 'diopiConstTensorHandle_t', 'tensor'), ('normalized_shape', 'attr', 'normalized_shape', 'diopiSize_t', 'size'), ('eps', 'attr', 'eps', 'double', 'float')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64')), ('save_mean', ('float16', 'bfloat16', 'float32', 'float64')), ('save_invstd', ('float16', 'bfloat16', 'float32', 'float64')), ('input', ('float16', 'bfloat16', 'float32', 'float64')), ('weight', ('float16', 'bfloat16', 'float32', 'float64')), ('bias', ('float16', 'bfloat16', 'float32', 'float64'))))
+    ref = Reference(kind='aten', target='native_layer_norm', args=(('input', 'port', 'input'), ('normalized_shape', 'attr', 'normalized_shape'), ('weight', 'port', 'weight'), ('bias', 'port', 'bias'), ('eps', 'attr', 'eps')), outputs=(0, 1, 2))
+    line = 228
+
+
+class LayerNormBackward(VendorOp):
+    """All three gradients (the conversion applies when autograd wants each of them). (specs/dicp/sim.yaml:234)"""
+
+    inputs = (Port(name='grad_output', optional=False), Port(name='input', optional=False), Port(name='weight', optional=True), Port(name='bias', optional=True), Port(name='mean', optional=False), Port(name='rstd', optional=False))
+    outputs = ('grad_input', 'grad_weight', 'grad_bias')
+    attrs = (Attr(name='normalized_shape', type='ints', optional=False),)
+    infer = Rule(name='same_as', args=('input', 'weight', 'bias'))
+    diopi = DiopiCall(function='diopiLayerNormBackward', args=(('grad_input', 'output', 'grad_input', 'diopiTensorHandle_t', 'tensor'), ('grad_weight', 'output', 'grad_weight', 'diopiTensorHandle_t', 'tensor'), ('grad_bias', 'output', 'grad_bias', 'diopiTensorHandle_t', 'tensor'), ('grad_output', 'port', 'grad_output', 'diopiConstTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor'), ('weight', 'port', 'weight', 'diopiConstTensorHandle_t', 'tensor'), ('bias', 'port', 'bias', 'diopiConstTensorHandle_t', 'tensor'), ('mean', 'port', 'mean', 'diopiConstTensorHandle_t', 'tensor'), ('rstd', 'port', 'rstd', 'diopiConstTensorHandle_t', 'tensor'), ('normalized_shape', 'attr', 'normalized_shape', 'diopiSize_t', 'size')), dtypes=(('grad_input', ('float16', 'bfloat16', 'float32', 'float64')), ('grad_weight', ('float16', 'bfloat16', 'float32', 'float64')), ('grad_bias', ('float16', 'bfloat16', 'float32', 'float64')), ('grad_output', ('float16', 'bfloat16', 'float32', 'float64')), ('input', ('float16', 'bfloat16', 'float32', 'float64')), ('weight', ('float16', 'bfloat16', 'float32', 'float64')), ('bias', ('float16', 'bfloat16', 'float32', 'float64')), ('mean', ('float16', 'bfloat16', 'float32', 'float64')), ('rstd', ('float16', 'bfloat16', 'float32', 'float64'))))
+    ref = Reference(kind='custom', target='opweave.dicp.refs.layer_norm_backward_all_grads')
+    line = 234
 
 
 class FillLike(VendorOp):
-    """A new tensor shaped like `like`, every element `value` (diopiFill on a fresh output). (specs/dicp/sim.yaml:205)"""
+    """A new tensor shaped like `like`, every element `value` (diopiFill on a fresh output). (specs/dicp/sim.yaml:243)"""
 
     inputs = (Port(name='like', optional=False),)
     outputs = ('out',)
@@ -651,11 +735,11 @@ class FillLike(VendorOp):
     infer = Rule(name='cast', args=('like', 'dtype'))
     diopi = DiopiCall(function='diopiFill', args=(('input', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('value', 'attr', 'value', 'const diopiScalar_t*', 'scalar')), dtypes=(('out', ('bool', 'int8', 'uint8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64')),))
     ref = Reference(kind='aten_inplace', target='fill_.Scalar', args=(('self', 'output', 'out'), ('value', 'attr', 'value')), outputs=(('out', 'self'),))
-    line = 205
+    line = 243
 
 
 class Copy(VendorOp):
-    """Copy (specs/dicp/sim.yaml:212)"""
+    """Copy (specs/dicp/sim.yaml:250)"""
 
     inputs = (Port(name='src', optional=False),)
     outputs = ('dest',)
@@ -663,11 +747,11 @@ class Copy(VendorOp):
     infer = Rule(name='same_as', args=('src',))
     diopi = DiopiCall(function='diopiCopyInp', args=(('src', 'port', 'src', 'diopiConstTensorHandle_t', 'tensor'), ('dest', 'output', 'dest', 'diopiTensorHandle_t', 'tensor')), dtypes=(('src', ('bool', 'int8', 'uint8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64')), ('dest', ('bool', 'int8', 'uint8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64'))))
     ref = Reference(kind='aten', target='clone', args=(('self', 'port', 'src'),), outputs=(0,))
-    line = 212
+    line = 250
 
 
 class Cast(VendorOp):
-    """Cast (specs/dicp/sim.yaml:218)"""
+    """Cast (specs/dicp/sim.yaml:256)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -675,11 +759,11 @@ class Cast(VendorOp):
     infer = Rule(name='cast', args=('input', 'dtype'))
     diopi = DiopiCall(function='diopiCastDtype', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor')), dtypes=(('out', ('bool', 'int8', 'uint8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64')), ('input', ('bool', 'int8', 'uint8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64'))))
     ref = Reference(kind='aten', target='_to_copy', args=(('self', 'port', 'input'), ('dtype', 'attr', 'dtype')), outputs=(0,))
-    line = 218
+    line = 256
 
 
 class Alias(VendorOp):
-    """Alias (specs/dicp/sim.yaml:226)"""
+    """Alias (specs/dicp/sim.yaml:264)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -687,11 +771,11 @@ class Alias(VendorOp):
     infer = Rule(name='same_as', args=('input',))
     view = 'alias'
     ref = Reference(kind='aten', target='alias', args=(('', 'port', 'input'),), outputs=(0,))
-    line = 226
+    line = 264
 
 
 class Transpose(VendorOp):
-    """Transpose (specs/dicp/sim.yaml:227)"""
+    """Transpose (specs/dicp/sim.yaml:265)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -699,11 +783,11 @@ class Transpose(VendorOp):
     infer = Rule(name='aten', args=('transpose.int', 'input', 'dim0', 'dim1'))
     view = 'transpose'
     ref = Reference(kind='aten', target='transpose.int', args=(('', 'port', 'input'), ('', 'attr', 'dim0'), ('', 'attr', 'dim1')), outputs=(0,))
-    line = 227
+    line = 265
 
 
 class Permute(VendorOp):
-    """Permute (specs/dicp/sim.yaml:232)"""
+    """Permute (specs/dicp/sim.yaml:270)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -711,11 +795,11 @@ class Permute(VendorOp):
     infer = Rule(name='aten', args=('permute', 'input', 'dims'))
     view = 'permute'
     ref = Reference(kind='aten', target='permute', args=(('', 'port', 'input'), ('', 'attr', 'dims')), outputs=(0,))
-    line = 232
+    line = 270
 
 
 class Reshape(VendorOp):
-    """Reshape (specs/dicp/sim.yaml:237)"""
+    """Reshape (specs/dicp/sim.yaml:275)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -723,11 +807,11 @@ class Reshape(VendorOp):
     infer = Rule(name='aten', args=('reshape', 'input', 'size'))
     view = 'reshape'
     ref = Reference(kind='aten', target='reshape', args=(('', 'port', 'input'), ('', 'attr', 'size')), outputs=(0,))
-    line = 237
+    line = 275
 
 
 class Expand(VendorOp):
-    """Expand (specs/dicp/sim.yaml:242)"""
+    """Expand (specs/dicp/sim.yaml:280)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -735,11 +819,11 @@ class Expand(VendorOp):
     infer = Rule(name='aten', args=('expand', 'input', 'size'))
     view = 'expand'
     ref = Reference(kind='aten', target='expand', args=(('', 'port', 'input'), ('', 'attr', 'size')), outputs=(0,))
-    line = 242
+    line = 280
 
 
 class Unsqueeze(VendorOp):
-    """Unsqueeze (specs/dicp/sim.yaml:247)"""
+    """Unsqueeze (specs/dicp/sim.yaml:285)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -747,11 +831,11 @@ class Unsqueeze(VendorOp):
     infer = Rule(name='aten', args=('unsqueeze', 'input', 'dim'))
     view = 'unsqueeze'
     ref = Reference(kind='aten', target='unsqueeze', args=(('', 'port', 'input'), ('', 'attr', 'dim')), outputs=(0,))
-    line = 247
+    line = 285
 
 
 class Squeeze(VendorOp):
-    """Squeeze (specs/dicp/sim.yaml:252)"""
+    """Squeeze (specs/dicp/sim.yaml:290)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -759,11 +843,11 @@ class Squeeze(VendorOp):
     infer = Rule(name='aten', args=('squeeze.dim', 'input', 'dim'))
     view = 'squeeze'
     ref = Reference(kind='aten', target='squeeze.dim', args=(('', 'port', 'input'), ('', 'attr', 'dim')), outputs=(0,))
-    line = 252
+    line = 290
 
 
 class Select(VendorOp):
-    """Select (specs/dicp/sim.yaml:257)"""
+    """Select (specs/dicp/sim.yaml:295)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -771,11 +855,11 @@ class Select(VendorOp):
     infer = Rule(name='aten', args=('select.int', 'input', 'dim', 'index'))
     view = 'select'
     ref = Reference(kind='aten', target='select.int', args=(('', 'port', 'input'), ('', 'attr', 'dim'), ('', 'attr', 'index')), outputs=(0,))
-    line = 257
+    line = 295
 
 
 class Slice(VendorOp):
-    """Slice (specs/dicp/sim.yaml:262)"""
+    """Slice (specs/dicp/sim.yaml:300)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -783,7 +867,7 @@ class Slice(VendorOp):
     infer = Rule(name='aten', args=('slice.Tensor', 'input', 'dim', 'start', 'end'))
     view = 'slice'
     ref = Reference(kind='aten', target='slice.Tensor', args=(('', 'port', 'input'), ('', 'attr', 'dim'), ('', 'attr', 'start'), ('', 'attr', 'end')), outputs=(0,))
-    line = 262
+    line = 300
 
 
 VENDOR_OPS = {
@@ -826,6 +910,9 @@ VENDOR_OPS = {
     'LtScalar': LtScalar,
     'Gt': Gt,
     'GtScalar': GtScalar,
+    'NeScalar': NeScalar,
+    'MaskedFill': MaskedFill,
+    'Triu': Triu,
     'Where': Where,
     'Sum': Sum,
     'Mean': Mean,
@@ -839,6 +926,10 @@ VENDOR_OPS = {
     'LogSoftmaxBackward': LogSoftmaxBackward,
     'NLLLoss': NLLLoss,
     'NLLLossBackward': NLLLossBackward,
+    'Embedding': Embedding,
+    'EmbeddingBackward': EmbeddingBackward,
+    'LayerNorm': LayerNorm,
+    'LayerNormBackward': LayerNormBackward,
     'FillLike': FillLike,
     'Copy': Copy,
     'Cast': Cast,
@@ -855,83 +946,91 @@ VENDOR_OPS = {
 
 # --------------------------------------------------------------------------------- conversions
 CONVERSIONS = (
-    Conversion(aten='add.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Add', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('alpha', ('arg', 'alpha')),), outputs=('out',)), line=270),
-    Conversion(aten='add.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='AddScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')), ('alpha', ('arg', 'alpha'))), outputs=('out',)), line=272),
-    Conversion(aten='sub.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sub', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('alpha', ('arg', 'alpha')),), outputs=('out',)), line=274),
-    Conversion(aten='sub.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SubScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')), ('alpha', ('arg', 'alpha'))), outputs=('out',)), line=276),
-    Conversion(aten='rsub.Scalar', kind='decomp', doc='other - alpha * self, as (-self) + other when alpha is 1.', when=(('alpha', 1),), ignore=(), steps=(Step(name='negated', op='Neg', aten='', inputs=(('input', ('arg', 'self')),), attrs=()), Step(name='', op='AddScalar', aten='', inputs=(('input', ('arg', 'negated')),), attrs=(('other', ('arg', 'other')), ('alpha', ('lit', 1))))), line=278),
-    Conversion(aten='mul.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Mul', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=284),
-    Conversion(aten='mul.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='MulScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=286),
-    Conversion(aten='div.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Div', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('rounding_mode', ('lit', None)),), outputs=('out',)), line=288),
-    Conversion(aten='div.Tensor_mode', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Div', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('rounding_mode', ('arg', 'rounding_mode')),), outputs=('out',)), line=290),
-    Conversion(aten='div.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='DivScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')), ('rounding_mode', ('lit', None))), outputs=('out',)), line=292),
-    Conversion(aten='pow.Tensor_Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Pow', inputs=(('input', ('arg', 'self')),), attrs=(('exponent', ('arg', 'exponent')),), outputs=('out',)), line=294),
-    Conversion(aten='pow.Tensor_Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='PowTensor', inputs=(('input', ('arg', 'self')), ('exponent', ('arg', 'exponent'))), attrs=(), outputs=('out',)), line=296),
-    Conversion(aten='maximum', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Maximum', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=298),
-    Conversion(aten='addcmul', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Addcmul', inputs=(('input', ('arg', 'self')), ('tensor1', ('arg', 'tensor1')), ('tensor2', ('arg', 'tensor2'))), attrs=(('value', ('arg', 'value')),), outputs=('out',)), line=300),
-    Conversion(aten='addcdiv', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Addcdiv', inputs=(('input', ('arg', 'self')), ('tensor1', ('arg', 'tensor1')), ('tensor2', ('arg', 'tensor2'))), attrs=(('value', ('arg', 'value')),), outputs=('out',)), line=302),
-    Conversion(aten='neg', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Neg', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=305),
-    Conversion(aten='exp', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Exp', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=306),
-    Conversion(aten='log', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Log', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=307),
-    Conversion(aten='sqrt', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sqrt', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=308),
-    Conversion(aten='rsqrt', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Rsqrt', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=309),
-    Conversion(aten='abs', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Abs', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=310),
-    Conversion(aten='sin', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sin', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=311),
-    Conversion(aten='cos', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Cos', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=312),
-    Conversion(aten='reciprocal', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Reciprocal', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=313),
-    Conversion(aten='clamp', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Clamp', inputs=(('input', ('arg', 'self')),), attrs=(('min', ('arg', 'min')), ('max', ('arg', 'max'))), outputs=('out',)), line=314),
-    Conversion(aten='hardtanh', kind='decomp', doc='hardtanh is clamp with both bounds; expanded to ATen clamp, which converts again.', when=(), ignore=(), steps=(Step(name='', op='', aten='clamp', inputs=(('self', ('arg', 'self')), ('min', ('arg', 'min_val')), ('max', ('arg', 'max_val'))), attrs=()),), line=316),
-    Conversion(aten='sigmoid', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sigmoid', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=321),
-    Conversion(aten='sigmoid_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SigmoidBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(), outputs=('grad_input',)), line=322),
-    Conversion(aten='tanh', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Tanh', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=324),
-    Conversion(aten='tanh_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='TanhBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(), outputs=('grad_input',)), line=325),
-    Conversion(aten='relu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Relu', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=327),
-    Conversion(aten='threshold', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Threshold', inputs=(('input', ('arg', 'self')),), attrs=(('threshold', ('arg', 'threshold')), ('value', ('arg', 'value'))), outputs=('out',)), line=328),
-    Conversion(aten='threshold_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='ThresholdBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self'))), attrs=(('threshold', ('arg', 'threshold')),), outputs=('grad_input',)), line=330),
-    Conversion(aten='silu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Silu', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=332),
-    Conversion(aten='gelu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Gelu', inputs=(('input', ('arg', 'self')),), attrs=(('approximate', ('arg', 'approximate')),), outputs=('out',)), line=333),
-    Conversion(aten='gelu_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='GeluBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self'))), attrs=(('approximate', ('arg', 'approximate')),), outputs=('grad_input',)), line=335),
-    Conversion(aten='eq.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Eq', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=338),
-    Conversion(aten='eq.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='EqScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=339),
-    Conversion(aten='lt.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Lt', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=340),
-    Conversion(aten='lt.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='LtScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=341),
-    Conversion(aten='gt.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Gt', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=342),
-    Conversion(aten='gt.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='GtScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=343),
-    Conversion(aten='where.self', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Where', inputs=(('condition', ('arg', 'condition')), ('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=344),
-    Conversion(aten='sum', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Sum', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('list', ())), ('keepdim', ('lit', False))), outputs=('out',)), line=347),
-    Conversion(aten='sum.dim_IntList', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Sum', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('keepdim', ('arg', 'keepdim'))), outputs=('out',)), line=350),
-    Conversion(aten='sum.dim_IntList', kind='custom', doc='A reduction with an accumulation dtype casts first, then reduces.', when=(), ignore=(), custom='opweave.dicp.handlers.reduce_with_dtype', uses=('Cast', 'Sum'), line=353),
-    Conversion(aten='mean', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Mean', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('list', ())), ('keepdim', ('lit', False))), outputs=('out',)), line=357),
-    Conversion(aten='mean.dim', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Mean', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('keepdim', ('arg', 'keepdim'))), outputs=('out',)), line=360),
-    Conversion(aten='mse_loss', kind='decomp', doc='Mean squared error (reduction mean) as three kernels.', when=(('reduction', 1),), ignore=(), steps=(Step(name='diff', op='Sub', aten='', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'target'))), attrs=(('alpha', ('lit', 1)),)), Step(name='squared', op='Mul', aten='', inputs=(('input', ('arg', 'diff')), ('other', ('arg', 'diff'))), attrs=()), Step(name='', op='Mean', aten='', inputs=(('input', ('arg', 'squared')),), attrs=(('dim', ('list', ())), ('keepdim', ('lit', False))))), line=363),
-    Conversion(aten='mm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Mm', inputs=(('input', ('arg', 'self')), ('mat2', ('arg', 'mat2'))), attrs=(), outputs=('out',)), line=371),
-    Conversion(aten='bmm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Bmm', inputs=(('input', ('arg', 'self')), ('mat2', ('arg', 'mat2'))), attrs=(), outputs=('out',)), line=372),
-    Conversion(aten='addmm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Addmm', inputs=(('input', ('arg', 'self')), ('mat1', ('arg', 'mat1')), ('mat2', ('arg', 'mat2'))), attrs=(('beta', ('arg', 'beta')), ('alpha', ('arg', 'alpha'))), outputs=('out',)), line=373),
-    Conversion(aten='_softmax', kind='map', doc='', when=(('half_to_float', False),), ignore=(), map=MapSpec(op='Softmax', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)),), outputs=('out',)), line=376),
-    Conversion(aten='_softmax_backward_data', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SoftmaxBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(('dim', ('dim', ('arg', 'dim'), 'output', 0)), ('input_dtype', ('arg', 'input_dtype'))), outputs=('grad_input',)), line=379),
-    Conversion(aten='_log_softmax', kind='map', doc='', when=(('half_to_float', False),), ignore=(), map=MapSpec(op='LogSoftmax', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)),), outputs=('out',)), line=384),
-    Conversion(aten='_log_softmax_backward_data', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='LogSoftmaxBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(('dim', ('dim', ('arg', 'dim'), 'output', 0)), ('input_dtype', ('arg', 'input_dtype'))), outputs=('grad_input',)), line=387),
-    Conversion(aten='nll_loss_forward', kind='map', doc="total_weight is not produced; the sim's NLLLossBackward does not read it.", when=(), ignore=(), map=MapSpec(op='NLLLoss', inputs=(('input', ('arg', 'self')), ('target', ('arg', 'target')), ('weight', ('arg', 'weight'))), attrs=(('reduction', ('arg', 'reduction')), ('ignore_index', ('arg', 'ignore_index'))), outputs=('out', None)), line=392),
-    Conversion(aten='nll_loss_backward', kind='map', doc='', when=(), ignore=('total_weight',), map=MapSpec(op='NLLLossBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self')), ('target', ('arg', 'target')), ('weight', ('arg', 'weight'))), attrs=(('reduction', ('arg', 'reduction')), ('ignore_index', ('arg', 'ignore_index'))), outputs=('grad_input',)), line=399),
-    Conversion(aten='ones_like', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'memory_format'), map=MapSpec(op='FillLike', inputs=(('like', ('arg', 'self')),), attrs=(('value', ('lit', 1)), ('dtype', ('dtype', 'self', ('arg', 'dtype')))), outputs=('out',)), line=406),
-    Conversion(aten='zeros_like', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'memory_format'), map=MapSpec(op='FillLike', inputs=(('like', ('arg', 'self')),), attrs=(('value', ('lit', 0)), ('dtype', ('dtype', 'self', ('arg', 'dtype')))), outputs=('out',)), line=409),
-    Conversion(aten='full_like', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'memory_format'), map=MapSpec(op='FillLike', inputs=(('like', ('arg', 'self')),), attrs=(('value', ('arg', 'fill_value')), ('dtype', ('dtype', 'self', ('arg', 'dtype')))), outputs=('out',)), line=412),
-    Conversion(aten='clone', kind='map', doc='', when=(), ignore=('memory_format',), map=MapSpec(op='Copy', inputs=(('src', ('arg', 'self')),), attrs=(), outputs=('dest',)), line=415),
-    Conversion(aten='_to_copy', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'non_blocking', 'memory_format'), map=MapSpec(op='Cast', inputs=(('input', ('arg', 'self')),), attrs=(('dtype', ('dtype', 'self', ('arg', 'dtype'))),), outputs=('out',)), line=418),
-    Conversion(aten='embedding', kind='unsupported', doc='', when=(), ignore=(), reason='no sim kernel for embedding lookups', line=421),
-    Conversion(aten='native_batch_norm', kind='unsupported', doc='', when=(), ignore=(), reason='no sim kernel for batch normalisation', line=423),
-    Conversion(aten='convolution', kind='unsupported', doc='', when=(), ignore=(), reason='no sim kernel for convolutions', line=425),
-    Conversion(aten='detach', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Alias', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=428),
-    Conversion(aten='alias', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Alias', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=429),
-    Conversion(aten='t', kind='custom', doc='t() of a 0-D or 1-D tensor is the tensor itself.', when=(), ignore=(), custom='opweave.dicp.handlers.t_as_transpose', uses=('Alias', 'Transpose'), line=430),
-    Conversion(aten='transpose.int', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Transpose', inputs=(('input', ('arg', 'self')),), attrs=(('dim0', ('dim', ('arg', 'dim0'), 'self', 0)), ('dim1', ('dim', ('arg', 'dim1'), 'self', 0))), outputs=('out',)), line=434),
-    Conversion(aten='permute', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Permute', inputs=(('input', ('arg', 'self')),), attrs=(('dims', ('dim', ('arg', 'dims'), 'self', 0)),), outputs=('out',)), line=436),
-    Conversion(aten='view', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Reshape', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=438),
-    Conversion(aten='_unsafe_view', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Reshape', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=439),
-    Conversion(aten='_reshape_alias', kind='map', doc='', when=(), ignore=('stride',), map=MapSpec(op='Reshape', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=440),
-    Conversion(aten='expand', kind='map', doc='', when=(('implicit', False),), ignore=(), map=MapSpec(op='Expand', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=443),
-    Conversion(aten='unsqueeze', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Unsqueeze', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 1)),), outputs=('out',)), line=446),
-    Conversion(aten='squeeze.dim', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Squeeze', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)),), outputs=('out',)), line=448),
-    Conversion(aten='select.int', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Select', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('index', ('arg', 'index'))), outputs=('out',)), line=450),
-    Conversion(aten='slice.Tensor', kind='map', doc='', when=(('step', 1),), ignore=(), map=MapSpec(op='Slice', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('start', ('arg', 'start')), ('end', ('arg', 'end'))), outputs=('out',)), line=452),
+    Conversion(aten='add.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Add', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('alpha', ('arg', 'alpha')),), outputs=('out',)), line=308),
+    Conversion(aten='add.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='AddScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')), ('alpha', ('arg', 'alpha'))), outputs=('out',)), line=310),
+    Conversion(aten='sub.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sub', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('alpha', ('arg', 'alpha')),), outputs=('out',)), line=312),
+    Conversion(aten='sub.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SubScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')), ('alpha', ('arg', 'alpha'))), outputs=('out',)), line=314),
+    Conversion(aten='rsub.Scalar', kind='decomp', doc='other - alpha * self, as (-self) + other when alpha is 1.', when=(('alpha', 1),), ignore=(), steps=(Step(name='negated', op='Neg', aten='', inputs=(('input', ('arg', 'self')),), attrs=()), Step(name='', op='AddScalar', aten='', inputs=(('input', ('arg', 'negated')),), attrs=(('other', ('arg', 'other')), ('alpha', ('lit', 1))))), line=316),
+    Conversion(aten='mul.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Mul', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=322),
+    Conversion(aten='mul.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='MulScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=324),
+    Conversion(aten='div.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Div', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('rounding_mode', ('lit', None)),), outputs=('out',)), line=326),
+    Conversion(aten='div.Tensor_mode', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Div', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('rounding_mode', ('arg', 'rounding_mode')),), outputs=('out',)), line=328),
+    Conversion(aten='div.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='DivScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')), ('rounding_mode', ('lit', None))), outputs=('out',)), line=330),
+    Conversion(aten='pow.Tensor_Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Pow', inputs=(('input', ('arg', 'self')),), attrs=(('exponent', ('arg', 'exponent')),), outputs=('out',)), line=332),
+    Conversion(aten='pow.Tensor_Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='PowTensor', inputs=(('input', ('arg', 'self')), ('exponent', ('arg', 'exponent'))), attrs=(), outputs=('out',)), line=334),
+    Conversion(aten='maximum', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Maximum', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=336),
+    Conversion(aten='addcmul', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Addcmul', inputs=(('input', ('arg', 'self')), ('tensor1', ('arg', 'tensor1')), ('tensor2', ('arg', 'tensor2'))), attrs=(('value', ('arg', 'value')),), outputs=('out',)), line=338),
+    Conversion(aten='addcdiv', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Addcdiv', inputs=(('input', ('arg', 'self')), ('tensor1', ('arg', 'tensor1')), ('tensor2', ('arg', 'tensor2'))), attrs=(('value', ('arg', 'value')),), outputs=('out',)), line=340),
+    Conversion(aten='neg', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Neg', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=343),
+    Conversion(aten='exp', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Exp', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=344),
+    Conversion(aten='log', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Log', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=345),
+    Conversion(aten='sqrt', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sqrt', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=346),
+    Conversion(aten='rsqrt', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Rsqrt', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=347),
+    Conversion(aten='abs', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Abs', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=348),
+    Conversion(aten='sin', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sin', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=349),
+    Conversion(aten='cos', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Cos', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=350),
+    Conversion(aten='reciprocal', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Reciprocal', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=351),
+    Conversion(aten='clamp', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Clamp', inputs=(('input', ('arg', 'self')),), attrs=(('min', ('arg', 'min')), ('max', ('arg', 'max'))), outputs=('out',)), line=352),
+    Conversion(aten='hardtanh', kind='decomp', doc='hardtanh is clamp with both bounds; expanded to ATen clamp, which converts again.', when=(), ignore=(), steps=(Step(name='', op='', aten='clamp', inputs=(('self', ('arg', 'self')), ('min', ('arg', 'min_val')), ('max', ('arg', 'max_val'))), attrs=()),), line=354),
+    Conversion(aten='sigmoid', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sigmoid', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=359),
+    Conversion(aten='sigmoid_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SigmoidBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(), outputs=('grad_input',)), line=360),
+    Conversion(aten='tanh', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Tanh', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=362),
+    Conversion(aten='tanh_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='TanhBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(), outputs=('grad_input',)), line=363),
+    Conversion(aten='relu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Relu', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=365),
+    Conversion(aten='threshold', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Threshold', inputs=(('input', ('arg', 'self')),), attrs=(('threshold', ('arg', 'threshold')), ('value', ('arg', 'value'))), outputs=('out',)), line=366),
+    Conversion(aten='threshold_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='ThresholdBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self'))), attrs=(('threshold', ('arg', 'threshold')),), outputs=('grad_input',)), line=368),
+    Conversion(aten='silu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Silu', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=370),
+    Conversion(aten='gelu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Gelu', inputs=(('input', ('arg', 'self')),), attrs=(('approximate', ('arg', 'approximate')),), outputs=('out',)), line=371),
+    Conversion(aten='gelu_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='GeluBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self'))), attrs=(('approximate', ('arg', 'approximate')),), outputs=('grad_input',)), line=373),
+    Conversion(aten='eq.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Eq', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=376),
+    Conversion(aten='eq.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='EqScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=377),
+    Conversion(aten='lt.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Lt', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=378),
+    Conversion(aten='lt.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='LtScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=379),
+    Conversion(aten='gt.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Gt', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=380),
+    Conversion(aten='gt.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='GtScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=381),
+    Conversion(aten='ne.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='NeScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=382),
+    Conversion(aten='where.self', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Where', inputs=(('condition', ('arg', 'condition')), ('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=383),
+    Conversion(aten='masked_fill.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='MaskedFill', inputs=(('input', ('arg', 'self')), ('mask', ('arg', 'mask'))), attrs=(('value', ('arg', 'value')),), outputs=('out',)), line=385),
+    Conversion(aten='triu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Triu', inputs=(('input', ('arg', 'self')),), attrs=(('diagonal', ('arg', 'diagonal')),), outputs=('out',)), line=387),
+    Conversion(aten='sum', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Sum', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('list', ())), ('keepdim', ('lit', False))), outputs=('out',)), line=390),
+    Conversion(aten='sum.dim_IntList', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Sum', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('keepdim', ('arg', 'keepdim'))), outputs=('out',)), line=393),
+    Conversion(aten='sum.dim_IntList', kind='custom', doc='A reduction with an accumulation dtype casts first, then reduces.', when=(), ignore=(), custom='opweave.dicp.handlers.reduce_with_dtype', uses=('Cast', 'Sum'), line=396),
+    Conversion(aten='mean', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Mean', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('list', ())), ('keepdim', ('lit', False))), outputs=('out',)), line=400),
+    Conversion(aten='mean.dim', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Mean', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('keepdim', ('arg', 'keepdim'))), outputs=('out',)), line=403),
+    Conversion(aten='mse_loss', kind='decomp', doc='Mean squared error (reduction mean) as three kernels.', when=(('reduction', 1),), ignore=(), steps=(Step(name='diff', op='Sub', aten='', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'target'))), attrs=(('alpha', ('lit', 1)),)), Step(name='squared', op='Mul', aten='', inputs=(('input', ('arg', 'diff')), ('other', ('arg', 'diff'))), attrs=()), Step(name='', op='Mean', aten='', inputs=(('input', ('arg', 'squared')),), attrs=(('dim', ('list', ())), ('keepdim', ('lit', False))))), line=406),
+    Conversion(aten='mm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Mm', inputs=(('input', ('arg', 'self')), ('mat2', ('arg', 'mat2'))), attrs=(), outputs=('out',)), line=414),
+    Conversion(aten='bmm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Bmm', inputs=(('input', ('arg', 'self')), ('mat2', ('arg', 'mat2'))), attrs=(), outputs=('out',)), line=415),
+    Conversion(aten='addmm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Addmm', inputs=(('input', ('arg', 'self')), ('mat1', ('arg', 'mat1')), ('mat2', ('arg', 'mat2'))), attrs=(('beta', ('arg', 'beta')), ('alpha', ('arg', 'alpha'))), outputs=('out',)), line=416),
+    Conversion(aten='_softmax', kind='map', doc='', when=(('half_to_float', False),), ignore=(), map=MapSpec(op='Softmax', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)),), outputs=('out',)), line=419),
+    Conversion(aten='_softmax_backward_data', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SoftmaxBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(('dim', ('dim', ('arg', 'dim'), 'output', 0)), ('input_dtype', ('arg', 'input_dtype'))), outputs=('grad_input',)), line=422),
+    Conversion(aten='_log_softmax', kind='map', doc='', when=(('half_to_float', False),), ignore=(), map=MapSpec(op='LogSoftmax', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)),), outputs=('out',)), line=427),
+    Conversion(aten='_log_softmax_backward_data', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='LogSoftmaxBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(('dim', ('dim', ('arg', 'dim'), 'output', 0)), ('input_dtype', ('arg', 'input_dtype'))), outputs=('grad_input',)), line=430),
+    Conversion(aten='nll_loss_forward', kind='map', doc="total_weight is not produced; the sim's NLLLossBackward does not read it.", when=(), ignore=(), map=MapSpec(op='NLLLoss', inputs=(('input', ('arg', 'self')), ('target', ('arg', 'target')), ('weight', ('arg', 'weight'))), attrs=(('reduction', ('arg', 'reduction')), ('ignore_index', ('arg', 'ignore_index'))), outputs=('out', None)), line=435),
+    Conversion(aten='nll_loss_backward', kind='map', doc='', when=(), ignore=('total_weight',), map=MapSpec(op='NLLLossBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self')), ('target', ('arg', 'target')), ('weight', ('arg', 'weight'))), attrs=(('reduction', ('arg', 'reduction')), ('ignore_index', ('arg', 'ignore_index'))), outputs=('grad_input',)), line=442),
+    Conversion(aten='ones_like', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'memory_format'), map=MapSpec(op='FillLike', inputs=(('like', ('arg', 'self')),), attrs=(('value', ('lit', 1)), ('dtype', ('dtype', 'self', ('arg', 'dtype')))), outputs=('out',)), line=449),
+    Conversion(aten='zeros_like', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'memory_format'), map=MapSpec(op='FillLike', inputs=(('like', ('arg', 'self')),), attrs=(('value', ('lit', 0)), ('dtype', ('dtype', 'self', ('arg', 'dtype')))), outputs=('out',)), line=452),
+    Conversion(aten='full_like', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'memory_format'), map=MapSpec(op='FillLike', inputs=(('like', ('arg', 'self')),), attrs=(('value', ('arg', 'fill_value')), ('dtype', ('dtype', 'self', ('arg', 'dtype')))), outputs=('out',)), line=455),
+    Conversion(aten='clone', kind='map', doc='', when=(), ignore=('memory_format',), map=MapSpec(op='Copy', inputs=(('src', ('arg', 'self')),), attrs=(), outputs=('dest',)), line=458),
+    Conversion(aten='_to_copy', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'non_blocking', 'memory_format'), map=MapSpec(op='Cast', inputs=(('input', ('arg', 'self')),), attrs=(('dtype', ('dtype', 'self', ('arg', 'dtype'))),), outputs=('out',)), line=461),
+    Conversion(aten='embedding', kind='map', doc='', when=(('sparse', False),), ignore=(), map=MapSpec(op='Embedding', inputs=(('weight', ('arg', 'weight')), ('indices', ('arg', 'indices'))), attrs=(('padding_idx', ('arg', 'padding_idx')), ('scale_grad_by_freq', ('arg', 'scale_grad_by_freq')), ('sparse', ('lit', False))), outputs=('out',)), line=464),
+    Conversion(aten='embedding_dense_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='EmbeddingBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('indices', ('arg', 'indices'))), attrs=(('num_weights', ('arg', 'num_weights')), ('padding_idx', ('arg', 'padding_idx')), ('scale_grad_by_freq', ('arg', 'scale_grad_by_freq')), ('sparse', ('lit', False))), outputs=('out',)), line=470),
+    Conversion(aten='native_layer_norm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='LayerNorm', inputs=(('input', ('arg', 'input')), ('weight', ('arg', 'weight')), ('bias', ('arg', 'bias'))), attrs=(('normalized_shape', ('arg', 'normalized_shape')), ('eps', ('arg', 'eps'))), outputs=('out', 'save_mean', 'save_invstd')), line=475),
+    Conversion(aten='native_layer_norm_backward', kind='custom', doc='When autograd wants all three gradients (an affine layer norm); otherwise eager.', when=(), ignore=(), custom='opweave.dicp.handlers.layer_norm_backward_all_grads', uses=('LayerNormBackward',), line=481),
+    Conversion(aten='cat', kind='unsupported', doc='', when=(), ignore=(), reason="a tensor-list input (the graph's C code calls kernels with fixed ports)", line=485),
+    Conversion(aten='native_batch_norm', kind='unsupported', doc='', when=(), ignore=(), reason='no sim kernel for batch normalisation', line=487),
+    Conversion(aten='convolution', kind='unsupported', doc='', when=(), ignore=(), reason='no sim kernel for convolutions', line=489),
+    Conversion(aten='detach', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Alias', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=492),
+    Conversion(aten='alias', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Alias', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=493),
+    Conversion(aten='t', kind='custom', doc='t() of a 0-D or 1-D tensor is the tensor itself.', when=(), ignore=(), custom='opweave.dicp.handlers.t_as_transpose', uses=('Alias', 'Transpose'), line=494),
+    Conversion(aten='transpose.int', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Transpose', inputs=(('input', ('arg', 'self')),), attrs=(('dim0', ('dim', ('arg', 'dim0'), 'self', 0)), ('dim1', ('dim', ('arg', 'dim1'), 'self', 0))), outputs=('out',)), line=498),
+    Conversion(aten='permute', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Permute', inputs=(('input', ('arg', 'self')),), attrs=(('dims', ('dim', ('arg', 'dims'), 'self', 0)),), outputs=('out',)), line=500),
+    Conversion(aten='view', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Reshape', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=502),
+    Conversion(aten='_unsafe_view', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Reshape', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=503),
+    Conversion(aten='_reshape_alias', kind='map', doc='', when=(), ignore=('stride',), map=MapSpec(op='Reshape', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=504),
+    Conversion(aten='expand', kind='map', doc='', when=(('implicit', False),), ignore=(), map=MapSpec(op='Expand', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=507),
+    Conversion(aten='unsqueeze', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Unsqueeze', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 1)),), outputs=('out',)), line=510),
+    Conversion(aten='squeeze.dim', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Squeeze', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)),), outputs=('out',)), line=512),
+    Conversion(aten='select.int', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Select', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('index', ('arg', 'index'))), outputs=('out',)), line=514),
+    Conversion(aten='split.Tensor', kind='custom', doc='Equal chunks of split_size along dim (the last one shorter), each a Slice view.', when=(), ignore=(), custom='opweave.dicp.handlers.split_as_slices', uses=('Slice',), line=516),
+    Conversion(aten='slice.Tensor', kind='map', doc='', when=(('step', 1),), ignore=(), map=MapSpec(op='Slice', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('start', ('arg', 'start')), ('end', ('arg', 'end'))), outputs=('out',)), line=520),
 )

@@ -94,6 +94,13 @@ CASES = [
     ("flow_mapping_comma", 'infer: "compare(input, other)"}', "infer: compare(input, other)}",
      "{name: Eq, diopi", "Eq: unknown field 'other)' in a vendor op (inside a YAML "
      "{flow: mapping} a comma ends the value: quote it)"),
+    ("same_as_one_port_per_output", "infer: same_as(input, weight, bias)",
+     "infer: same_as(input, weight)", "infer: same_as(input, weight)",
+     "LayerNormBackward: rule 'same_as' names one port per output: 3 output(s), 2 port(s)"),
+    ("layer_norm_backward_reference_needs_its_mask",
+     "    ref: opweave.dicp.refs.layer_norm_backward_all_grads\n", "",
+     "diopi: diopiLayerNormBackward", "LayerNormBackward: the CPU reference "
+     "aten::native_layer_norm_backward needs 'output_mask': declare an attribute 'output_mask'"),
     ("graph_kernel_names_a_diopi_function", "kernel: simFusedAddmmAct", "kernel: diopiAddmm",
      "kernel: diopiAddmm", "AddmmAct: diopiAddmm is a DIOPI function of specs/ops.yaml: use "
      "'diopi'"),

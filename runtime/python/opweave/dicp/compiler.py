@@ -154,6 +154,28 @@ def _materialize(value, env, s0, device):
     return value
 
 
+def _is_constant(n: torch.fx.Node) -> bool:
+    """A node that reads no graph value and draws no random numbers: a module constant or a
+    factory (`arange`, `ones`, ...), whose value does not depend on where it runs."""
+    if n.op == "get_attr":
+        return True
+    target = n.target
+    return (n.op == "call_function" and isinstance(target, torch._ops.OpOverload) and
+            not n.all_input_nodes and
+            torch.Tag.nondeterministic_seeded not in getattr(target, "tags", ()))
+
+
+def hoist_constants(nodes: list) -> list:
+    """Graph order with the constants first (their relative order kept). An eager node ends
+    a compiled segment; the tiny GPT builds its causal mask with `ones` in every attention
+    layer and its positions with `arange`, which split the forward into a segment per layer
+    where they stand, but into one after them when they run first."""
+    first = [n for n in nodes if n.op in ("call_function", "get_attr") and _is_constant(n)]
+    chosen = set(first)
+    return [n for n in nodes if n.op == "placeholder"] + first + \
+        [n for n in nodes if n.op != "placeholder" and n not in chosen]
+
+
 class Executor:
     """Runs one converted graph (inference, forward or backward)."""
 
@@ -172,7 +194,7 @@ class Executor:
         self.eager_nodes = [n for n in nodes if n.op == "call_function" and not is_vendor_op(
             n.target) and n.target is not operator.getitem]
         if native_code:
-            self._plan(nodes)
+            self._plan(hoist_constants(nodes))
             for k, seg in enumerate(self.segments):
                 seg.source, _kernels = generate(seg, f"{label} segment {k}")
                 seg.graph_id, seg.disk_hit = native.load_graph(seg.source)

@@ -9,6 +9,8 @@ is exercised by tests/python/test_dicp_tables.py.
 
 from __future__ import annotations
 
+from .convert import Declined
+
 
 def _dims(dims, rank):
     if dims is None:
@@ -32,6 +34,29 @@ def reduce_with_dtype(cx):
     rank = len(cx.spec("self").shape)
     cast = cx.emit("Cast", x, cx.args["dtype"]) if cx.args["dtype"] is not None else x
     return cx.emit("Sum", cast, _dims(cx.args["dim"], rank), bool(cx.args["keepdim"]))
+
+
+def split_as_slices(cx):
+    """aten::split.Tensor: chunks of split_size along dim (the last one shorter; one empty
+    chunk for an empty dim, as ATen gives), each a Slice view of the input."""
+    shape = cx.spec("self").shape
+    size, rank = int(cx.args["split_size"]), len(shape)
+    if rank == 0 or size <= 0:   # ATen's error, raised by the eager op
+        raise Declined(f"split_size {size} of a {rank}-D tensor")
+    dim = cx.args["dim"] % rank
+    length = int(shape[dim])
+    starts = range(0, length, size) if length else [0]
+    return [cx.emit("Slice", cx.args["self"], dim, s, min(s + size, length)) for s in starts]
+
+
+def layer_norm_backward_all_grads(cx):
+    """aten::native_layer_norm_backward -> LayerNormBackward when output_mask asks for all
+    three gradients (the sim's op computes all three); any other mask runs eagerly."""
+    a = cx.args
+    if list(a["output_mask"]) != [True, True, True] or a["weight"] is None or a["bias"] is None:
+        raise Declined(f"output_mask {list(a['output_mask'])}: the op computes all three")
+    return cx.emit("LayerNormBackward", a["grad_out"], a["input"], a["weight"], a["bias"],
+                   a["mean"], a["rstd"], list(a["normalized_shape"]))
 
 
 # --------------------------------------------------------------------------------- ascend

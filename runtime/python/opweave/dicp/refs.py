@@ -110,3 +110,10 @@ def addmm_activation(input, mat1, mat2, beta, alpha, activation):
     if activation in ("gelu", "gelu_tanh"):
         return aten.gelu.default(y, approximate="tanh" if activation == "gelu_tanh" else "none")
     raise ValueError(f"AddmmAct: unknown activation {activation!r}")
+
+
+def layer_norm_backward_all_grads(grad_output, input, weight, bias, mean, rstd,
+                                  normalized_shape):
+    """The sim's LayerNormBackward: all three gradients (DIOPI's function has no mask)."""
+    return aten.native_layer_norm_backward.default(grad_output, input, normalized_shape, mean,
+                                                   rstd, weight, bias, [True, True, True])
