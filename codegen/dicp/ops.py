@@ -192,6 +192,8 @@ class OpLoader(LoaderBase):
             ok = all(need(a, ("port",)) for a in args)
         elif rname == "cast":
             ok = need(args[0], ("port",)) and need(args[1], ("dtype",))
+        elif rname == "cat":
+            ok = need(args[0], ("int",)) and all(need(a, ("port",)) for a in args[1:])
         elif rname == "aten":
             ok = self.aten_call(args, line, who, port_names | set(attr_types), "inference rule")
         elif rname == "reference" and self.executable:
@@ -312,7 +314,8 @@ class OpLoader(LoaderBase):
                                     f"'{a.name}' is {a.ctype} ({want}{'?' if a.optional else ''})")
                 continue
             call.append((a.name, "attr", target, a.ctype, a.kind))
-        read = set(infer.args) if infer else set()
+        # names the rule reads (`kw=name` reads name)
+        read = {a.partition("=")[2].strip() or a for a in infer.args} if infer else set()
         for n in [p.name for p in ports] + [a.name for a in attrs]:
             if n not in bound and n not in read:
                 self.err(line, who, f"'{n}' is neither passed to {fn.name} nor read by the "

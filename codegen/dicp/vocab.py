@@ -36,6 +36,7 @@ RULES = {
     "reduce": (3, 3, "reduce(port, dims attr, keepdim attr): all dims when dims is empty"),
     "matmul": (2, 3, "matmul(a, b[, bias]): [.., n, k] x [.., k, m]; bias must broadcast to it"),
     "cast": (2, 2, "cast(port, dtype attr): shape of the port, the attribute's dtype"),
+    "cat": (3, None, "cat(dim attr, port, port, ...): the ports joined along dim"),
     "aten": (1, None, "aten(overload, args...): run the ATen op on fake tensors"),
     "reference": (0, 0, "run the op's own CPU reference on fake tensors"),
 }

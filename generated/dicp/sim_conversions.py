@@ -2,7 +2,7 @@
 # Source: specs/dicp/sim.yaml (validated against specs/ops.yaml).
 """Graph-mode conversion table of the `sim` vendor: The simulated accelerator; every vendor op runs one kernel (DIOPI, or a graph-level fused kernel) or is a view.
 
-71 vendor ops; 87 conversions (77 map, 3 decomp, 4 custom, 3 unsupported): 83 pure data, 4 hand-written handlers.
+75 vendor ops; 89 conversions (77 map, 3 decomp, 7 custom, 2 unsupported): 82 pure data, 7 hand-written handlers.
 """
 
 from opweave.dicp.table import (Attr, Conversion, DiopiCall, MapSpec, Port, Reference, Rule, Step,
@@ -13,7 +13,7 @@ SOURCE = 'specs/dicp/sim.yaml'
 EXECUTABLE = True
 DATA_FORMAT = 'opweave.dicp.formats.plain_nd'
 FUSIONS = ('opweave.dicp.fusions.mm_add_to_addmm', 'opweave.dicp.fusions.addmm_activation', 'opweave.dicp.fusions.mul_sigmoid_to_silu')
-COUNTS = {'map': 77, 'decomp': 3, 'custom': 4, 'unsupported': 3}
+COUNTS = {'map': 77, 'decomp': 3, 'custom': 7, 'unsupported': 2}
 
 # ---------------------------------------------------------------------------------- vendor ops
 
@@ -738,8 +738,56 @@ class FillLike(VendorOp):
     line = 243
 
 
+class Full(VendorOp):
+    """A new tensor of `size`, every element `value` (diopiFill on a fresh output). (specs/dicp/sim.yaml:250)"""
+
+    inputs = ()
+    outputs = ('out',)
+    attrs = (Attr(name='size', type='ints', optional=False), Attr(name='value', type='scalar', optional=False), Attr(name='dtype', type='dtype', optional=False))
+    infer = Rule(name='aten', args=('full', 'size', 'value', 'dtype=dtype'))
+    diopi = DiopiCall(function='diopiFill', args=(('input', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('value', 'attr', 'value', 'const diopiScalar_t*', 'scalar')), dtypes=(('out', ('bool', 'int8', 'uint8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64')),))
+    ref = Reference(kind='aten_inplace', target='fill_.Scalar', args=(('self', 'output', 'out'), ('value', 'attr', 'value')), outputs=(('out', 'self'),))
+    line = 250
+
+
+class Arange(VendorOp):
+    """Arange (specs/dicp/sim.yaml:257)"""
+
+    inputs = ()
+    outputs = ('out',)
+    attrs = (Attr(name='start', type='scalar', optional=False), Attr(name='end', type='scalar', optional=False), Attr(name='step', type='scalar', optional=False), Attr(name='dtype', type='dtype', optional=False))
+    infer = Rule(name='aten', args=('arange.start_step', 'start', 'end', 'step', 'dtype=dtype'))
+    diopi = DiopiCall(function='diopiArange', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('start', 'attr', 'start', 'const diopiScalar_t*', 'scalar'), ('end', 'attr', 'end', 'const diopiScalar_t*', 'scalar'), ('step', 'attr', 'step', 'const diopiScalar_t*', 'scalar')), dtypes=(('out', ('float16', 'bfloat16', 'float32', 'float64', 'int32', 'int64')),))
+    ref = Reference(kind='aten_out', target='arange.start_out', args=(('start', 'attr', 'start'), ('end', 'attr', 'end'), ('step', 'attr', 'step'), ('out', 'output', 'out')), outputs=(('out', 'out'),))
+    line = 257
+
+
+class Concat2(VendorOp):
+    """Two tensors joined along dim (diopiCat over an array of the ports; a graph's C code passes tensors through fixed ports, not lists). (specs/dicp/sim.yaml:262)"""
+
+    inputs = (Port(name='a', optional=False), Port(name='b', optional=False))
+    outputs = ('out',)
+    attrs = (Attr(name='dim', type='int', optional=False),)
+    infer = Rule(name='cat', args=('dim', 'a', 'b'))
+    diopi = DiopiCall(function='simConcat2', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('a', 'port', 'a', 'diopiConstTensorHandle_t', 'tensor'), ('b', 'port', 'b', 'diopiConstTensorHandle_t', 'tensor'), ('dim', 'attr', 'dim', 'int64_t', 'int')), dtypes=(('out', ('bool', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64')), ('a', ('bool', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64')), ('b', ('bool', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64'))), graph_kernel=True)
+    ref = Reference(kind='custom', target='opweave.dicp.refs.concat')
+    line = 262
+
+
+class Concat3(VendorOp):
+    """Three tensors joined along dim (an attention's q, k, v gradients). (specs/dicp/sim.yaml:270)"""
+
+    inputs = (Port(name='a', optional=False), Port(name='b', optional=False), Port(name='c', optional=False))
+    outputs = ('out',)
+    attrs = (Attr(name='dim', type='int', optional=False),)
+    infer = Rule(name='cat', args=('dim', 'a', 'b', 'c'))
+    diopi = DiopiCall(function='simConcat3', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('a', 'port', 'a', 'diopiConstTensorHandle_t', 'tensor'), ('b', 'port', 'b', 'diopiConstTensorHandle_t', 'tensor'), ('c', 'port', 'c', 'diopiConstTensorHandle_t', 'tensor'), ('dim', 'attr', 'dim', 'int64_t', 'int')), dtypes=(('out', ('bool', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64')), ('a', ('bool', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64')), ('b', ('bool', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64')), ('c', ('bool', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64'))), graph_kernel=True)
+    ref = Reference(kind='custom', target='opweave.dicp.refs.concat')
+    line = 270
+
+
 class Copy(VendorOp):
-    """Copy (specs/dicp/sim.yaml:250)"""
+    """Copy (specs/dicp/sim.yaml:278)"""
 
     inputs = (Port(name='src', optional=False),)
     outputs = ('dest',)
@@ -747,11 +795,11 @@ class Copy(VendorOp):
     infer = Rule(name='same_as', args=('src',))
     diopi = DiopiCall(function='diopiCopyInp', args=(('src', 'port', 'src', 'diopiConstTensorHandle_t', 'tensor'), ('dest', 'output', 'dest', 'diopiTensorHandle_t', 'tensor')), dtypes=(('src', ('bool', 'int8', 'uint8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64')), ('dest', ('bool', 'int8', 'uint8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64'))))
     ref = Reference(kind='aten', target='clone', args=(('self', 'port', 'src'),), outputs=(0,))
-    line = 250
+    line = 278
 
 
 class Cast(VendorOp):
-    """Cast (specs/dicp/sim.yaml:256)"""
+    """Cast (specs/dicp/sim.yaml:284)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -759,11 +807,11 @@ class Cast(VendorOp):
     infer = Rule(name='cast', args=('input', 'dtype'))
     diopi = DiopiCall(function='diopiCastDtype', args=(('out', 'output', 'out', 'diopiTensorHandle_t', 'tensor'), ('input', 'port', 'input', 'diopiConstTensorHandle_t', 'tensor')), dtypes=(('out', ('bool', 'int8', 'uint8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64')), ('input', ('bool', 'int8', 'uint8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64'))))
     ref = Reference(kind='aten', target='_to_copy', args=(('self', 'port', 'input'), ('dtype', 'attr', 'dtype')), outputs=(0,))
-    line = 256
+    line = 284
 
 
 class Alias(VendorOp):
-    """Alias (specs/dicp/sim.yaml:264)"""
+    """Alias (specs/dicp/sim.yaml:292)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -771,11 +819,11 @@ class Alias(VendorOp):
     infer = Rule(name='same_as', args=('input',))
     view = 'alias'
     ref = Reference(kind='aten', target='alias', args=(('', 'port', 'input'),), outputs=(0,))
-    line = 264
+    line = 292
 
 
 class Transpose(VendorOp):
-    """Transpose (specs/dicp/sim.yaml:265)"""
+    """Transpose (specs/dicp/sim.yaml:293)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -783,11 +831,11 @@ class Transpose(VendorOp):
     infer = Rule(name='aten', args=('transpose.int', 'input', 'dim0', 'dim1'))
     view = 'transpose'
     ref = Reference(kind='aten', target='transpose.int', args=(('', 'port', 'input'), ('', 'attr', 'dim0'), ('', 'attr', 'dim1')), outputs=(0,))
-    line = 265
+    line = 293
 
 
 class Permute(VendorOp):
-    """Permute (specs/dicp/sim.yaml:270)"""
+    """Permute (specs/dicp/sim.yaml:298)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -795,11 +843,11 @@ class Permute(VendorOp):
     infer = Rule(name='aten', args=('permute', 'input', 'dims'))
     view = 'permute'
     ref = Reference(kind='aten', target='permute', args=(('', 'port', 'input'), ('', 'attr', 'dims')), outputs=(0,))
-    line = 270
+    line = 298
 
 
 class Reshape(VendorOp):
-    """Reshape (specs/dicp/sim.yaml:275)"""
+    """Reshape (specs/dicp/sim.yaml:303)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -807,11 +855,11 @@ class Reshape(VendorOp):
     infer = Rule(name='aten', args=('reshape', 'input', 'size'))
     view = 'reshape'
     ref = Reference(kind='aten', target='reshape', args=(('', 'port', 'input'), ('', 'attr', 'size')), outputs=(0,))
-    line = 275
+    line = 303
 
 
 class Expand(VendorOp):
-    """Expand (specs/dicp/sim.yaml:280)"""
+    """Expand (specs/dicp/sim.yaml:308)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -819,11 +867,11 @@ class Expand(VendorOp):
     infer = Rule(name='aten', args=('expand', 'input', 'size'))
     view = 'expand'
     ref = Reference(kind='aten', target='expand', args=(('', 'port', 'input'), ('', 'attr', 'size')), outputs=(0,))
-    line = 280
+    line = 308
 
 
 class Unsqueeze(VendorOp):
-    """Unsqueeze (specs/dicp/sim.yaml:285)"""
+    """Unsqueeze (specs/dicp/sim.yaml:313)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -831,11 +879,11 @@ class Unsqueeze(VendorOp):
     infer = Rule(name='aten', args=('unsqueeze', 'input', 'dim'))
     view = 'unsqueeze'
     ref = Reference(kind='aten', target='unsqueeze', args=(('', 'port', 'input'), ('', 'attr', 'dim')), outputs=(0,))
-    line = 285
+    line = 313
 
 
 class Squeeze(VendorOp):
-    """Squeeze (specs/dicp/sim.yaml:290)"""
+    """Squeeze (specs/dicp/sim.yaml:318)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -843,11 +891,11 @@ class Squeeze(VendorOp):
     infer = Rule(name='aten', args=('squeeze.dim', 'input', 'dim'))
     view = 'squeeze'
     ref = Reference(kind='aten', target='squeeze.dim', args=(('', 'port', 'input'), ('', 'attr', 'dim')), outputs=(0,))
-    line = 290
+    line = 318
 
 
 class Select(VendorOp):
-    """Select (specs/dicp/sim.yaml:295)"""
+    """Select (specs/dicp/sim.yaml:323)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -855,11 +903,11 @@ class Select(VendorOp):
     infer = Rule(name='aten', args=('select.int', 'input', 'dim', 'index'))
     view = 'select'
     ref = Reference(kind='aten', target='select.int', args=(('', 'port', 'input'), ('', 'attr', 'dim'), ('', 'attr', 'index')), outputs=(0,))
-    line = 295
+    line = 323
 
 
 class Slice(VendorOp):
-    """Slice (specs/dicp/sim.yaml:300)"""
+    """Slice (specs/dicp/sim.yaml:328)"""
 
     inputs = (Port(name='input', optional=False),)
     outputs = ('out',)
@@ -867,7 +915,7 @@ class Slice(VendorOp):
     infer = Rule(name='aten', args=('slice.Tensor', 'input', 'dim', 'start', 'end'))
     view = 'slice'
     ref = Reference(kind='aten', target='slice.Tensor', args=(('', 'port', 'input'), ('', 'attr', 'dim'), ('', 'attr', 'start'), ('', 'attr', 'end')), outputs=(0,))
-    line = 300
+    line = 328
 
 
 VENDOR_OPS = {
@@ -931,6 +979,10 @@ VENDOR_OPS = {
     'LayerNorm': LayerNorm,
     'LayerNormBackward': LayerNormBackward,
     'FillLike': FillLike,
+    'Full': Full,
+    'Arange': Arange,
+    'Concat2': Concat2,
+    'Concat3': Concat3,
     'Copy': Copy,
     'Cast': Cast,
     'Alias': Alias,
@@ -946,91 +998,93 @@ VENDOR_OPS = {
 
 # --------------------------------------------------------------------------------- conversions
 CONVERSIONS = (
-    Conversion(aten='add.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Add', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('alpha', ('arg', 'alpha')),), outputs=('out',)), line=308),
-    Conversion(aten='add.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='AddScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')), ('alpha', ('arg', 'alpha'))), outputs=('out',)), line=310),
-    Conversion(aten='sub.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sub', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('alpha', ('arg', 'alpha')),), outputs=('out',)), line=312),
-    Conversion(aten='sub.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SubScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')), ('alpha', ('arg', 'alpha'))), outputs=('out',)), line=314),
-    Conversion(aten='rsub.Scalar', kind='decomp', doc='other - alpha * self, as (-self) + other when alpha is 1.', when=(('alpha', 1),), ignore=(), steps=(Step(name='negated', op='Neg', aten='', inputs=(('input', ('arg', 'self')),), attrs=()), Step(name='', op='AddScalar', aten='', inputs=(('input', ('arg', 'negated')),), attrs=(('other', ('arg', 'other')), ('alpha', ('lit', 1))))), line=316),
-    Conversion(aten='mul.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Mul', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=322),
-    Conversion(aten='mul.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='MulScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=324),
-    Conversion(aten='div.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Div', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('rounding_mode', ('lit', None)),), outputs=('out',)), line=326),
-    Conversion(aten='div.Tensor_mode', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Div', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('rounding_mode', ('arg', 'rounding_mode')),), outputs=('out',)), line=328),
-    Conversion(aten='div.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='DivScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')), ('rounding_mode', ('lit', None))), outputs=('out',)), line=330),
-    Conversion(aten='pow.Tensor_Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Pow', inputs=(('input', ('arg', 'self')),), attrs=(('exponent', ('arg', 'exponent')),), outputs=('out',)), line=332),
-    Conversion(aten='pow.Tensor_Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='PowTensor', inputs=(('input', ('arg', 'self')), ('exponent', ('arg', 'exponent'))), attrs=(), outputs=('out',)), line=334),
-    Conversion(aten='maximum', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Maximum', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=336),
-    Conversion(aten='addcmul', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Addcmul', inputs=(('input', ('arg', 'self')), ('tensor1', ('arg', 'tensor1')), ('tensor2', ('arg', 'tensor2'))), attrs=(('value', ('arg', 'value')),), outputs=('out',)), line=338),
-    Conversion(aten='addcdiv', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Addcdiv', inputs=(('input', ('arg', 'self')), ('tensor1', ('arg', 'tensor1')), ('tensor2', ('arg', 'tensor2'))), attrs=(('value', ('arg', 'value')),), outputs=('out',)), line=340),
-    Conversion(aten='neg', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Neg', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=343),
-    Conversion(aten='exp', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Exp', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=344),
-    Conversion(aten='log', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Log', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=345),
-    Conversion(aten='sqrt', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sqrt', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=346),
-    Conversion(aten='rsqrt', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Rsqrt', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=347),
-    Conversion(aten='abs', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Abs', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=348),
-    Conversion(aten='sin', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sin', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=349),
-    Conversion(aten='cos', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Cos', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=350),
-    Conversion(aten='reciprocal', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Reciprocal', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=351),
-    Conversion(aten='clamp', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Clamp', inputs=(('input', ('arg', 'self')),), attrs=(('min', ('arg', 'min')), ('max', ('arg', 'max'))), outputs=('out',)), line=352),
-    Conversion(aten='hardtanh', kind='decomp', doc='hardtanh is clamp with both bounds; expanded to ATen clamp, which converts again.', when=(), ignore=(), steps=(Step(name='', op='', aten='clamp', inputs=(('self', ('arg', 'self')), ('min', ('arg', 'min_val')), ('max', ('arg', 'max_val'))), attrs=()),), line=354),
-    Conversion(aten='sigmoid', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sigmoid', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=359),
-    Conversion(aten='sigmoid_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SigmoidBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(), outputs=('grad_input',)), line=360),
-    Conversion(aten='tanh', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Tanh', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=362),
-    Conversion(aten='tanh_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='TanhBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(), outputs=('grad_input',)), line=363),
-    Conversion(aten='relu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Relu', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=365),
-    Conversion(aten='threshold', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Threshold', inputs=(('input', ('arg', 'self')),), attrs=(('threshold', ('arg', 'threshold')), ('value', ('arg', 'value'))), outputs=('out',)), line=366),
-    Conversion(aten='threshold_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='ThresholdBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self'))), attrs=(('threshold', ('arg', 'threshold')),), outputs=('grad_input',)), line=368),
-    Conversion(aten='silu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Silu', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=370),
-    Conversion(aten='gelu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Gelu', inputs=(('input', ('arg', 'self')),), attrs=(('approximate', ('arg', 'approximate')),), outputs=('out',)), line=371),
-    Conversion(aten='gelu_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='GeluBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self'))), attrs=(('approximate', ('arg', 'approximate')),), outputs=('grad_input',)), line=373),
-    Conversion(aten='eq.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Eq', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=376),
-    Conversion(aten='eq.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='EqScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=377),
-    Conversion(aten='lt.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Lt', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=378),
-    Conversion(aten='lt.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='LtScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=379),
-    Conversion(aten='gt.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Gt', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=380),
-    Conversion(aten='gt.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='GtScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=381),
-    Conversion(aten='ne.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='NeScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=382),
-    Conversion(aten='where.self', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Where', inputs=(('condition', ('arg', 'condition')), ('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=383),
-    Conversion(aten='masked_fill.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='MaskedFill', inputs=(('input', ('arg', 'self')), ('mask', ('arg', 'mask'))), attrs=(('value', ('arg', 'value')),), outputs=('out',)), line=385),
-    Conversion(aten='triu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Triu', inputs=(('input', ('arg', 'self')),), attrs=(('diagonal', ('arg', 'diagonal')),), outputs=('out',)), line=387),
-    Conversion(aten='sum', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Sum', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('list', ())), ('keepdim', ('lit', False))), outputs=('out',)), line=390),
-    Conversion(aten='sum.dim_IntList', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Sum', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('keepdim', ('arg', 'keepdim'))), outputs=('out',)), line=393),
-    Conversion(aten='sum.dim_IntList', kind='custom', doc='A reduction with an accumulation dtype casts first, then reduces.', when=(), ignore=(), custom='opweave.dicp.handlers.reduce_with_dtype', uses=('Cast', 'Sum'), line=396),
-    Conversion(aten='mean', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Mean', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('list', ())), ('keepdim', ('lit', False))), outputs=('out',)), line=400),
-    Conversion(aten='mean.dim', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Mean', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('keepdim', ('arg', 'keepdim'))), outputs=('out',)), line=403),
-    Conversion(aten='mse_loss', kind='decomp', doc='Mean squared error (reduction mean) as three kernels.', when=(('reduction', 1),), ignore=(), steps=(Step(name='diff', op='Sub', aten='', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'target'))), attrs=(('alpha', ('lit', 1)),)), Step(name='squared', op='Mul', aten='', inputs=(('input', ('arg', 'diff')), ('other', ('arg', 'diff'))), attrs=()), Step(name='', op='Mean', aten='', inputs=(('input', ('arg', 'squared')),), attrs=(('dim', ('list', ())), ('keepdim', ('lit', False))))), line=406),
-    Conversion(aten='mm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Mm', inputs=(('input', ('arg', 'self')), ('mat2', ('arg', 'mat2'))), attrs=(), outputs=('out',)), line=414),
-    Conversion(aten='bmm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Bmm', inputs=(('input', ('arg', 'self')), ('mat2', ('arg', 'mat2'))), attrs=(), outputs=('out',)), line=415),
-    Conversion(aten='addmm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Addmm', inputs=(('input', ('arg', 'self')), ('mat1', ('arg', 'mat1')), ('mat2', ('arg', 'mat2'))), attrs=(('beta', ('arg', 'beta')), ('alpha', ('arg', 'alpha'))), outputs=('out',)), line=416),
-    Conversion(aten='_softmax', kind='map', doc='', when=(('half_to_float', False),), ignore=(), map=MapSpec(op='Softmax', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)),), outputs=('out',)), line=419),
-    Conversion(aten='_softmax_backward_data', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SoftmaxBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(('dim', ('dim', ('arg', 'dim'), 'output', 0)), ('input_dtype', ('arg', 'input_dtype'))), outputs=('grad_input',)), line=422),
-    Conversion(aten='_log_softmax', kind='map', doc='', when=(('half_to_float', False),), ignore=(), map=MapSpec(op='LogSoftmax', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)),), outputs=('out',)), line=427),
-    Conversion(aten='_log_softmax_backward_data', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='LogSoftmaxBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(('dim', ('dim', ('arg', 'dim'), 'output', 0)), ('input_dtype', ('arg', 'input_dtype'))), outputs=('grad_input',)), line=430),
-    Conversion(aten='nll_loss_forward', kind='map', doc="total_weight is not produced; the sim's NLLLossBackward does not read it.", when=(), ignore=(), map=MapSpec(op='NLLLoss', inputs=(('input', ('arg', 'self')), ('target', ('arg', 'target')), ('weight', ('arg', 'weight'))), attrs=(('reduction', ('arg', 'reduction')), ('ignore_index', ('arg', 'ignore_index'))), outputs=('out', None)), line=435),
-    Conversion(aten='nll_loss_backward', kind='map', doc='', when=(), ignore=('total_weight',), map=MapSpec(op='NLLLossBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self')), ('target', ('arg', 'target')), ('weight', ('arg', 'weight'))), attrs=(('reduction', ('arg', 'reduction')), ('ignore_index', ('arg', 'ignore_index'))), outputs=('grad_input',)), line=442),
-    Conversion(aten='ones_like', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'memory_format'), map=MapSpec(op='FillLike', inputs=(('like', ('arg', 'self')),), attrs=(('value', ('lit', 1)), ('dtype', ('dtype', 'self', ('arg', 'dtype')))), outputs=('out',)), line=449),
-    Conversion(aten='zeros_like', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'memory_format'), map=MapSpec(op='FillLike', inputs=(('like', ('arg', 'self')),), attrs=(('value', ('lit', 0)), ('dtype', ('dtype', 'self', ('arg', 'dtype')))), outputs=('out',)), line=452),
-    Conversion(aten='full_like', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'memory_format'), map=MapSpec(op='FillLike', inputs=(('like', ('arg', 'self')),), attrs=(('value', ('arg', 'fill_value')), ('dtype', ('dtype', 'self', ('arg', 'dtype')))), outputs=('out',)), line=455),
-    Conversion(aten='clone', kind='map', doc='', when=(), ignore=('memory_format',), map=MapSpec(op='Copy', inputs=(('src', ('arg', 'self')),), attrs=(), outputs=('dest',)), line=458),
-    Conversion(aten='_to_copy', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'non_blocking', 'memory_format'), map=MapSpec(op='Cast', inputs=(('input', ('arg', 'self')),), attrs=(('dtype', ('dtype', 'self', ('arg', 'dtype'))),), outputs=('out',)), line=461),
-    Conversion(aten='embedding', kind='map', doc='', when=(('sparse', False),), ignore=(), map=MapSpec(op='Embedding', inputs=(('weight', ('arg', 'weight')), ('indices', ('arg', 'indices'))), attrs=(('padding_idx', ('arg', 'padding_idx')), ('scale_grad_by_freq', ('arg', 'scale_grad_by_freq')), ('sparse', ('lit', False))), outputs=('out',)), line=464),
-    Conversion(aten='embedding_dense_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='EmbeddingBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('indices', ('arg', 'indices'))), attrs=(('num_weights', ('arg', 'num_weights')), ('padding_idx', ('arg', 'padding_idx')), ('scale_grad_by_freq', ('arg', 'scale_grad_by_freq')), ('sparse', ('lit', False))), outputs=('out',)), line=470),
-    Conversion(aten='native_layer_norm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='LayerNorm', inputs=(('input', ('arg', 'input')), ('weight', ('arg', 'weight')), ('bias', ('arg', 'bias'))), attrs=(('normalized_shape', ('arg', 'normalized_shape')), ('eps', ('arg', 'eps'))), outputs=('out', 'save_mean', 'save_invstd')), line=475),
-    Conversion(aten='native_layer_norm_backward', kind='custom', doc='When autograd wants all three gradients (an affine layer norm); otherwise eager.', when=(), ignore=(), custom='opweave.dicp.handlers.layer_norm_backward_all_grads', uses=('LayerNormBackward',), line=481),
-    Conversion(aten='cat', kind='unsupported', doc='', when=(), ignore=(), reason="a tensor-list input (the graph's C code calls kernels with fixed ports)", line=485),
-    Conversion(aten='native_batch_norm', kind='unsupported', doc='', when=(), ignore=(), reason='no sim kernel for batch normalisation', line=487),
-    Conversion(aten='convolution', kind='unsupported', doc='', when=(), ignore=(), reason='no sim kernel for convolutions', line=489),
-    Conversion(aten='detach', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Alias', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=492),
-    Conversion(aten='alias', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Alias', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=493),
-    Conversion(aten='t', kind='custom', doc='t() of a 0-D or 1-D tensor is the tensor itself.', when=(), ignore=(), custom='opweave.dicp.handlers.t_as_transpose', uses=('Alias', 'Transpose'), line=494),
-    Conversion(aten='transpose.int', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Transpose', inputs=(('input', ('arg', 'self')),), attrs=(('dim0', ('dim', ('arg', 'dim0'), 'self', 0)), ('dim1', ('dim', ('arg', 'dim1'), 'self', 0))), outputs=('out',)), line=498),
-    Conversion(aten='permute', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Permute', inputs=(('input', ('arg', 'self')),), attrs=(('dims', ('dim', ('arg', 'dims'), 'self', 0)),), outputs=('out',)), line=500),
-    Conversion(aten='view', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Reshape', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=502),
-    Conversion(aten='_unsafe_view', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Reshape', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=503),
-    Conversion(aten='_reshape_alias', kind='map', doc='', when=(), ignore=('stride',), map=MapSpec(op='Reshape', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=504),
-    Conversion(aten='expand', kind='map', doc='', when=(('implicit', False),), ignore=(), map=MapSpec(op='Expand', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=507),
-    Conversion(aten='unsqueeze', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Unsqueeze', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 1)),), outputs=('out',)), line=510),
-    Conversion(aten='squeeze.dim', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Squeeze', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)),), outputs=('out',)), line=512),
-    Conversion(aten='select.int', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Select', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('index', ('arg', 'index'))), outputs=('out',)), line=514),
-    Conversion(aten='split.Tensor', kind='custom', doc='Equal chunks of split_size along dim (the last one shorter), each a Slice view.', when=(), ignore=(), custom='opweave.dicp.handlers.split_as_slices', uses=('Slice',), line=516),
-    Conversion(aten='slice.Tensor', kind='map', doc='', when=(('step', 1),), ignore=(), map=MapSpec(op='Slice', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('start', ('arg', 'start')), ('end', ('arg', 'end'))), outputs=('out',)), line=520),
+    Conversion(aten='add.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Add', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('alpha', ('arg', 'alpha')),), outputs=('out',)), line=336),
+    Conversion(aten='add.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='AddScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')), ('alpha', ('arg', 'alpha'))), outputs=('out',)), line=338),
+    Conversion(aten='sub.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sub', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('alpha', ('arg', 'alpha')),), outputs=('out',)), line=340),
+    Conversion(aten='sub.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SubScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')), ('alpha', ('arg', 'alpha'))), outputs=('out',)), line=342),
+    Conversion(aten='rsub.Scalar', kind='decomp', doc='other - alpha * self, as (-self) + other when alpha is 1.', when=(('alpha', 1),), ignore=(), steps=(Step(name='negated', op='Neg', aten='', inputs=(('input', ('arg', 'self')),), attrs=()), Step(name='', op='AddScalar', aten='', inputs=(('input', ('arg', 'negated')),), attrs=(('other', ('arg', 'other')), ('alpha', ('lit', 1))))), line=344),
+    Conversion(aten='mul.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Mul', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=350),
+    Conversion(aten='mul.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='MulScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=352),
+    Conversion(aten='div.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Div', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('rounding_mode', ('lit', None)),), outputs=('out',)), line=354),
+    Conversion(aten='div.Tensor_mode', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Div', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(('rounding_mode', ('arg', 'rounding_mode')),), outputs=('out',)), line=356),
+    Conversion(aten='div.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='DivScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')), ('rounding_mode', ('lit', None))), outputs=('out',)), line=358),
+    Conversion(aten='pow.Tensor_Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Pow', inputs=(('input', ('arg', 'self')),), attrs=(('exponent', ('arg', 'exponent')),), outputs=('out',)), line=360),
+    Conversion(aten='pow.Tensor_Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='PowTensor', inputs=(('input', ('arg', 'self')), ('exponent', ('arg', 'exponent'))), attrs=(), outputs=('out',)), line=362),
+    Conversion(aten='maximum', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Maximum', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=364),
+    Conversion(aten='addcmul', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Addcmul', inputs=(('input', ('arg', 'self')), ('tensor1', ('arg', 'tensor1')), ('tensor2', ('arg', 'tensor2'))), attrs=(('value', ('arg', 'value')),), outputs=('out',)), line=366),
+    Conversion(aten='addcdiv', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Addcdiv', inputs=(('input', ('arg', 'self')), ('tensor1', ('arg', 'tensor1')), ('tensor2', ('arg', 'tensor2'))), attrs=(('value', ('arg', 'value')),), outputs=('out',)), line=368),
+    Conversion(aten='neg', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Neg', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=371),
+    Conversion(aten='exp', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Exp', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=372),
+    Conversion(aten='log', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Log', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=373),
+    Conversion(aten='sqrt', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sqrt', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=374),
+    Conversion(aten='rsqrt', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Rsqrt', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=375),
+    Conversion(aten='abs', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Abs', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=376),
+    Conversion(aten='sin', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sin', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=377),
+    Conversion(aten='cos', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Cos', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=378),
+    Conversion(aten='reciprocal', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Reciprocal', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=379),
+    Conversion(aten='clamp', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Clamp', inputs=(('input', ('arg', 'self')),), attrs=(('min', ('arg', 'min')), ('max', ('arg', 'max'))), outputs=('out',)), line=380),
+    Conversion(aten='hardtanh', kind='decomp', doc='hardtanh is clamp with both bounds; expanded to ATen clamp, which converts again.', when=(), ignore=(), steps=(Step(name='', op='', aten='clamp', inputs=(('self', ('arg', 'self')), ('min', ('arg', 'min_val')), ('max', ('arg', 'max_val'))), attrs=()),), line=382),
+    Conversion(aten='sigmoid', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Sigmoid', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=387),
+    Conversion(aten='sigmoid_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SigmoidBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(), outputs=('grad_input',)), line=388),
+    Conversion(aten='tanh', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Tanh', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=390),
+    Conversion(aten='tanh_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='TanhBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(), outputs=('grad_input',)), line=391),
+    Conversion(aten='relu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Relu', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=393),
+    Conversion(aten='threshold', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Threshold', inputs=(('input', ('arg', 'self')),), attrs=(('threshold', ('arg', 'threshold')), ('value', ('arg', 'value'))), outputs=('out',)), line=394),
+    Conversion(aten='threshold_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='ThresholdBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self'))), attrs=(('threshold', ('arg', 'threshold')),), outputs=('grad_input',)), line=396),
+    Conversion(aten='silu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Silu', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=398),
+    Conversion(aten='gelu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Gelu', inputs=(('input', ('arg', 'self')),), attrs=(('approximate', ('arg', 'approximate')),), outputs=('out',)), line=399),
+    Conversion(aten='gelu_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='GeluBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self'))), attrs=(('approximate', ('arg', 'approximate')),), outputs=('grad_input',)), line=401),
+    Conversion(aten='eq.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Eq', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=404),
+    Conversion(aten='eq.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='EqScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=405),
+    Conversion(aten='lt.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Lt', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=406),
+    Conversion(aten='lt.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='LtScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=407),
+    Conversion(aten='gt.Tensor', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Gt', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=408),
+    Conversion(aten='gt.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='GtScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=409),
+    Conversion(aten='ne.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='NeScalar', inputs=(('input', ('arg', 'self')),), attrs=(('other', ('arg', 'other')),), outputs=('out',)), line=410),
+    Conversion(aten='where.self', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Where', inputs=(('condition', ('arg', 'condition')), ('input', ('arg', 'self')), ('other', ('arg', 'other'))), attrs=(), outputs=('out',)), line=411),
+    Conversion(aten='masked_fill.Scalar', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='MaskedFill', inputs=(('input', ('arg', 'self')), ('mask', ('arg', 'mask'))), attrs=(('value', ('arg', 'value')),), outputs=('out',)), line=413),
+    Conversion(aten='triu', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Triu', inputs=(('input', ('arg', 'self')),), attrs=(('diagonal', ('arg', 'diagonal')),), outputs=('out',)), line=415),
+    Conversion(aten='sum', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Sum', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('list', ())), ('keepdim', ('lit', False))), outputs=('out',)), line=418),
+    Conversion(aten='sum.dim_IntList', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Sum', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('keepdim', ('arg', 'keepdim'))), outputs=('out',)), line=421),
+    Conversion(aten='sum.dim_IntList', kind='custom', doc='A reduction with an accumulation dtype casts first, then reduces.', when=(), ignore=(), custom='opweave.dicp.handlers.reduce_with_dtype', uses=('Cast', 'Sum'), line=424),
+    Conversion(aten='mean', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Mean', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('list', ())), ('keepdim', ('lit', False))), outputs=('out',)), line=428),
+    Conversion(aten='mean.dim', kind='map', doc='', when=(('dtype', None),), ignore=(), map=MapSpec(op='Mean', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('keepdim', ('arg', 'keepdim'))), outputs=('out',)), line=431),
+    Conversion(aten='mse_loss', kind='decomp', doc='Mean squared error (reduction mean) as three kernels.', when=(('reduction', 1),), ignore=(), steps=(Step(name='diff', op='Sub', aten='', inputs=(('input', ('arg', 'self')), ('other', ('arg', 'target'))), attrs=(('alpha', ('lit', 1)),)), Step(name='squared', op='Mul', aten='', inputs=(('input', ('arg', 'diff')), ('other', ('arg', 'diff'))), attrs=()), Step(name='', op='Mean', aten='', inputs=(('input', ('arg', 'squared')),), attrs=(('dim', ('list', ())), ('keepdim', ('lit', False))))), line=434),
+    Conversion(aten='mm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Mm', inputs=(('input', ('arg', 'self')), ('mat2', ('arg', 'mat2'))), attrs=(), outputs=('out',)), line=442),
+    Conversion(aten='bmm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Bmm', inputs=(('input', ('arg', 'self')), ('mat2', ('arg', 'mat2'))), attrs=(), outputs=('out',)), line=443),
+    Conversion(aten='addmm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Addmm', inputs=(('input', ('arg', 'self')), ('mat1', ('arg', 'mat1')), ('mat2', ('arg', 'mat2'))), attrs=(('beta', ('arg', 'beta')), ('alpha', ('arg', 'alpha'))), outputs=('out',)), line=444),
+    Conversion(aten='_softmax', kind='map', doc='', when=(('half_to_float', False),), ignore=(), map=MapSpec(op='Softmax', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)),), outputs=('out',)), line=447),
+    Conversion(aten='_softmax_backward_data', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='SoftmaxBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(('dim', ('dim', ('arg', 'dim'), 'output', 0)), ('input_dtype', ('arg', 'input_dtype'))), outputs=('grad_input',)), line=450),
+    Conversion(aten='_log_softmax', kind='map', doc='', when=(('half_to_float', False),), ignore=(), map=MapSpec(op='LogSoftmax', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)),), outputs=('out',)), line=455),
+    Conversion(aten='_log_softmax_backward_data', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='LogSoftmaxBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('output', ('arg', 'output'))), attrs=(('dim', ('dim', ('arg', 'dim'), 'output', 0)), ('input_dtype', ('arg', 'input_dtype'))), outputs=('grad_input',)), line=458),
+    Conversion(aten='nll_loss_forward', kind='map', doc="total_weight is not produced; the sim's NLLLossBackward does not read it.", when=(), ignore=(), map=MapSpec(op='NLLLoss', inputs=(('input', ('arg', 'self')), ('target', ('arg', 'target')), ('weight', ('arg', 'weight'))), attrs=(('reduction', ('arg', 'reduction')), ('ignore_index', ('arg', 'ignore_index'))), outputs=('out', None)), line=463),
+    Conversion(aten='nll_loss_backward', kind='map', doc='', when=(), ignore=('total_weight',), map=MapSpec(op='NLLLossBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('input', ('arg', 'self')), ('target', ('arg', 'target')), ('weight', ('arg', 'weight'))), attrs=(('reduction', ('arg', 'reduction')), ('ignore_index', ('arg', 'ignore_index'))), outputs=('grad_input',)), line=470),
+    Conversion(aten='ones_like', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'memory_format'), map=MapSpec(op='FillLike', inputs=(('like', ('arg', 'self')),), attrs=(('value', ('lit', 1)), ('dtype', ('dtype', 'self', ('arg', 'dtype')))), outputs=('out',)), line=477),
+    Conversion(aten='zeros_like', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'memory_format'), map=MapSpec(op='FillLike', inputs=(('like', ('arg', 'self')),), attrs=(('value', ('lit', 0)), ('dtype', ('dtype', 'self', ('arg', 'dtype')))), outputs=('out',)), line=480),
+    Conversion(aten='full_like', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'memory_format'), map=MapSpec(op='FillLike', inputs=(('like', ('arg', 'self')),), attrs=(('value', ('arg', 'fill_value')), ('dtype', ('dtype', 'self', ('arg', 'dtype')))), outputs=('out',)), line=483),
+    Conversion(aten='clone', kind='map', doc='', when=(), ignore=('memory_format',), map=MapSpec(op='Copy', inputs=(('src', ('arg', 'self')),), attrs=(), outputs=('dest',)), line=486),
+    Conversion(aten='_to_copy', kind='map', doc='', when=(), ignore=('layout', 'device', 'pin_memory', 'non_blocking', 'memory_format'), map=MapSpec(op='Cast', inputs=(('input', ('arg', 'self')),), attrs=(('dtype', ('dtype', 'self', ('arg', 'dtype'))),), outputs=('out',)), line=489),
+    Conversion(aten='embedding', kind='map', doc='', when=(('sparse', False),), ignore=(), map=MapSpec(op='Embedding', inputs=(('weight', ('arg', 'weight')), ('indices', ('arg', 'indices'))), attrs=(('padding_idx', ('arg', 'padding_idx')), ('scale_grad_by_freq', ('arg', 'scale_grad_by_freq')), ('sparse', ('lit', False))), outputs=('out',)), line=492),
+    Conversion(aten='embedding_dense_backward', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='EmbeddingBackward', inputs=(('grad_output', ('arg', 'grad_output')), ('indices', ('arg', 'indices'))), attrs=(('num_weights', ('arg', 'num_weights')), ('padding_idx', ('arg', 'padding_idx')), ('scale_grad_by_freq', ('arg', 'scale_grad_by_freq')), ('sparse', ('lit', False))), outputs=('out',)), line=498),
+    Conversion(aten='native_layer_norm', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='LayerNorm', inputs=(('input', ('arg', 'input')), ('weight', ('arg', 'weight')), ('bias', ('arg', 'bias'))), attrs=(('normalized_shape', ('arg', 'normalized_shape')), ('eps', ('arg', 'eps'))), outputs=('out', 'save_mean', 'save_invstd')), line=503),
+    Conversion(aten='native_layer_norm_backward', kind='custom', doc='When autograd wants all three gradients (an affine layer norm); otherwise eager.', when=(), ignore=(), custom='opweave.dicp.handlers.layer_norm_backward_all_grads', uses=('LayerNormBackward',), line=509),
+    Conversion(aten='cat', kind='custom', doc="Two or three tensors; more run eagerly (a graph's C code passes fixed ports).", when=(), ignore=(), custom='opweave.dicp.handlers.cat_of_two_or_three', uses=('Concat2', 'Concat3'), line=513),
+    Conversion(aten='ones', kind='custom', doc='', when=(), ignore=('layout', 'device', 'pin_memory'), custom='opweave.dicp.handlers.ones_as_full', uses=('Full',), line=517),
+    Conversion(aten='arange', kind='custom', doc='', when=(), ignore=('layout', 'device', 'pin_memory'), custom='opweave.dicp.handlers.arange_from_zero', uses=('Arange',), line=521),
+    Conversion(aten='native_batch_norm', kind='unsupported', doc='', when=(), ignore=(), reason='no sim kernel for batch normalisation', line=525),
+    Conversion(aten='convolution', kind='unsupported', doc='', when=(), ignore=(), reason='no sim kernel for convolutions', line=527),
+    Conversion(aten='detach', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Alias', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=530),
+    Conversion(aten='alias', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Alias', inputs=(('input', ('arg', 'self')),), attrs=(), outputs=('out',)), line=531),
+    Conversion(aten='t', kind='custom', doc='t() of a 0-D or 1-D tensor is the tensor itself.', when=(), ignore=(), custom='opweave.dicp.handlers.t_as_transpose', uses=('Alias', 'Transpose'), line=532),
+    Conversion(aten='transpose.int', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Transpose', inputs=(('input', ('arg', 'self')),), attrs=(('dim0', ('dim', ('arg', 'dim0'), 'self', 0)), ('dim1', ('dim', ('arg', 'dim1'), 'self', 0))), outputs=('out',)), line=536),
+    Conversion(aten='permute', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Permute', inputs=(('input', ('arg', 'self')),), attrs=(('dims', ('dim', ('arg', 'dims'), 'self', 0)),), outputs=('out',)), line=538),
+    Conversion(aten='view', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Reshape', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=540),
+    Conversion(aten='_unsafe_view', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Reshape', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=541),
+    Conversion(aten='_reshape_alias', kind='map', doc='', when=(), ignore=('stride',), map=MapSpec(op='Reshape', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=542),
+    Conversion(aten='expand', kind='map', doc='', when=(('implicit', False),), ignore=(), map=MapSpec(op='Expand', inputs=(('input', ('arg', 'self')),), attrs=(('size', ('arg', 'size')),), outputs=('out',)), line=545),
+    Conversion(aten='unsqueeze', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Unsqueeze', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 1)),), outputs=('out',)), line=548),
+    Conversion(aten='squeeze.dim', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Squeeze', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)),), outputs=('out',)), line=550),
+    Conversion(aten='select.int', kind='map', doc='', when=(), ignore=(), map=MapSpec(op='Select', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('index', ('arg', 'index'))), outputs=('out',)), line=552),
+    Conversion(aten='split.Tensor', kind='custom', doc='Equal chunks of split_size along dim (the last one shorter), each a Slice view.', when=(), ignore=(), custom='opweave.dicp.handlers.split_as_slices', uses=('Slice',), line=554),
+    Conversion(aten='slice.Tensor', kind='map', doc='', when=(('step', 1),), ignore=(), map=MapSpec(op='Slice', inputs=(('input', ('arg', 'self')),), attrs=(('dim', ('dim', ('arg', 'dim'), 'self', 0)), ('start', ('arg', 'start')), ('end', ('arg', 'end'))), outputs=('out',)), line=558),
 )

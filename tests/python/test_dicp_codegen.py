@@ -101,6 +101,8 @@ CASES = [
      "    ref: opweave.dicp.refs.layer_norm_backward_all_grads\n", "",
      "diopi: diopiLayerNormBackward", "LayerNormBackward: the CPU reference "
      "aten::native_layer_norm_backward needs 'output_mask': declare an attribute 'output_mask'"),
+    ("cat_rule_dim_first", "infer: cat(dim, a, b)\n", "infer: cat(a, b, dim)\n",
+     "infer: cat(a, b, dim)", "Concat2: inference rule cat: 'a' must be int"),
     ("graph_kernel_names_a_diopi_function", "kernel: simFusedAddmmAct", "kernel: diopiAddmm",
      "kernel: diopiAddmm", "AddmmAct: diopiAddmm is a DIOPI function of specs/ops.yaml: use "
      "'diopi'"),

@@ -171,9 +171,9 @@ def test_static_mode_recompiles_for_a_new_shape():
 
 def test_unsupported_node_runs_eagerly_between_compiled_segments():
     def fn(a, b, w):
-        h = torch.cat([a, b], 1)          # unsupported on sim: eager on the device
+        h = torch.cat([a, b, a, b], 1)    # four tensors: no sim graph kernel, eager on the device
         return torch.relu(h @ w).sum(1)
-    a, b, w = R(6, 3), R(6, 1), R(4, 2)
+    a, b, w = R(6, 3), R(6, 1), R(8, 2)
     step = opweave.compile(fn, backend="sim")
     with torch.no_grad():
         got = step(a.to(DEV), b.to(DEV), w.to(DEV))
@@ -184,11 +184,11 @@ def test_unsupported_node_runs_eagerly_between_compiled_segments():
 
 
 def test_factories_run_first_so_they_do_not_split_the_compiled_code():
-    # The tiny GPT's pattern: a mask built with `ones` in the middle of the graph. An eager
-    # node ends a segment; `ones` reads nothing, so it runs first and the rest is one segment.
+    # A mask built in the middle of the graph with a factory the sim does not convert (eye).
+    # An eager node ends a segment; eye reads nothing, so it runs first and the rest is one.
     def fn(a, w):
         h = torch.relu(a @ w)
-        mask = torch.ones(h.shape[0], h.shape[1], device=h.device).triu(1) != 0
+        mask = torch.eye(4, device=h.device) != 0
         return h.masked_fill(mask, 0.0).sum(1)
     a, w = R(4, 3), R(3, 4)
     step = opweave.compile(fn, backend="sim")
@@ -196,14 +196,14 @@ def test_factories_run_first_so_they_do_not_split_the_compiled_code():
         got = step(a.to(DEV), w.to(DEV))
     torch.testing.assert_close(got.cpu(), fn(a, w), atol=1e-5, rtol=1e-5)
     ex = step.last.infer
-    assert [str(n.target) for n in ex.eager_nodes] == ["aten.ones.default"]
+    assert [str(n.target) for n in ex.eager_nodes] == ["aten.eye.default"]
     assert [k for k, _ in ex.steps] == ["node", "seg"]
 
 
 def test_missing_kernel_falls_back_to_eager(monkeypatch):
     from opweave.dicp import native
-    kernels = native.resolved_kernels() - {"diopiRelu"}
-    monkeypatch.setattr(native, "resolved_kernels", lambda: kernels)
+    kernels = native.resolved_kernels(dicp.load_table("sim").graph_kernels) - {"diopiRelu"}
+    monkeypatch.setattr(native, "resolved_kernels", lambda graph_kernels=(): kernels)
     step = opweave.compile(lambda a: a.relu() * 2, backend="sim")
     a = torch.randn(3, 4)
     with torch.no_grad():
@@ -219,7 +219,8 @@ def test_dtype_the_kernel_does_not_take_is_not_converted():
     from opweave.dicp import native
     from opweave.dicp.convert import convert
     gm = make_fx(lambda n: n + 1, tracing_mode="fake")(torch.arange(6, dtype=torch.int16))
-    _, conv = convert(gm, dicp.load_table("sim"), kernels=native.resolved_kernels())
+    _, conv = convert(gm, dicp.load_table("sim"),
+                      kernels=native.resolved_kernels(dicp.load_table("sim").graph_kernels))
     (record,) = conv.eager
     assert record.aten == "add.Scalar" and "diopiAddScalar does not take torch.int16" in \
         record.reason
@@ -434,8 +435,8 @@ def test_layer_norm_trains_compiled_or_eager_without_a_traced_value(kernel, monk
     # kernel), from running it on meta tensors. Either way the graph around it compiles.
     if kernel == "missing":
         from opweave.dicp import native
-        kernels = native.resolved_kernels() - {"diopiLayerNorm"}
-        monkeypatch.setattr(native, "resolved_kernels", lambda: kernels)
+        kernels = native.resolved_kernels(dicp.load_table("sim").graph_kernels) - {"diopiLayerNorm"}
+        monkeypatch.setattr(native, "resolved_kernels", lambda graph_kernels=(): kernels)
 
     class Block(torch.nn.Module):
         def __init__(self):

@@ -160,6 +160,13 @@ CASES = {
          lambda b: [R(b, 4), R(b, 4), R(4), R(4)]),
         ("split", lambda a: _combined(*a.split(3, dim=1)), lambda b: [R(b, 8)]),
         ("cat", lambda a, c: torch.cat([a, c], 1) * 2, lambda b: [R(b, 4), R(b, 2)]),
+        ("cat3", lambda a, c, d: torch.cat([a, c, d], -1) * 2,
+         lambda b: [R(b, 4), R(b, 2), R(b, 1)]),
+        ("cat4", lambda a: torch.cat([a, a, a, a]) * 2, lambda b: [R(b, 4)]),   # eager
+        ("ones", lambda a: torch.ones(2, 4) + a.sum(), lambda b: [R(b, 4)]),
+        ("ones_int", lambda a: torch.ones(4, dtype=torch.int32) * a, lambda b: [R(b, 4)]),
+        ("arange", lambda a: torch.arange(4) * a, lambda b: [R(b, 4)]),
+        ("arange_float_end", lambda a: torch.arange(4.0) + a, lambda b: [R(b, 4)]),
         ("batch_norm", lambda a: F.batch_norm(a, None, None, training=True), lambda b: [R(b, 4)]),
         ("conv2d", F.conv2d, lambda b: [R(b, 2, 5, 5), R(3, 2, 3, 3)]),
     ],
@@ -340,11 +347,11 @@ def test_sim_fuses_linear_and_activation_with_a_cpu_reference():
 
 
 def test_unsupported_entries_run_eagerly_and_say_why():
-    compiled = dicp.compile(lambda a, b: torch.cat([a, b]), backend="sim", mode="reference")
+    compiled = dicp.compile(F.conv2d, backend="sim", mode="reference")
     with torch.no_grad():
-        compiled(R(4), R(3))
+        compiled(R(1, 2, 5, 5), R(3, 2, 3, 3))
     (record,) = compiled.last.eager
-    assert record.aten == "cat" and "a tensor-list input" in record.reason
+    assert record.aten == "convolution" and "no sim kernel for convolutions" in record.reason
     assert "sim.yaml:" in record.reason
 
 

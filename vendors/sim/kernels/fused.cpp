@@ -4,6 +4,7 @@
 // the vendor library. Same conventions as the DIOPI kernels (README.md): validate on the
 // calling thread, compute on the context's stream.
 #include <diopi/diopirt.h>
+#include <diopi/prototypes.h>  // diopiCat, which the Concat kernels call
 
 #include <cmath>
 #include <cstring>
@@ -70,4 +71,20 @@ extern "C" __attribute__((visibility("default"))) diopiError_t simFusedAddmmAct(
       }
     });
   });
+}
+
+// Two or three tensors joined along dim: diopiCat over an array of the ports. Graph mode's
+// generated C code passes tensors through fixed ports, so a tensor list becomes these.
+extern "C" __attribute__((visibility("default"))) diopiError_t simConcat2(
+    diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t a,
+    diopiConstTensorHandle_t b, int64_t dim) {
+  diopiConstTensorHandle_t parts[2] = {a, b};
+  return diopiCat(ctx, out, parts, 2, dim);
+}
+
+extern "C" __attribute__((visibility("default"))) diopiError_t simConcat3(
+    diopiContextHandle_t ctx, diopiTensorHandle_t out, diopiConstTensorHandle_t a,
+    diopiConstTensorHandle_t b, diopiConstTensorHandle_t c, int64_t dim) {
+  diopiConstTensorHandle_t parts[3] = {a, b, c};
+  return diopiCat(ctx, out, parts, 3, dim);
 }

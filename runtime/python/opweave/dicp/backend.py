@@ -314,7 +314,8 @@ class CompiledFunction:
                 dyn = tuple(False for _ in dyn)   # 0 and 1 specialise: a static graph
                 self.stats["dynamic_fallbacks"] += 1
         samples = [batch + k for k in SAMPLE_OFFSETS] if any(dyn) else [None]
-        kernels = native.resolved_kernels() if self.mode == "native" else None
+        kernels = native.resolved_kernels(self.table.graph_kernels) \
+            if self.mode == "native" else None
         results = []
         for b in samples:
             sig = capture.Signature()

@@ -9,6 +9,8 @@ is exercised by tests/python/test_dicp_tables.py.
 
 from __future__ import annotations
 
+import torch
+
 from .convert import Declined
 
 
@@ -57,6 +59,32 @@ def layer_norm_backward_all_grads(cx):
         raise Declined(f"output_mask {list(a['output_mask'])}: the op computes all three")
     return cx.emit("LayerNormBackward", a["grad_out"], a["input"], a["weight"], a["bias"],
                    a["mean"], a["rstd"], list(a["normalized_shape"]))
+
+
+def cat_of_two_or_three(cx):
+    """aten::cat of two or three tensors -> Concat2 / Concat3; other counts run eagerly."""
+    xs = list(cx.args["tensors"])
+    if len(xs) not in (2, 3):
+        raise Declined(f"{len(xs)} tensors: the sim's graph kernels join two or three")
+    dim = cx.args["dim"] % max(len(cx.converter.spec(xs[0]).shape), 1)
+    return cx.emit(f"Concat{len(xs)}", *xs, dim)
+
+
+def ones_as_full(cx):
+    """aten::ones -> Full(size, 1) in the requested dtype (torch's default when none)."""
+    dtype = cx.args["dtype"] if cx.args["dtype"] is not None else torch.get_default_dtype()
+    return cx.emit("Full", list(cx.args["size"]), 1, dtype)
+
+
+def arange_from_zero(cx):
+    """aten::arange(end) with an integer end -> Arange(0, end, 1), int64 unless a dtype is
+    requested. A floating end runs eagerly: torch 1.13's trace records int64 for
+    arange(4.0), which computes float32, so no converted result could match both."""
+    end = cx.args["end"]
+    if isinstance(end, bool) or not isinstance(end, int):
+        raise Declined(f"end {end!r} is not an integer")
+    dtype = cx.args["dtype"] if cx.args["dtype"] is not None else torch.int64
+    return cx.emit("Arange", 0, end, 1, dtype)
 
 
 # --------------------------------------------------------------------------------- ascend

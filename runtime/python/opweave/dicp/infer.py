@@ -126,6 +126,12 @@ def infer_specs(op, ports: dict, attrs: dict) -> list:
         return [TensorSpec(shape, a.dtype)]
     if rule.name == "cast":
         return [TensorSpec(port(args[0]).shape, attrs[args[1]])]
+    if rule.name == "cat":
+        try:
+            joined = torch.cat([meta(port(a)) for a in args[1:]], attrs[args[0]])
+        except (RuntimeError, IndexError) as e:
+            raise InferenceError(f"{who}: {str(e).splitlines()[0]}") from None
+        return [spec_of(joined)]
     if rule.name == "aten":
         from .table import aten_op
         target = aten_op(args[0])
@@ -143,6 +149,8 @@ def infer_specs(op, ports: dict, attrs: dict) -> list:
                 keywords[key.strip()] = v
             else:
                 positional.append(v)
+        if "device" in [a.name for a in target._schema.arguments] and "device" not in keywords:
+            keywords["device"] = "meta"   # a factory: its shape, not its memory
         try:
             result = run_on_meta(target, positional, keywords)
         except RuntimeError as e:

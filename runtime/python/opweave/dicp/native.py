@@ -75,6 +75,15 @@ def load_graph(source: str) -> tuple[int, bool]:
     return int(ops.load(str(path))), hit
 
 
-def resolved_kernels() -> frozenset:
+def resolved_kernels(graph_kernels=()) -> frozenset:
+    """The kernels a compiled graph may call: the DIOPI functions the vendor resolved, and of
+    `graph_kernels` (a catalogue's `kernel:` ops) those its library exports."""
+    import ctypes
+
     import opweave
-    return frozenset(opweave.report()["diopi"]["resolved"])
+    report = opweave.report()
+    names = set(report["diopi"]["resolved"])
+    if graph_kernels and report.get("library"):
+        lib = ctypes.CDLL(report["library"], mode=os.RTLD_NOLOAD | ctypes.RTLD_GLOBAL)
+        names |= {k for k in graph_kernels if hasattr(lib, k)}
+    return frozenset(names)

@@ -117,3 +117,9 @@ def layer_norm_backward_all_grads(grad_output, input, weight, bias, mean, rstd,
     """The sim's LayerNormBackward: all three gradients (DIOPI's function has no mask)."""
     return aten.native_layer_norm_backward.default(grad_output, input, normalized_shape, mean,
                                                    rstd, weight, bias, [True, True, True])
+
+
+def concat(*tensors_then_dim):
+    """The sim's Concat2 / Concat3: its ports joined along its dim attribute."""
+    *tensors, dim = tensors_then_dim
+    return aten.cat.default(list(tensors), dim)

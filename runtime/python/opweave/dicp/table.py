@@ -180,6 +180,10 @@ class Table:
             op.vendor = self.vendor
             op.table = self
         self.hits: dict[int, int] = {}   # conversion index -> times applied (coverage)
+        # vendor kernels outside the DIOPI catalogue (`kernel:` ops), resolved by name
+        self.graph_kernels: tuple = tuple(sorted(
+            op.diopi.function for op in self.ops.values()
+            if op.diopi is not None and op.diopi.graph_kernel))
 
     def counts(self) -> dict:
         kinds = {"map": 0, "decomp": 0, "custom": 0, "unsupported": 0}
