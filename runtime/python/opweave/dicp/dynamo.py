@@ -13,9 +13,32 @@ import importlib.util
 import torch
 
 
+def _devices_to_cpu(gm: torch.fx.GraphModule) -> None:
+    """Dynamo's graph records the device a tensor is created on (`torch.arange(n,
+    device=x.device)` keeps `opweave:0`). Capture traces with CPU stand-ins of the inputs, so
+    such a factory would make the one device tensor among CPU ones: the device becomes `cpu`
+    here, as a function traced by opweave.compile records it, and the executor puts eager
+    factories back on the inputs' device (converted ones have no device)."""
+    from .. import device as opweave_device
+    own = opweave_device(0).type
+
+    def fix(v):
+        if isinstance(v, torch.device) and v.type == own:
+            return torch.device("cpu")
+        if isinstance(v, (list, tuple)):
+            return type(v)(fix(x) for x in v)
+        if isinstance(v, dict):
+            return {k: fix(x) for k, x in v.items()}
+        return v
+    for n in gm.graph.nodes:
+        n.args, n.kwargs = fix(n.args), fix(n.kwargs)
+    gm.recompile()
+
+
 def make_backend(vendor: str, **options):
     def backend(gm: torch.fx.GraphModule, example_inputs):
         from .backend import compile as dicp_compile
+        _devices_to_cpu(gm)
         compiled = dicp_compile(gm, backend=vendor, **options)
 
         def run(*args):
