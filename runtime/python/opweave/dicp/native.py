@@ -84,6 +84,9 @@ def resolved_kernels(graph_kernels=()) -> frozenset:
     report = opweave.report()
     names = set(report["diopi"]["resolved"])
     if graph_kernels and report.get("library"):
-        lib = ctypes.CDLL(report["library"], mode=os.RTLD_NOLOAD | ctypes.RTLD_GLOBAL)
+        try:   # the loaded vendor library itself (RTLD_NOLOAD: never a second copy)
+            lib = ctypes.CDLL(report["library"], mode=os.RTLD_NOLOAD | ctypes.RTLD_GLOBAL)
+        except OSError:
+            return frozenset(names)   # its graph kernels unknown: their ops run eagerly
         names |= {k for k in graph_kernels if hasattr(lib, k)}
     return frozenset(names)
