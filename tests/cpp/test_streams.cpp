@@ -243,6 +243,30 @@ TEST(SimStreams, LargeClosuresArriveIntactAndAreDestroyedOnce) {
 
 // Two host threads launching on one stream (the autograd engine's device thread and the main
 // thread share the default stream): every task runs exactly once.
+// The stream hold bench/icount.cpp counts sim's per-op instructions under: nothing queued behind
+// it runs until it is released, and then everything does, in order.
+TEST(SimStreams, AHeldStreamRunsNothingUntilReleased) {
+  owStream_t s = make_stream();
+  void* token = nullptr;
+  ASSERT_EQ(simStreamHold(s, &token), owSuccess);
+  ASSERT_NE(token, nullptr);
+  std::vector<int> order;
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(sim::enqueue(
+                  s, [&order, i] { order.push_back(i); }, /*delayed=*/false),
+              owSuccess);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(S().streamQuery(s), owNotReady);
+  EXPECT_TRUE(order.empty());
+  ASSERT_EQ(simStreamRelease(token), owSuccess);
+  ASSERT_EQ(S().streamSynchronize(s), owSuccess);
+  EXPECT_EQ(order, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(simStreamHold(s, nullptr), owInvalidValue);
+  EXPECT_EQ(simStreamRelease(nullptr), owInvalidValue);
+  S().streamDestroy(s);
+}
+
 TEST(SimStreams, TwoProducersOnOneStream) {
   owStream_t s = make_stream();
   std::atomic<int> ran{0};

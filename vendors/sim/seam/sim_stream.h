@@ -89,4 +89,9 @@ int stream_device(owStream_t stream);
 
 }  // namespace sim
 
+// A measuring facility (sim_hold.cpp; bench/icount.cpp finds it with dlsym): park the stream's
+// worker inside a task until released, so that work queued meanwhile then runs back to back.
+extern "C" owStatus simStreamHold(owStream_t stream, void** token);
+extern "C" owStatus simStreamRelease(void* token);
+
 #endif  // OPWEAVE_SIM_STREAM_H_
