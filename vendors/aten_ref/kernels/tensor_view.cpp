@@ -62,7 +62,7 @@ c10::Storage borrowed_storage(void* data, size_t nbytes) {
 class ViewPool {
  public:
   at::Tensor view(const diopiTensorLayout_t& layout) {
-    const caffe2::TypeMeta meta = c10::scalarTypeToTypeMeta(dtype(layout.dtype));
+    const caffe2::TypeMeta meta = type_meta(layout.dtype);
     const size_t nbytes = span_bytes(layout.shape, layout.stride, meta.itemsize());
     for (auto& impl : free_) {
       if (impl.use_count() != 1 || impl.weak_use_count() != 1 || impl->autograd_meta() != nullptr)
@@ -95,10 +95,21 @@ class ViewPool {
   }
 
  private:
+  // The last dtype's TypeMeta: a kernel's tensors mostly share one, and converting through the
+  // runtime's table (two calls across libraries and a check) was ~25 instructions per view.
+  caffe2::TypeMeta type_meta(diopiDtype_t t) {
+    if (C10_LIKELY(static_cast<int>(t) == last_dtype_)) return last_meta_;
+    last_meta_ = c10::scalarTypeToTypeMeta(dtype(t));  // throws for a dtype ATen lacks
+    last_dtype_ = static_cast<int>(t);
+    return last_meta_;
+  }
+
   // Enough for the widest common kernel (a fused optimizer step's lists take the overflow as
   // plain one-off views).
   static constexpr size_t kMaxViews = 16;
   std::vector<c10::intrusive_ptr<c10::TensorImpl>> free_;
+  int last_dtype_ = -1;  // none yet (an int: -1 is no diopiDtype_t)
+  caffe2::TypeMeta last_meta_;
 };
 
 // This thread's pool. The pointer is in the static TLS block (initial-exec: one load, where a
