@@ -48,7 +48,10 @@ MARGIN = 0.03  # a case may cost 3% more than its baseline (measured spread: < 0
 # between ops or not as the OS scheduled it, ~300 instructions per op either way (mul_number:
 # 3445-3881 in twelve runs), and the gate failed on a loaded machine with nothing changed.
 # The cases that synchronise inside (the CPU fallback's copies, the MLP step's loss) cannot be
-# held and still move by up to 1.6% (add_out_fallback: 29469-29928).
+# held: the host waits on the worker in every fallback call, asleep or not as the threads are
+# scheduled. The MLP step moves by < 0.6%; the fallback by 2% on torch 1.13 (29469-29996) and 4%
+# on 2.6 (26660-27698, one clean-clone CI run failed the 3% margin at 27696), so it has its own.
+CASE_MARGIN = {("sim", "add_out_fallback"): 0.08}
 RUNS = {"cpu": 1, "sim": 1, "aten_ref": 1}
 RETRY_RUNS = 3  # further runs of a timing-dependent target that came out over its baseline
 TIMING_DEPENDENT = {"sim"}
@@ -111,12 +114,13 @@ def regressions(results: dict, base: dict) -> dict[str, list[str]]:
     for t in TARGETS[1:]:  # native CPU is torch's own cost, not ours to gate
         for case, now in results[t].items():
             was = base.get(t, {}).get(case)
+            margin = CASE_MARGIN.get((t, case), MARGIN)
             if was is None:
                 failed.setdefault(t, []).append(f"{t}.{case}: no baseline (run with --update)")
-            elif now > was * (1 + MARGIN):
+            elif now > was * (1 + margin):
                 failed.setdefault(t, []).append(
                     f"{t}.{case}: {now:.0f} instructions per call, baseline {was} "
-                    f"(+{100 * (now / was - 1):.1f}%, margin {100 * MARGIN:.0f}%)")
+                    f"(+{100 * (now / was - 1):.1f}%, margin {100 * margin:.0f}%)")
     return failed
 
 
@@ -181,7 +185,8 @@ def main() -> int:
         lines = [line for t in failed for line in failed[t]]
         print("icount: REGRESSION against bench/baselines/icount.json:\n  " + "\n  ".join(lines))
         return 1
-    print(f"icount: every case within {100 * MARGIN:.0f}% of the torch {version} baseline")
+    print(f"icount: every case within {100 * MARGIN:.0f}% of the torch {version} baseline "
+          f"(sim's add_out_fallback: {100 * CASE_MARGIN[('sim', 'add_out_fallback')]:.0f}%)")
     return 0
 
 
