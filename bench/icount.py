@@ -41,8 +41,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASELINE = os.path.join(REPO, "bench", "baselines", "icount.json")
 TARGETS = ("cpu", "sim", "aten_ref")  # cpu: native ATen, the yardstick
 MARGIN = 0.03  # a case may cost 3% more than its baseline (measured spread: < 0.6%)
-# Runs per target, the minimum per case kept. Native CPU and aten_ref run synchronously and
-# repeat exactly. sim's 1-element op cases run with its stream worker held while the host
+# One run per target. Native CPU and aten_ref run synchronously and repeat exactly. sim's 1-element op cases run with its stream worker held while the host
 # queues them (bench/icount.cpp, vendors/sim/seam/sim_hold.cpp) and repeat too (3763 per
 # add_out in six runs, three of them beside two busy loops). Before, the worker fell asleep
 # between ops or not as the OS scheduled it, ~300 instructions per op either way (mul_number:
@@ -52,7 +51,6 @@ MARGIN = 0.03  # a case may cost 3% more than its baseline (measured spread: < 0
 # scheduled. The MLP step moves by < 0.6%; the fallback by 2% on torch 1.13 (29469-29996) and 4%
 # on 2.6 (26660-27698, one clean-clone CI run failed the 3% margin at 27696), so it has its own.
 CASE_MARGIN = {("sim", "add_out_fallback"): 0.08}
-RUNS = {"cpu": 1, "sim": 1, "aten_ref": 1}
 RETRY_RUNS = 3  # further runs of a timing-dependent target that came out over its baseline
 TIMING_DEPENDENT = {"sim"}
 
@@ -137,10 +135,7 @@ def main() -> int:
     binary = os.path.join(build, "bin", "opweave_icount")
     if not os.path.exists(binary):
         sys.exit(f"icount: {binary} is missing (make build)")
-    results = {}
-    for t in TARGETS:
-        runs = [count(binary, t) for _ in range(RUNS[t])]
-        results[t] = {case: min(r[case] for r in runs) for case in runs[0]}
+    results = {t: count(binary, t) for t in TARGETS}
     version = torch_version()
     print(f"icount: torch {version}, instructions per call (all threads)")
     cases = list(results["cpu"])
