@@ -20,8 +20,8 @@ BUILD_DIR ?= build-sanitize$(LANE_SUFFIX)
 else
 BUILD_DIR ?= build$(LANE_SUFFIX)
 endif
-AUTOCOMPARE_BUILD_DIR := $(abspath build-autocompare$(LANE_SUFFIX))
 DEFAULT_BUILD_DIR := $(abspath build$(LANE_SUFFIX))
+AUTOCOMPARE_BUILD_DIR := $(DEFAULT_BUILD_DIR)/autocompare
 CMAKE_FLAGS = -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DPython3_EXECUTABLE=$(PYTHON) \
   -DOPWEAVE_AUTOCOMPARE=$(if $(filter 1,$(AUTOCOMPARE)),ON,OFF) \
   -DOPWEAVE_SANITIZE=$(if $(filter 1,$(SANITIZE)),ON,OFF) $(EXTRA_CMAKE_FLAGS)
@@ -39,7 +39,7 @@ DEBIAN_PACKAGES = libtorch-dev python3-torch python3-jinja2 python3-yaml python3
 print-packages:
 	@echo $(DEBIAN_PACKAGES)
 
-.PHONY: help setup gen check-gen configure build build-autocompare autocompare-lib test test-python test-cpp \
+.PHONY: help setup gen check-gen configure build build-autocompare test test-python test-cpp \
   test-sanitize sanitize-python demo bench bench-build clean format
 
 help:
@@ -78,17 +78,13 @@ configure:
 build: $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# The compare flavour, for the autocompare tests. Only libopweave differs (the generated
-# wrappers' compare twins; OPWEAVE_AUTOCOMPARE is the opweave target's define alone), so it
-# builds that one library and links the default build's vendors beside it: they find it by
-# soname, and rebuilding sim and aten_ref would double the lane's compile time.
+# The compare twin of the default build, for the autocompare tests: build/autocompare/lib/
+# libopweave.so (runtime/CMakeLists.txt: only the wrappers and the few runtime files that read
+# OPWEAVE_AUTOCOMPARE are compiled again) with the default build's vendors linked beside it; they
+# find it by soname.
 build-autocompare: build
-	$(MAKE) --no-print-directory autocompare-lib AUTOCOMPARE=1 \
-	  EXTRA_CMAKE_FLAGS="-DOPWEAVE_BUILD_TESTS=OFF -DOPWEAVE_CUDA=OFF"
-
-autocompare-lib: $(BUILD_DIR)/build.ninja
-	cmake --build $(BUILD_DIR) -j $(JOBS) --target opweave
-	ln -sf $(DEFAULT_BUILD_DIR)/lib/libopweave_vendor_*.so $(BUILD_DIR)/lib/
+	cmake --build $(DEFAULT_BUILD_DIR) -j $(JOBS) --target opweave_autocompare
+	ln -sf $(DEFAULT_BUILD_DIR)/lib/libopweave_vendor_*.so $(AUTOCOMPARE_BUILD_DIR)/lib/
 
 # The Python suite on every core (python3-pytest-xdist; without it, one process), the distributed
 # tests in one worker (xdist_group), then the tests marked `serial` alone: the instruction-count

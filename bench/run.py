@@ -50,8 +50,7 @@ BENCH = os.path.join(REPO, "bench")
 LANE = "-torch2" if os.environ.get("OPWEAVE_TORCH_LANE") == "torch2" else ""
 DEFAULT_BUILD = os.environ.get("OPWEAVE_BUILD_DIR", os.path.join(REPO, "build" + LANE))
 STRIPPED_BUILD = os.path.join(REPO, "build-stripped" + LANE)
-AUTOCOMPARE_BUILD = os.environ.get("OPWEAVE_AUTOCOMPARE_BUILD_DIR",
-                                   os.path.join(REPO, "build-autocompare" + LANE))
+AUTOCOMPARE_BUILD = os.path.join(DEFAULT_BUILD, "autocompare")  # ensure_autocompare_build()
 ROUNDS = 1 if QUICK else int(os.environ.get("OPWEAVE_BENCH_ROUNDS", "3"))
 VENDORS = ("sim", "aten_ref")
 MODEL_PROCESSES = 1 if QUICK else int(os.environ.get("OPWEAVE_BENCH_MODEL_PROCESSES", "3"))
@@ -68,11 +67,11 @@ def ensure_build(build: str, *flags: str, target: str | None = None) -> None:
 
 
 def ensure_autocompare_build() -> None:
-    """The compare flavour as `make build-autocompare` makes it: only libopweave differs (the
-    wrappers' compare twins), so only it is built and the default build's vendors are linked
-    beside it. Building every target there compiled both vendors a second time whenever their
-    sources had changed (minutes on 2 cores: past the CI test's time limit)."""
-    ensure_build(AUTOCOMPARE_BUILD, "-DOPWEAVE_AUTOCOMPARE=ON", target="opweave")
+    """The compare twin as `make build-autocompare` makes it: the default build's target
+    opweave_autocompare (libopweave.so with the wrappers' compare code, in
+    <build>/autocompare/lib; runtime/CMakeLists.txt) and the default build's vendors linked
+    beside it."""
+    ensure_build(DEFAULT_BUILD, target="opweave_autocompare")
     lib = os.path.join(AUTOCOMPARE_BUILD, "lib")
     for vendor in glob.glob(os.path.join(DEFAULT_BUILD, "lib", "libopweave_vendor_*.so")):
         link = os.path.join(lib, os.path.basename(vendor))

@@ -2,7 +2,7 @@
 
     python3 -m opweave.demo.referee                        # small ResNet on 8-bit pixels
     python3 -m opweave.demo.referee --model forecaster     # raw sensor readings, layer norm
-    python3 -m opweave.demo.referee --path build --build-dir build-autocompare
+    python3 -m opweave.demo.referee --path build --build-dir build/autocompare
 
 Autocompare checks the device against the CPU in the same dtype and, without a referee, calls
 every difference the device's fault. Here it is the CPU's:
