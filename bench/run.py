@@ -44,6 +44,9 @@ import sys
 
 from benchlib import QUICK
 
+if QUICK:  # the scripts run_json starts get no --quick argument: benchlib reads this instead
+    os.environ["OPWEAVE_BENCH_QUICK"] = "1"
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(REPO, "bench")
 # Each torch lane its own build folders, as the Makefile names them (.ci/torch2.sh sets the lane).
