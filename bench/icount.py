@@ -56,6 +56,7 @@ MARGIN = 0.03  # a case may cost 3% more than its baseline (measured spread: < 0
 CASE_MARGIN = {("sim", "add_out_fallback"): 0.08}
 RETRY_RUNS = 3  # further runs of a timing-dependent target that came out over its baseline
 TIMING_DEPENDENT = {"sim"}
+COUNT_TIMEOUT_S = 600  # one target's run under callgrind; a hang fails the gate, not CI's clock
 
 
 def torch_version() -> str:
@@ -73,7 +74,13 @@ def count(binary: str, target: str) -> dict[str, float]:
                f"--callgrind-out-file={tmp}/cg.out", binary, "1"]
         if target == "cpu":
             cmd.append("cpu")
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        try:
+            proc = subprocess.run(cmd, env=env, capture_output=True, text=True,
+                                  timeout=COUNT_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            sys.exit(f"icount: {target} did not finish in {COUNT_TIMEOUT_S} s (a run takes ~20 s;"
+                     " a sim case that synchronises while its stream is held waits forever: "
+                     "bench/icount.cpp)")
         if proc.returncode != 0:
             sys.exit(f"icount: {target} failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
         counts = {}
