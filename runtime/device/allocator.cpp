@@ -4,9 +4,11 @@
 
 #include <c10/util/Exception.h>
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdio>
-#include <map>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 #include <utility>
@@ -29,7 +31,20 @@ struct Block {
   size_t size;        // size class
   size_t requested;
   void* ptr;
+  std::vector<Block*>* bin;               // where it waits while cached (its stream and size)
   std::vector<owStream_t> other_streams;  // streams added by record_stream
+};
+
+// Size classes, numbered: 0 is kMinBlock, then four per power of two (see size_class).
+constexpr int kClasses = 1 + (64 - 10) * 4;
+
+// One stream's cached blocks, one list per size class: a lookup is an index, not a search of
+// an ordered map keyed by (stream, size) as it was (~80 instructions on each allocation and
+// each free). A block keeps its list (Block::bin), so a free finds it without a lookup.
+struct StreamBins {
+  explicit StreamBins(owStream_t s) : stream(s) {}
+  owStream_t stream;
+  std::array<std::vector<Block*>, kClasses> free;
 };
 
 // A block freed while other streams may still use it: cached once all events completed.
@@ -40,7 +55,9 @@ struct PendingFree {
 
 struct DeviceCache {
   std::mutex mu;
-  std::map<std::pair<owStream_t, size_t>, std::vector<Block*>> free_blocks;
+  // The streams this device allocated on: a handful, searched in order. Never removed, so the
+  // lists blocks point to stay put.
+  std::vector<std::unique_ptr<StreamBins>> streams;
   std::vector<PendingFree> pending;
   AllocatorStats stats;
 };
@@ -58,6 +75,32 @@ size_t size_class(size_t n) {
   return (n + step - 1) & ~(step - 1);
 }
 
+// The number of a size class: a class above kMinBlock is k * 2^(bits-3) with k in 5..8.
+int class_index(size_t size) {
+  if (size <= kMinBlock) return 0;
+  const int bits = 64 - __builtin_clzll(size - 1);  // >= 10
+  const auto k = static_cast<int>(size >> (bits - 3));
+  return 1 + (bits - 10) * 4 + (k - 5);
+}
+
+// The list for blocks of `size` on `stream`. Caller holds c.mu.
+std::vector<Block*>& bin_for(DeviceCache& c, owStream_t stream, size_t size) {
+  for (const auto& bins : c.streams) {
+    if (bins->stream == stream) return bins->free[class_index(size)];
+  }
+  c.streams.push_back(std::make_unique<StreamBins>(stream));
+  return c.streams.back()->free[class_index(size)];
+}
+
+// The statistics of handing a block out. Caller holds c.mu.
+void note_handed_out(DeviceCache& c, Block* b, size_t bytes) {
+  b->requested = bytes;
+  c.stats.allocated += static_cast<int64_t>(b->size);
+  c.stats.requested += static_cast<int64_t>(bytes);
+  c.stats.peak_allocated = std::max(c.stats.peak_allocated, c.stats.allocated);
+  ++c.stats.num_allocs;
+}
+
 std::string format_bytes(int64_t n) {
   char buf[64];
   if (n >= (int64_t{1} << 30)) {
@@ -71,7 +114,7 @@ std::string format_bytes(int64_t n) {
 }
 
 void cache_block(DeviceCache& c, Block* b) {
-  c.free_blocks[{b->stream, b->size}].push_back(b);
+  b->bin->push_back(b);
   ++c.stats.cached_blocks;
 }
 
@@ -102,10 +145,12 @@ void release_cached(c10::DeviceIndex device) {
   {
     std::lock_guard<std::mutex> lock(c.mu);
     process_pending(c);
-    for (auto& entry : c.free_blocks) {
-      blocks.insert(blocks.end(), entry.second.begin(), entry.second.end());
+    for (const auto& bins : c.streams) {
+      for (std::vector<Block*>& bin : bins->free) {
+        blocks.insert(blocks.end(), bin.begin(), bin.end());
+        bin.clear();
+      }
     }
-    c.free_blocks.clear();
     c.stats.cached_blocks = 0;
   }
   if (blocks.empty()) return;
@@ -187,7 +232,9 @@ void free_block(void* ctx) noexcept {
   release_block(b);
 }
 
-Block* malloc_block(DeviceCache& c, c10::DeviceIndex device, owStream_t stream, size_t size) {
+// A new block from the vendor, handed out for `bytes`.
+Block* malloc_block(DeviceCache& c, c10::DeviceIndex device, owStream_t stream, size_t size,
+                    size_t bytes) {
   const owVendorSeam& s = seam();
   void* ptr = nullptr;
   owStatus st = s.malloc(device, size, &ptr);
@@ -209,11 +256,13 @@ Block* malloc_block(DeviceCache& c, c10::DeviceIndex device, owStream_t stream, 
                 " reserved by the caching allocator); vendor '", vendor_info().name,
                 "': ", s.lastError());
   }
-  auto* b = new Block{device, stream, size, 0, ptr, {}};
+  auto* b = new Block{device, stream, size, 0, ptr, nullptr, {}};
   std::lock_guard<std::mutex> lock(c.mu);
+  b->bin = &bin_for(c, stream, size);
   c.stats.reserved += static_cast<int64_t>(size);
   c.stats.peak_reserved = std::max(c.stats.peak_reserved, c.stats.reserved);
   ++c.stats.device_mallocs;
+  note_handed_out(c, b, bytes);
   return b;
 }
 
@@ -263,26 +312,19 @@ c10::DataPtr allocate_on(c10::DeviceIndex device, size_t bytes) {
   const size_t size = size_class(bytes);
   DeviceCache& c = cache(device);
   Block* b = nullptr;
-  {
+  {  // one critical section on a cache hit
     std::lock_guard<std::mutex> lock(c.mu);
     process_pending(c);
-    auto it = c.free_blocks.find({stream, size});
-    if (it != c.free_blocks.end() && !it->second.empty()) {
-      b = it->second.back();
-      it->second.pop_back();
+    std::vector<Block*>& bin = bin_for(c, stream, size);
+    if (!bin.empty()) {
+      b = bin.back();
+      bin.pop_back();
       --c.stats.cached_blocks;
       ++c.stats.cache_hits;
+      note_handed_out(c, b, bytes);
     }
   }
-  if (b == nullptr) b = malloc_block(c, device, stream, size);
-  {
-    std::lock_guard<std::mutex> lock(c.mu);
-    b->requested = bytes;
-    c.stats.allocated += static_cast<int64_t>(size);
-    c.stats.requested += static_cast<int64_t>(bytes);
-    c.stats.peak_allocated = std::max(c.stats.peak_allocated, c.stats.allocated);
-    ++c.stats.num_allocs;
-  }
+  if (b == nullptr) b = malloc_block(c, device, stream, size, bytes);
   // After the locks: the checker may wait for the GIL to read the Python stack.
   if (C10_UNLIKELY(memcheck::on())) memcheck::note_alloc(b->ptr, bytes, size, device);
   if (C10_UNLIKELY(g_report_memory.load(std::memory_order_relaxed))) {

@@ -3,7 +3,9 @@
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <future>
+#include <vector>
 
 #include "opweave/allocator.h"
 #include "opweave/stream.h"
@@ -45,6 +47,32 @@ TEST_F(AllocatorTest, DifferentSizeClassGetsNewBlock) {
   }
   c10::DataPtr big = allocate_on(0, 5000);
   EXPECT_NE(big.get(), small);
+}
+
+// Cached blocks are kept in one list per size class (four classes per power of two): a request
+// must get back a block of its own class, never a smaller one or one of the next class up.
+TEST_F(AllocatorTest, EachSizeClassReusesOnlyItsOwnBlocks) {
+  // Requests on either side of class edges (512 | 640 | 768 | 1024 | 1280 | ...), large ones too,
+  // with the class each falls in: 1 and 512 share the smallest, 513 and 640 the next, ...
+  const std::vector<size_t> sizes = {1,    512,  513,  640,    641,     1024,          1025,   1280,
+                                     4095, 4096, 4097, 100000, 1 << 20, (1 << 20) + 1, 3 << 20};
+  const std::vector<int> cls = {0, 0, 1, 1, 2, 3, 4, 4, 5, 5, 6, 7, 8, 9, 10};
+  std::vector<void*> first;
+  {
+    std::vector<c10::DataPtr> held;
+    for (size_t n : sizes) held.push_back(allocate_on(0, n));
+    for (const auto& p : held) first.push_back(p.get());
+  }
+  const auto before = allocator_stats(0);
+  std::vector<c10::DataPtr> again;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    again.push_back(allocate_on(0, sizes[i]));
+    const auto it = std::find(first.begin(), first.end(), again.back().get());
+    ASSERT_NE(it, first.end()) << sizes[i] << " bytes: not a cached block";
+    EXPECT_EQ(cls[static_cast<size_t>(it - first.begin())], cls[i]) << sizes[i] << " bytes";
+  }
+  EXPECT_EQ(allocator_stats(0).device_mallocs, before.device_mallocs);
+  EXPECT_EQ(allocator_stats(0).cache_hits, before.cache_hits + static_cast<int64_t>(sizes.size()));
 }
 
 TEST_F(AllocatorTest, StatsTrackAllocatedReservedAndPeak) {
