@@ -99,6 +99,37 @@ def test_reductions_keep_the_shape_the_wrapper_allocated(run_python):
     assert all(all(v) for v in result.values()), result
 
 
+def test_views_of_many_geometries_stay_independent(run_python):
+    # aten_ref views each handle as a CPU tensor kept from call to call, by geometry (dtype,
+    # sizes, strides) in a set-associative table: a seen shape is found, a new one takes a free
+    # view of another shape, and a kernel with more same-shaped tensors than the table holds
+    # gets one-off views. Hundreds of random shapes, strides and dtypes, with six same-shaped
+    # inputs to one kernel, must compute exactly what CPU computes.
+    result = _run_json(run_python, """
+        import json, torch, opweave
+        d = opweave.device(0)
+        g = torch.Generator().manual_seed(0)
+        bad = []
+        for i in range(300):
+            shape = torch.randint(1, 5, (int(torch.randint(1, 5, (1,), generator=g)),),
+                                  generator=g).tolist()
+            dtype = [torch.float32, torch.float64, torch.int64][i % 3]
+            a = (torch.randn(shape, generator=g) * 10).to(dtype)
+            b = (torch.randn(shape, generator=g) * 10).to(dtype)
+            if a.dim() > 1 and i % 2:
+                a, b = a.transpose(0, -1), b.transpose(0, -1)   # strided inputs
+            da, db = a.to(d), b.to(d)
+            pairs = [(da + db, a + b), (torch.cat([da] * 6), torch.cat([a] * 6)),
+                     (torch.stack([da, db, da, db, da, db]), torch.stack([a, b, a, b, a, b])),
+                     (da.clone().mul_(3), a.clone().mul_(3))]
+            for k, (dev, cpu) in enumerate(pairs):
+                dev = dev.cpu()
+                if dev.dtype != cpu.dtype or dev.shape != cpu.shape or not torch.equal(dev, cpu):
+                    bad.append([i, k, shape, str(dtype)])
+        print(json.dumps({"bad": bad[:5], "fallbacks": opweave.fallback_stats()}))""")
+    assert result == {"bad": [], "fallbacks": {}}, result
+
+
 def test_kernel_errors_become_python_exceptions(run_python):
     # an index out of range passes the wrapper's checks and fails inside ATen's CPU kernel:
     # the vendor returns a DIOPI error with ATen's message, the wrapper raises it
