@@ -107,8 +107,8 @@ class ViewPool {
     return at::Tensor(fresh(layout, meta, nbytes));
   }
 
-  // Nothing but the table holds it or its storage: a kernel may keep a view (a returned alias,
-  // a saved result), and then it is left be.
+  // Nothing but the table holds the view: a kernel may keep one (a returned alias, a saved
+  // result), and then it is left be. A storage the kernel still shares is replaced in repoint.
   static bool free_to_reuse(const c10::intrusive_ptr<c10::TensorImpl>& impl) {
     return impl.use_count() == 1 && impl.weak_use_count() == 1 && impl->autograd_meta() == nullptr;
   }
