@@ -81,6 +81,14 @@ TEST(Diopirt, AccessorsDescribeADeviceTensorView) {
   EXPECT_EQ(std::vector<int64_t>(layout.stride.data, layout.stride.data + layout.stride.len),
             t.strides().vec());
   EXPECT_EQ(layout.dtype, diopi_dtype_float32);
+
+  // An empty tensor has no data pointer (as data_ptr() says), whatever its storage offset.
+  const at::Tensor empty = at::empty({4, 3}, kDev).narrow(0, 2, 0);
+  ASSERT_EQ(diopiGetTensorLayout(const_handle(empty), &layout), diopiSuccess);
+  EXPECT_EQ(layout.data, empty.data_ptr());
+  EXPECT_EQ(layout.data, nullptr);
+  EXPECT_EQ(layout.shape.len, 2);
+  EXPECT_EQ(layout.shape.data[0], 0);
 }
 
 TEST(Diopirt, HostTensorsAreReportedAsHost) {
