@@ -134,9 +134,9 @@ diopiError_t diopiGetTensorDeviceIndex(diopiConstTensorHandle_t th, diopiDeviceI
 // The accessor a host-memory vendor calls for every tensor argument (aten_ref: three per
 // 1-element add). A tensor with a storage is read straight off its TensorImpl: data_ptr()'s
 // checks (a virtual has_storage(), the dtype) and the guard's NULL check as a call were ~30 of
-// its ~85 instructions. A tensor without a storage or without memory behind it (an undefined
-// one, a fake tensor of torch 2.x, an empty one) and a NULL argument take the checked path
-// below, which reports them or, for an empty tensor, gives no data pointer.
+// its ~85 instructions. A NULL argument and a tensor whose storage has no memory behind it (an
+// undefined one, a fake tensor of torch 2.x, an empty one that never had memory) take the
+// checked path below, which reports them or, for the empty tensor, gives no data pointer.
 diopiError_t diopiGetTensorLayout(diopiConstTensorHandle_t th, diopiTensorLayout_t* layout) {
   if (C10_LIKELY(th != nullptr && layout != nullptr)) {
     const at::Tensor& t = opweave::tensor(th);
