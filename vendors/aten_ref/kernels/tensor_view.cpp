@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "aten_ref.h"
@@ -73,7 +74,10 @@ class ViewPool {
 
  private:
   static constexpr size_t kWays = 4;
-  static constexpr size_t kSets = 16;  // a power of two
+  // A power of two. 16 sets left a quarter of a small CNN step's views to be reshaped (44 of
+  // 183 a step, ~490 instructions each; the ResNet-style step of bench/icount_steps.h): a
+  // step's geometries did not fit. 64 sets keep most; 128 sets, or 8 ways, did no better.
+  static constexpr size_t kSets = 64;
 
   // No free view of this geometry: a new one while the set has room, else a free view of
   // another geometry reshaped (the set's ways in turn), else a one-off view (all in use).
@@ -181,13 +185,16 @@ class ViewPool {
 // This thread's pool. The pointer is in the static TLS block (initial-exec: one load, where a
 // thread_local object in a shared library costs a __tls_get_addr call and a guard check on
 // every access, ~20 instructions per tensor argument); the pool it points to is created, and
-// destroyed at thread exit, by an ordinary thread_local touched once per thread.
+// destroyed at thread exit, by an ordinary thread_local touched once per thread. The pool
+// lives on the heap: with an initial-exec variable in it, this library's whole TLS segment
+// must fit the small static TLS surplus glibc keeps for libraries loaded with dlopen (a
+// 2 KiB table inline made the vendor fail to load: "cannot allocate memory in static TLS").
 __attribute__((tls_model("initial-exec"))) thread_local ViewPool* t_pool = nullptr;
 
 ViewPool& make_pool() {
-  thread_local ViewPool owned;
-  t_pool = &owned;
-  return owned;
+  thread_local const std::unique_ptr<ViewPool> owned = std::make_unique<ViewPool>();
+  t_pool = owned.get();
+  return *owned;
 }
 
 ViewPool& pool() {
