@@ -13,7 +13,6 @@
 // the OS let the worker fall asleep between two ops.
 #include <ATen/ATen.h>
 #include <c10/core/CPUAllocator.h>
-#include <c10/core/GradMode.h>
 #include <dlfcn.h>
 #include <valgrind/callgrind.h>
 
@@ -24,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "icount_steps.h"
 #include "opweave/allocator.h"
 #include "opweave/op_registry.h"
 #include "opweave/stream.h"
@@ -63,30 +63,6 @@ void check(owStatus status, const char* what) {
   }
 }
 
-// A two-layer MLP step written with ATen ops: forward, MSE loss, autograd backward, SGD update.
-struct MlpStep {
-  explicit MlpStep(const at::TensorOptions& dev) {
-    at::manual_seed(0);
-    x = at::randn({16, 32}).to(dev);
-    y = at::randn({16, 8}).to(dev);
-    w1 = (at::randn({64, 32}) * 0.1).to(dev).requires_grad_();
-    b1 = at::zeros({64}).to(dev).requires_grad_();
-    w2 = (at::randn({8, 64}) * 0.1).to(dev).requires_grad_();
-    b2 = at::zeros({8}).to(dev).requires_grad_();
-  }
-  void operator()() {
-    auto h = at::relu(at::linear(x, w1, b1));
-    auto loss = at::mse_loss(at::linear(h, w2, b2), y);
-    loss.backward();
-    c10::AutoGradMode no_grad(false);
-    for (at::Tensor* p : {&w1, &b1, &w2, &b2}) {
-      p->sub_(p->grad(), 0.01);
-      p->mutable_grad().zero_();
-    }
-  }
-  at::Tensor x, y, w1, b1, w2, b2;
-};
-
 }  // namespace
 
 // usage: opweave_icount [scale] [cpu]   (cpu: the same cases on native CPU, the yardstick)
@@ -96,7 +72,9 @@ int main(int argc, char** argv) {
   const auto dev = cpu ? at::TensorOptions().device(at::kCPU)
                        : at::TensorOptions().device(c10::DeviceType::PrivateUse1, 0);
   at::Tensor a = at::ones({1}, dev), b = at::ones({1}, dev), out = at::ones({1}, dev);
-  MlpStep mlp(dev);
+  icount::MlpStep mlp(dev);
+  icount::ConvStep conv(dev);
+  icount::AttnStep attn(dev);
   at::Tensor number = c10::scalar_to_tensor(1.0);
   number.unsafeGetTensorImpl()->set_wrapped_number(true);
   // The caching allocator's allocate + free on its own (the memory checker's hooks sit on it);
@@ -117,6 +95,8 @@ int main(int argc, char** argv) {
       // The CPU fallback's own cost (not a native kernel); on CPU the same add.out again.
       {"add_out_fallback", n, [&] { at::add_out(out, a, b); }},
       {"mlp_step", 5 * scale, [&] { mlp(); }},
+      {"conv_step", 5 * scale, [&] { conv(); }},
+      {"attn_step", 5 * scale, [&] { attn(); }},
       {"alloc_free", n, alloc_free},
   };
   const StreamHold stream_hold(!cpu);

@@ -1,5 +1,5 @@
-"""Instruction counts per call of 1-element device ops and one training step, per vendor,
-under callgrind; the CI gate against a baseline kept in the repo.
+"""Instruction counts per call of 1-element device ops and three small training steps, per
+vendor, under callgrind; the CI gate against a baseline kept in the repo.
 
 Times on a shared machine drift by tens of percent; instruction counts of the same binaries
 repeat to a fraction of a percent, so a per-op regression of a few percent is caught before it
