@@ -4,6 +4,7 @@ a faulty kernel (forward and backward), timed with the requested repetitions."""
 import json
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -83,3 +84,16 @@ def test_listing_a_capture(capture_dir, capsys):
     out = capsys.readouterr().out
     assert "torch.nn.functional.linear" in out and "grad_out [0]" in out
     assert "18 calls of 5 ops, 6 output gradients" in out
+
+
+def test_a_command_ends_with_its_verdict_after_atexit_handlers_and_flushed_output():
+    # The op tools leave through exit_now (no C++ teardown, which aborted replays under load):
+    # Python's atexit handlers still run, buffered output still arrives, the status is kept.
+    code = ("import atexit, sys; atexit.register(lambda: print('report')); "
+            "from opweave.tools.process_exit import exit_now; "
+            "print('verdict', end=' '); sys.stderr.write('why'); exit_now(int(sys.argv[1]))")
+    for status in (0, 1, 3):
+        proc = subprocess.run([sys.executable, "-c", code, str(status)], capture_output=True,
+                              text=True, timeout=60,
+                              env=dict(os.environ, PYTHONPATH=os.path.join(REPO, "runtime", "python")))
+        assert (proc.returncode, proc.stdout, proc.stderr) == (status, "verdict report\n", "why")

@@ -55,4 +55,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from opweave.tools.process_exit import exit_now
+
+    exit_now(main())
