@@ -92,8 +92,8 @@ def test_a_command_ends_with_its_verdict_after_atexit_handlers_and_flushed_outpu
     code = ("import atexit, sys; atexit.register(lambda: print('report')); "
             "from opweave.tools.process_exit import exit_now; "
             "print('verdict', end=' '); sys.stderr.write('why'); exit_now(int(sys.argv[1]))")
+    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "runtime", "python"))
     for status in (0, 1, 3):
         proc = subprocess.run([sys.executable, "-c", code, str(status)], capture_output=True,
-                              text=True, timeout=60,
-                              env=dict(os.environ, PYTHONPATH=os.path.join(REPO, "runtime", "python")))
+                              text=True, timeout=60, env=env)
         assert (proc.returncode, proc.stdout, proc.stderr) == (status, "verdict report\n", "why")

@@ -4,9 +4,9 @@ Under load, torch 2.6's teardown at interpreter exit aborted about one replay in
 eighty-five ("terminate called without an active exception", exit 134 instead of the verdict;
 2026-12-07, `opweave-replay` with planted faulty kernels on the sim, two at a time): the JSON
 report was already written, so it is the process teardown, not the tool's work (most likely
-autograd's device threads still leaving while the libraries' static objects are destroyed). The commands therefore
-finish as Python's `sys.exit` would (atexit handlers, such as the memory checker's report, and
-flushed output) and then leave without the C++ teardown.
+autograd's device threads still leaving while the libraries' static objects are destroyed).
+The commands therefore finish as Python's `sys.exit` would (atexit handlers, such as the
+memory checker's report, and flushed output) and then leave without the C++ teardown.
 """
 
 from __future__ import annotations
