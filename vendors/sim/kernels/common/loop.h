@@ -38,8 +38,15 @@ class StridedLoop {
   }
 
   template <class F>
-  void run(F&& inner) const {
+  void run(F&& inner_run) const {
     if (empty_) return;
+    // Every call below goes through one out-of-line copy of the inner run: at -O3 the compiler
+    // otherwise inlines the (vectorised) loop body at each of the three call sites, for every
+    // op and dtype (sim kernels, no ccache: 690 s of compile CPU with it, 571 s without; the
+    // library 1.6 MB smaller). One call per inner run costs ~30 instructions per launch.
+    auto inner = [&inner_run](char* const* p, const int64_t* s, int64_t n) {
+      call_inner(inner_run, p, s, n);
+    };
     char* ptrs[N];
     for (int k = 0; k < N; ++k) ptrs[k] = base_[k];
     if (ndim_ == 0) {
@@ -72,6 +79,11 @@ class StridedLoop {
 
  private:
   static constexpr int64_t kTile = 32;
+
+  template <class F>
+  [[gnu::noinline]] static void call_inner(F& f, char* const* p, const int64_t* s, int64_t n) {
+    f(p, s, n);
+  }
 
   // Calls body(ptrs) for every index of dims [0, stop) (the last of them fastest).
   template <class Body>
