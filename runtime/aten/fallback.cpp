@@ -5,9 +5,12 @@
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/_copy_from_and_resize.h>
 #include <c10/core/DeviceGuard.h>
+#include <c10/util/SmallVector.h>
 #include <torch/library.h>
 
+#include <atomic>
 #include <cstdio>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <unordered_map>
@@ -25,27 +28,56 @@ thread_local const char* t_reason = nullptr;
 // op fell back).
 thread_local uint64_t t_fallbacks = 0;
 
+// One op's fallback count. Its name is built once: c10::toString goes through an ostringstream
+// (locale facets, a dozen allocations), which was a fifth of a 1-element fallback's cost.
+struct OpStats {
+  explicit OpStats(const c10::OperatorName& n) : op(n), name(c10::toString(n)) {}
+  const c10::OperatorName op;
+  const std::string name;
+  std::atomic<int64_t> count{0};
+  std::string reason;  // of the first fallback since the last reset; under Stats::mu
+};
+
 struct Stats {
   std::mutex mu;
-  std::unordered_map<std::string, FallbackRecord> ops;
+  // Keyed by the op's schema, whose address is stable while the op is registered; an entry is
+  // never freed (a thread's cache may point at it), one per op the process has let fall back.
+  std::unordered_map<const void*, OpStats*> by_schema;
+  std::vector<std::unique_ptr<OpStats>> all;
 };
 Stats& stats() {
   static Stats* s = new Stats();  // leaked: ops may fall back during process exit
   return *s;
 }
 
-// Counts the call; the first fallback of each op is logged (this is the slow path anyway).
-void record(const std::string& name, const char* reason) {
-  if (C10_UNLIKELY(device_timing_on())) ++t_fallbacks;  // only a timed launch asks
+// The op's entry: this thread's last one when it is the same op, else looked up under the lock.
+// The name is compared too, for an op registered again at a freed schema's address.
+OpStats& op_stats(const c10::OperatorHandle& op) {
+  thread_local const void* t_key = nullptr;
+  thread_local OpStats* t_entry = nullptr;
+  const void* key = &op.schema();
+  if (t_key == key && t_entry->op == op.operator_name()) return *t_entry;
   Stats& s = stats();
-  bool first = false;
-  {
-    std::lock_guard<std::mutex> lock(s.mu);
-    FallbackRecord& r = s.ops[name];
-    first = r.count++ == 0;
-    if (first) r.reason = reason;
+  std::lock_guard<std::mutex> lock(s.mu);
+  OpStats*& slot = s.by_schema[key];
+  if (slot == nullptr || !(slot->op == op.operator_name())) {
+    s.all.push_back(std::make_unique<OpStats>(op.operator_name()));
+    slot = s.all.back().get();
   }
-  if (first) std::fprintf(stderr, "[opweave] fallback to CPU: %s (%s)\n", name.c_str(), reason);
+  t_key = key;
+  t_entry = slot;
+  return *slot;
+}
+
+// Counts the call; the first fallback of each op is logged (this is the slow path anyway).
+void record(OpStats& op, const char* reason) {
+  if (C10_UNLIKELY(device_timing_on())) ++t_fallbacks;  // only a timed launch asks
+  if (op.count.fetch_add(1, std::memory_order_relaxed) != 0) return;
+  {
+    std::lock_guard<std::mutex> lock(stats().mu);
+    op.reason = reason;
+  }
+  std::fprintf(stderr, "[opweave] fallback to CPU: %s (%s)\n", op.name.c_str(), reason);
 }
 
 bool is_low_precision(c10::ScalarType t) {
@@ -54,7 +86,7 @@ bool is_low_precision(c10::ScalarType t) {
 
 // Calls fn(tensor, in_optional_list) for every defined tensor among the IValues.
 template <class F>
-void for_each_tensor(const std::vector<c10::IValue>& args, F&& fn) {
+void for_each_tensor(c10::ArrayRef<c10::IValue> args, F&& fn) {
   for (const c10::IValue& v : args) {
     if (v.isTensor()) {
       if (v.toTensor().defined()) fn(v.toTensor(), false);
@@ -72,8 +104,7 @@ void for_each_tensor(const std::vector<c10::IValue>& args, F&& fn) {
 
 // The device the op runs for; rejects tensors on different devices, as a real device would.
 // CPU scalars (0-dim) are allowed anywhere, and CPU indices in Tensor?[] lists (index/index_put).
-c10::optional<c10::Device> op_device(const std::string& name,
-                                     const std::vector<c10::IValue>& args) {
+c10::optional<c10::Device> op_device(const std::string& name, c10::ArrayRef<c10::IValue> args) {
   c10::optional<c10::Device> device;
   c10::optional<c10::Device> cpu_operand;
   for_each_tensor(args, [&](const at::Tensor& t, bool in_index_list) {
@@ -173,7 +204,8 @@ void run_on_cpu(const c10::OperatorHandle& op, torch::jit::Stack* stack, const s
   const auto& formals = schema.arguments();
   const size_t num_args = formals.size();
   const size_t begin = stack->size() - num_args;
-  const std::vector<c10::IValue> args(stack->begin() + begin, stack->end());
+  // On the stack, not the heap: most ops have a handful of arguments.
+  const c10::SmallVector<c10::IValue, 8> args(stack->begin() + begin, stack->end());
 
   for (const c10::Argument& ret : schema.returns()) {
     TORCH_CHECK(ret.alias_info() == nullptr || ret.alias_info()->isWrite(), name,
@@ -186,11 +218,11 @@ void run_on_cpu(const c10::OperatorHandle& op, torch::jit::Stack* stack, const s
     if (!low.has_value() && is_low_precision(t.scalar_type())) low = t.scalar_type();
   });
 
-  std::vector<c10::IValue> fetched;
+  c10::SmallVector<c10::IValue, 8> fetched;
   fetched.reserve(num_args);
   for (const c10::IValue& v : args) fetched.push_back(fetch_to_host(v));
   if (device.has_value()) synchronize_stream(current_stream(device->index()));
-  std::vector<c10::IValue> host_args;
+  c10::SmallVector<c10::IValue, 8> host_args;
   bool upcast = false;
   for (;;) {
     host_args.clear();
@@ -259,12 +291,12 @@ FallbackReason::~FallbackReason() { t_reason = previous_; }
 
 void cpu_fallback_with_reason(const c10::OperatorHandle& op, torch::jit::Stack* stack,
                               const char* reason) {
-  const std::string name = c10::toString(op.operator_name());
-  record(name, reason != nullptr ? reason : kNoKernel);
+  OpStats& entry = op_stats(op);
+  record(entry, reason != nullptr ? reason : kNoKernel);
   try {
-    run_on_cpu(op, stack, name);
+    run_on_cpu(op, stack, entry.name);
   } catch (c10::Error& e) {
-    e.add_context("in the CPU fallback of " + name);
+    e.add_context("in the CPU fallback of " + entry.name);
     throw;
   }
 }
@@ -280,8 +312,15 @@ uint64_t thread_fallback_count() { return t_fallbacks; }
 std::map<std::string, FallbackRecord> fallback_stats(bool reset) {
   Stats& s = stats();
   std::lock_guard<std::mutex> lock(s.mu);
-  std::map<std::string, FallbackRecord> out(s.ops.begin(), s.ops.end());
-  if (reset) s.ops.clear();
+  std::map<std::string, FallbackRecord> out;
+  for (const std::unique_ptr<OpStats>& op : s.all) {
+    // A reset zeroes the count, so the op's next fallback is the first again (logged, reason).
+    const int64_t count = reset ? op->count.exchange(0) : op->count.load();
+    if (count == 0) continue;
+    FallbackRecord& r = out[op->name];  // one name twice: the op registered again
+    if (r.count == 0) r.reason = op->reason;
+    r.count += count;
+  }
   return out;
 }
 

@@ -46,6 +46,31 @@ def test_fallback_stats_count_and_reset(dev0):
     assert opweave.fallback_stats() == {}
 
 
+def test_counts_stay_exact_with_ops_alternating_on_several_threads(dev0):
+    # Each thread keeps its last op's entry: alternating ops and threads must not lose a count.
+    import threading
+    opweave.fallback_stats(reset=True)
+    a = torch.ones(4, device=dev0)
+    edges = torch.tensor([0.0, 1.0, 2.0], device=dev0)
+
+    def work():
+        for _ in range(20):
+            torch.histogram(a, edges)
+            torch.cdist(a[None], a[None])
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    stats = opweave.fallback_stats(reset=True)
+    assert stats["aten::histogram.bins_tensor"] == 60
+    assert stats["aten::_cdist_forward"] == 60
+    torch.cdist(a[None], a[None])  # a reset op counts from zero and keeps its reason
+    assert opweave.fallback_stats() == {"aten::_cdist_forward": 1}
+    assert opweave.fallback_reasons() == {"aten::_cdist_forward": "no PrivateUse1 kernel"}
+
+
 def test_each_op_is_logged_once(run_python):
     r = run_python("""
         import torch, opweave
