@@ -42,8 +42,9 @@ class StridedLoop {
     if (empty_) return;
     // Every call below goes through one out-of-line copy of the inner run: at -O3 the compiler
     // otherwise inlines the (vectorised) loop body at each of the three call sites, for every
-    // op and dtype (sim kernels, no ccache: 690 s of compile CPU with it, 571 s without; the
-    // library 1.6 MB smaller). One call per inner run costs ~30 instructions per launch.
+    // op and dtype (sim's kernel files, no ccache: 690 s of compile CPU inlined there, 571 s
+    // through one copy; the library 1.6 MB smaller). The call per inner run cost 25 to 50
+    // instructions per 1-element launch (bench/icount.py).
     auto inner = [&inner_run](char* const* p, const int64_t* s, int64_t n) {
       call_inner(inner_run, p, s, n);
     };
