@@ -173,3 +173,17 @@ def test_float16_reference_without_a_cpu_kernel_is_computed_in_float32_and_round
     assert expected[out].dtype == torch.float16
     as_float = {k: v.float() if v.is_floating_point() else v for k, v in inputs.items()}
     assert torch.equal(expected[out], op(as_float, attrs).half())
+
+
+def test_parsed_family_cache_is_checked_against_the_yaml(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPWEAVE_BUILD_DIR", str(tmp_path / "build"))
+    family = tmp_path / "fam.yaml"
+    family.write_text("family: first\nfunctions: []\n")
+    assert cases._load_family(str(family))["family"] == "first"
+    entry = tmp_path / "build" / "conformance-cases" / "fam.yaml.pickle"
+    assert entry.is_file()
+    family.write_text("family: second\nfunctions: []\n")  # an edit: the entry is stale
+    assert cases._load_family(str(family))["family"] == "second"
+    entry.write_bytes(b"not a pickle")  # a damaged entry is a miss, not an error
+    assert cases._load_family(str(family))["family"] == "second"
+    assert cases._load_family(str(family))["family"] == "second"  # and was written again
