@@ -116,8 +116,7 @@ test: check-gen test-python test-cpp
 # views, math bits, fallback, the C-ABI conformance runner) with the sanitizer runtimes
 # preloaded into Debian's uninstrumented Python. Leak checking is off: CPython and libtorch
 # keep their allocations until exit by design.
-SANITIZE_PYTESTS = $(foreach v,sim aten_ref,$(foreach m,forward grad noncontig,\
-  "tests/python/test_opinfo.py::test_opinfo[float32-$(m)-$(v)]")) \
+SANITIZE_PYTESTS = $(foreach v,sim aten_ref,"tests/python/test_opinfo.py::test_opinfo[float32-$(v)]") \
   tests/python/test_copies.py tests/python/test_views.py tests/python/test_math_bits.py \
   tests/python/test_fallback.py tests/python/test_errors.py tests/python/test_conformance_runner.py \
   tests/python/test_python_numbers.py

@@ -1,9 +1,11 @@
-"""python3 -m opweave.opinfo [--vendor V] [--dtype D] [--mode M] [--ops REGEX] [--jobs N]
-                            [--json FILE] [--check | --update] [--verbose]
+"""python3 -m opweave.opinfo [--vendor V] [--dtype D[,D...]] [--mode M[,M...]] [--ops REGEX]
+                            [--jobs N] [--json FILE] [--check | --update] [--verbose]
 
-Runs PyTorch's OpInfo entries on the device and prints a summary. With --check, compares
-every op's outcome with the data in tests/opinfo/expected/ (exit 1 on a regression);
---update rewrites that data from this run (a reviewed commit, like a golden-file update).
+Runs PyTorch's OpInfo entries on the device and prints a summary per configuration (every
+dtype with every mode given; several in one run share the worker processes and their torch
+import). With --check, compares every op's outcome with the data in tests/opinfo/expected/
+(exit 1 on a regression in any configuration); --update rewrites that data from this run (a
+reviewed commit, like a golden-file update). --json writes {"DTYPE-MODE": {op: result}}.
 """
 
 from __future__ import annotations
@@ -34,8 +36,8 @@ def summary(results: dict) -> str:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python3 -m opweave.opinfo")
     p.add_argument("--vendor", help="vendor library (default: OPWEAVE_VENDOR, else sim)")
-    p.add_argument("--dtype", default="float32")
-    p.add_argument("--mode", default="forward", choices=MODES)
+    p.add_argument("--dtype", default="float32", help="a dtype, or several: float32,int64")
+    p.add_argument("--mode", default="forward", help=f"one of {', '.join(MODES)}, or several")
     p.add_argument("--ops", help="regex (full match) on OpInfo names")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--json", help="write the per-op results here")
@@ -43,6 +45,10 @@ def main(argv=None) -> int:
     p.add_argument("--check", action="store_true", help="compare with tests/opinfo/expected")
     p.add_argument("--update", action="store_true", help="rewrite tests/opinfo/expected")
     args = p.parse_args(argv)
+    dtypes, modes = args.dtype.split(","), args.mode.split(",")
+    for mode in modes:
+        if mode not in MODES:
+            p.error(f"--mode: {mode!r} is not one of {', '.join(MODES)}")
 
     from . import driver, expected
     from .database import by_key
@@ -50,26 +56,28 @@ def main(argv=None) -> int:
     if args.ops:
         names = [n for n in names if re.fullmatch(args.ops, n)]
     vendor = args.vendor or expected.current_vendor()
+    configs = [(dtype, mode) for dtype in dtypes for mode in modes]
     start = time.monotonic()
-    results = driver.run(names, args.dtype, args.mode, vendor, args.jobs)
-    print(f"opinfo {vendor} {args.dtype} {args.mode}: {summary(results)} "
-          f"[{time.monotonic() - start:.0f} s]")
-    if args.verbose:
-        for name, r in results.items():
-            if r["outcome"] not in ("pass", "fallback", "skip"):
-                print(f"  {r['outcome']:<8} {name}: {r.get('detail', '')}")
+    runs = driver.run(names, configs, vendor, args.jobs)
+    print(f"opinfo {vendor}: {len(configs)} configuration(s) [{time.monotonic() - start:.0f} s]")
+    failed = False
+    for (dtype, mode), results in runs.items():
+        print(f"opinfo {vendor} {dtype} {mode}: {summary(results)}")
+        if args.verbose:
+            for name, r in results.items():
+                if r["outcome"] not in ("pass", "fallback", "skip"):
+                    print(f"  {r['outcome']:<8} {name}: {r.get('detail', '')}")
+        config = expected.Config(vendor, dtype, mode)
+        if args.update:
+            expected.update(config, results, partial=bool(args.ops))
+        elif args.check:
+            report = expected.compare(config, results, partial=bool(args.ops))
+            print(report.text())
+            failed |= bool(report.regressions)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(results, f, indent=1, sort_keys=True)
-    config = expected.Config(vendor, args.dtype, args.mode)
-    if args.update:
-        expected.update(config, results, partial=bool(args.ops))
-        return 0
-    if args.check:
-        report = expected.compare(config, results, partial=bool(args.ops))
-        print(report.text())
-        return 1 if report.regressions else 0
-    return 0
+            json.dump({f"{d}-{m}": r for (d, m), r in runs.items()}, f, indent=1, sort_keys=True)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 """Spreads OpInfo entries over worker processes and survives the ones that die.
 
-A worker announces each op before running it. When a worker exits before reporting an op
-(a signal, an abort), that op is recorded as `crash` with the signal and the tail of the
-worker's stderr, and a new worker goes on with the ops after it; when it reports nothing for
-HANG_SECONDS, it is killed and the op recorded as `hang`. One bad op costs one op, not the run.
+An item is one op in one configuration (dtype, mode); a run may hold several configurations,
+whose items share the worker processes (each pays torch's and op_db's import once, 3-7 s). A
+worker announces each item before running it. When a worker exits before reporting an item
+(a signal, an abort), that item is recorded as `crash` with the signal and the tail of the
+worker's stderr, and a new worker goes on with the items after it; when it reports nothing for
+HANG_SECONDS, it is killed and the item recorded as `hang`. One bad op costs one op, not the run.
 """
 
 from __future__ import annotations
@@ -46,14 +48,17 @@ def _describe_exit(code: int) -> str:
     return f"exited with status {code}"
 
 
-def _run_shard(names: list[str], dtype: str, mode: str, env: dict, results: dict) -> None:
-    pending = list(names)
+Item = tuple  # (dtype, mode, op name)
+
+
+def _run_shard(items: list[Item], env: dict, results: dict) -> None:
+    pending = list(items)
     while pending:
-        with tempfile.NamedTemporaryFile("w", suffix=".ops", delete=False) as f:
-            f.write("\n".join(pending))
+        with tempfile.NamedTemporaryFile("w", suffix=".items", delete=False) as f:
+            f.write("\n".join(" ".join(item) for item in pending))
         with tempfile.TemporaryFile("w+") as err:
             proc = subprocess.Popen(
-                [sys.executable, "-m", "opweave.opinfo.worker", dtype, mode, f.name],
+                [sys.executable, "-m", "opweave.opinfo.worker", f.name],
                 stdout=subprocess.PIPE, stderr=err, text=True, env=env)
             lines: queue.Queue = queue.Queue()
             threading.Thread(target=_reader, args=(proc.stdout, lines), daemon=True).start()
@@ -69,10 +74,11 @@ def _run_shard(names: list[str], dtype: str, mode: str, env: dict, results: dict
                     break
                 msg = json.loads(line)
                 if "start" in msg:
-                    in_flight = msg["start"]
+                    in_flight = tuple(msg["start"])
                 else:
-                    results[msg["op"]] = msg
-                    pending.remove(msg["op"])
+                    item = (msg["dtype"], msg["mode"], msg["op"])
+                    results[item] = msg
+                    pending.remove(item)
                     in_flight = None
             code = proc.wait()
             os.unlink(f.name)
@@ -84,21 +90,23 @@ def _run_shard(names: list[str], dtype: str, mode: str, env: dict, results: dict
                 outcome = ("crash", "; ".join([_describe_exit(code)] + tail)[:500])
             if in_flight is None:   # died between ops (at start-up): nothing to pin it on
                 in_flight = pending[0]
-            results[in_flight] = {"op": in_flight, "outcome": outcome[0], "detail": outcome[1],
-                                  "fallback": []}
+            results[in_flight] = {"op": in_flight[2], "outcome": outcome[0],
+                                  "detail": outcome[1], "fallback": []}
             pending.remove(in_flight)
 
 
-def run(names: list[str], dtype: str, mode: str, vendor: str | None = None,
+def run(names: list[str], configs: list[tuple[str, str]], vendor: str | None = None,
         jobs: int = 2) -> dict:
-    """{op: {"outcome", "detail", "fallback", ...}} for every name, in `jobs` processes."""
+    """{(dtype, mode): {op: {"outcome", "detail", "fallback", ...}}} for every name in every
+    configuration, in `jobs` processes."""
     env = _env(vendor)
     results: dict = {}
-    shards = [names[i::jobs] for i in range(max(1, jobs))]
-    threads = [threading.Thread(target=_run_shard, args=(s, dtype, mode, env, results))
-               for s in shards if s]
+    items = [(dtype, mode, name) for dtype, mode in configs for name in names]
+    shards = [items[i::jobs] for i in range(max(1, jobs))]
+    threads = [threading.Thread(target=_run_shard, args=(s, env, results)) for s in shards if s]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    return {name: results[name] for name in names}
+    return {(dtype, mode): {name: results[(dtype, mode, name)] for name in names}
+            for dtype, mode in configs}

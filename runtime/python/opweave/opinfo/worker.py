@@ -1,9 +1,10 @@
 """Runs OpInfo entries on the device, one after another, in this process.
 
-    python3 -m opweave.opinfo.worker DTYPE MODE OPS_FILE
+    python3 -m opweave.opinfo.worker ITEMS_FILE      (one `DTYPE MODE OP` per line)
 
-prints `{"start": op}` before each op and one result line after it, so the driver can pin a
-crash on the op in flight. Per op, for each sample (at most MAX_SAMPLES): run it on the CPU
+prints `{"start": [dtype, mode, op]}` before each item and one result line after it, so the
+driver can pin a crash on the item in flight. Items of several configurations share the
+process: one torch and op_db import (3-7 s) for all of them. Per op, for each sample (at most MAX_SAMPLES): run it on the CPU
 (twice, with different seeds, to tell random ops), copy it to the device, run it there,
 compare; in MODE grad, also take the input gradients of a weighted sum of the outputs on both
 sides and compare them. The op's outcome is its worst sample's; `fallback` lists the ATen ops
@@ -277,20 +278,20 @@ def _seed_only_present_devices() -> None:
 
 
 def main(argv) -> int:
-    dtype_name, mode, ops_file = argv
+    (items_file,) = argv
     warnings.simplefilter("ignore")
     _seed_only_present_devices()
     import opweave
     device = opweave.device(0)
-    dtype = getattr(torch, dtype_name)
     ops = by_key()
-    with open(ops_file) as f:
-        names = [line.strip() for line in f if line.strip()]
-    for name in names:
-        print(json.dumps({"start": name}), flush=True)
+    with open(items_file) as f:
+        items = [line.split() for line in f if line.strip()]
+    for dtype_name, mode, name in items:
+        print(json.dumps({"start": [dtype_name, mode, name]}), flush=True)
         start = time.perf_counter()
-        result = run_op(ops[name], dtype, mode, device)
-        result.update(op=name, seconds=round(time.perf_counter() - start, 3))
+        result = run_op(ops[name], getattr(torch, dtype_name), mode, device)
+        result.update(op=name, dtype=dtype_name, mode=mode,
+                      seconds=round(time.perf_counter() - start, 3))
         print(json.dumps(result), flush=True)
     return 0
 
