@@ -28,9 +28,9 @@ CMAKE_FLAGS = -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DPython3_EXECUTABLE=$(P
 # The sanitizer flavour leaves the CUDA vendor out: nvcc takes no sanitizer flags and none of
 # that flavour's tests loads it (the default build compiles and links it).
 SANITIZE_CMAKE_FLAGS = $(if $(filter 1,$(SANITIZE)),-DOPWEAVE_CUDA=OFF)
-# OPWEAVE_SIM_PREBUILT=<a build's lib/>: link sim from another build of this checkout instead of
-# compiling it (its sources are only syntax-checked; vendors/sim/CMakeLists.txt). Read when a
-# build folder is configured; .ci/run gives the torch 2.6 lane the torch 1.13 lane's.
+# OPWEAVE_SIM_PREBUILT=<a build's lib/>: use sim from another build of this checkout instead of
+# compiling it (vendors/sim/CMakeLists.txt). Read when a build folder is configured; .ci/run
+# gives the torch 2.6 lane the torch 1.13 lane's.
 CMAKE_FLAGS += $(if $(OPWEAVE_SIM_PREBUILT),-DOPWEAVE_SIM_PREBUILT=$(OPWEAVE_SIM_PREBUILT))
 JOBS ?= $(shell nproc)
 export OPWEAVE_BUILD_DIR := $(abspath $(BUILD_DIR))
