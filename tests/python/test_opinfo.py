@@ -3,9 +3,10 @@ outcome of every op kept as data in tests/opinfo/expected/<torch>/<vendor>/<dtyp
 
 Each group of configurations runs in its own process tree (a crashing op costs that op, never
 the suite; the configurations of a group share its worker, which saves a torch and op_db
-import per configuration: 6.6 s on torch 1.13, 13 s on 2.6): an op whose outcome got worse, or that falls back to the CPU for an ATen op it did not
-fall back for before, fails the test; improvements are printed (tighten the data with
-`python3 -m opweave.opinfo --update ...`, a reviewed commit).
+import per configuration: 6.6 s on torch 1.13, 13 s on 2.6): an op whose outcome got worse,
+or that falls back to the CPU for an ATen op it did not fall back for before, fails the test;
+improvements are printed (tighten the data with `python3 -m opweave.opinfo --update ...`, a
+reviewed commit).
 """
 
 import os

@@ -50,6 +50,11 @@ def main(argv=None) -> int:
         if mode not in MODES:
             p.error(f"--mode: {mode!r} is not one of {', '.join(MODES)}")
 
+    import torch
+    for dtype in dtypes:  # checked here: in the worker a bad name would be a crash per op
+        if not isinstance(getattr(torch, dtype, None), torch.dtype):
+            p.error(f"--dtype: {dtype!r} is not a torch dtype")
+
     from . import driver, expected
     from .database import by_key
     names = sorted(by_key())

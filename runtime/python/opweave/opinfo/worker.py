@@ -4,11 +4,12 @@
 
 prints `{"start": [dtype, mode, op]}` before each item and one result line after it, so the
 driver can pin a crash on the item in flight. Items of several configurations share the
-process: one torch and op_db import (3-7 s) for all of them. Per op, for each sample (at most MAX_SAMPLES): run it on the CPU
-(twice, with different seeds, to tell random ops), copy it to the device, run it there,
-compare; in MODE grad, also take the input gradients of a weighted sum of the outputs on both
-sides and compare them. The op's outcome is its worst sample's; `fallback` lists the ATen ops
-that ran on the CPU through OpWeave's fallback during its device runs.
+process: one torch and op_db import (3-7 s) for all of them. Per op, for each sample (at most
+MAX_SAMPLES): run it on the CPU (twice, with different seeds, to tell random ops), copy it to
+the device, run it there, compare; in MODE grad, also take the input gradients of a weighted
+sum of the outputs on both sides and compare them. The op's outcome is its worst sample's;
+`fallback` lists the ATen ops that ran on the CPU through OpWeave's fallback during its device
+runs.
 """
 
 from __future__ import annotations
