@@ -16,7 +16,8 @@ are noisy, so nothing here is a pass/fail test; the `target.*` lines say met / n
                  the median over 3 fresh processes (1 in quick mode), each listed; and as
                  often in processes held on one core (taskset), which leaves out the
                  cross-core cache traffic of autograd's device thread (see models()); on
-                 torch 2.x also with the backward on the calling thread (multithreading off)
+                 torch 2.x, where aten_ref's backward runs on the calling thread, also with
+                 it on autograd's device thread (PyTorch's default for a device; 1.13's only)
   optim.*        AdamW single-tensor / foreach / fused on the sim device
   graph.*        graph mode (opweave.compile, bench/dicp_bench.py) against eager on sim
   allreduce.*    the opweave process group against Gloo, 2 processes (bench/allreduce.py)
@@ -166,12 +167,12 @@ def models() -> None:
     # processes (and the ratio with it), not only between rounds: the ratio is taken in
     # several fresh processes, each interleaving CPU and device rounds, and their median kept.
     # Each free process is followed by one held on one core, one intra-op thread on both
-    # sides. A device's backward runs on autograd's device thread (PyTorch's engine does so for
-    # every non-CPU device), which the scheduler puts on the other core: aten_ref computes on
-    # the host, so its backward reads activations that forward left in the other core's
-    # caches. A real accelerator's data stays in device memory; the one-core ratio leaves that
-    # artefact out. On torch 2.x each process also times the device step with autograd's
-    # multithreading off, which runs the backward on the calling thread (the same core, no pin).
+    # sides. On torch 1.13 a device's backward runs on autograd's device thread (PyTorch's
+    # engine does so for every non-CPU device), which the scheduler puts on the other core:
+    # aten_ref computes on the host, so its backward reads activations that forward left in
+    # the other core's caches. A real accelerator's data stays in device memory; the one-core
+    # ratio leaves that artefact out. On torch 2.x aten_ref's backward runs on the calling
+    # thread (opweave.backward_thread), and each process also times it on the device thread.
     pin = None
     if shutil.which("taskset"):  # the first core this process may run on (a cpuset may omit 0)
         pin = ("taskset", "-c", str(min(os.sched_getaffinity(0))))
@@ -197,10 +198,10 @@ def models() -> None:
         print(f"model.{name}.max_loss_rel_diff: {max(v['max_loss_rel_diff'] for v in per):.1e}")
         target(f"model_speed_vs_cpu.{name}", med["speed_vs_cpu"], med["speed_vs_cpu"] >= 0.97,
                ">= 0.97")
-        if "calling_thread_speed_vs_cpu" in per[0]:
-            same = sorted(v["calling_thread_speed_vs_cpu"] for v in per)
-            print(f"model.{name}.speed_vs_cpu_backward_on_calling_thread: "
-                  f"{statistics.median(same):.3f} (per process: {', '.join(f'{x:.3f}' for x in same)})")
+        if "device_thread_speed_vs_cpu" in per[0]:
+            other = sorted(v["device_thread_speed_vs_cpu"] for v in per)
+            print(f"model.{name}.speed_vs_cpu_backward_on_device_thread: "
+                  f"{statistics.median(other):.3f} (per process: {', '.join(f'{x:.3f}' for x in other)})")
         if pinned:
             one = sorted(r[name]["speed_vs_cpu"] for r in pinned)
             print(f"model.{name}.speed_vs_cpu_one_core: {statistics.median(one):.3f} "

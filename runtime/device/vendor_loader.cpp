@@ -5,6 +5,7 @@
 #include <c10/util/Exception.h>
 #include <dlfcn.h>
 
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -136,11 +137,14 @@ void load_vendor() {
     return;
   }
   const owVendorSeam* s = get_seam();
-  if (s == nullptr || s->version != OW_SEAM_VERSION || s->struct_size < sizeof(owVendorSeam)) {
+  // A table that ends before `flags` comes from a vendor built before the field was added: the
+  // same version, loaded as it is (flags 0), so a shipped binary keeps working.
+  constexpr size_t kSizeBeforeFlags = offsetof(owVendorSeam, flags);
+  if (s == nullptr || s->version != OW_SEAM_VERSION || s->struct_size < kSizeBeforeFlags) {
     g_info.load_error = g_info.library + ": seam version " + std::to_string(s ? s->version : 0) +
                         " / size " + std::to_string(s ? s->struct_size : 0) +
-                        ", expected version " + std::to_string(OW_SEAM_VERSION) + " / size " +
-                        std::to_string(sizeof(owVendorSeam));
+                        ", expected version " + std::to_string(OW_SEAM_VERSION) +
+                        " / size >= " + std::to_string(kSizeBeforeFlags);
     return;
   }
   if (const char* missing = first_missing_required(*s)) {
@@ -154,6 +158,7 @@ void load_vendor() {
   }
   g_info.name = s->name != nullptr ? s->name : requested;
   g_info.device_count = count < kMaxDevices ? count : kMaxDevices;
+  g_info.flags = s->struct_size >= offsetof(owVendorSeam, flags) + sizeof(uint32_t) ? s->flags : 0;
   g_seam = s;
   resolve_slots(handle);
   install_adaptor(handle);  // after the slots: it moves restricted kernels behind thunks

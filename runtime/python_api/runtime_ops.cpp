@@ -195,7 +195,8 @@ std::string report_op() {
      << ", \"load_error\": " << json_quoted(v.load_error)
      << ", \"seam_version\": " << (g_seam ? g_seam->version : 0) << ", \"device_name\": "
      << json_quoted(g_seam && g_seam->device_name ? g_seam->device_name : "opweave")
-     << ", \"device_count\": " << v.device_count;
+     << ", \"device_count\": " << v.device_count << ", \"host_synchronous\": "
+     << ((v.flags & OW_SEAM_HOST_SYNCHRONOUS) != 0 ? "true" : "false");
   std::string present, absent;
   auto capability = [&](const char* name, const void* fn) {
     std::string& list = fn != nullptr ? present : absent;

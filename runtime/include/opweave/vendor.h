@@ -37,6 +37,7 @@ struct VendorInfo {
   std::string library;     // path of the vendor library
   std::string load_error;  // empty on success
   int device_count = 0;
+  uint32_t flags = 0;  // the seam's OW_SEAM_* flags (0 for a vendor built before they existed)
   // The vendor's collective seam (owGetVendorCollectives), null when it has none or it was
   // rejected; collectives_error then says why (empty: the vendor exports none).
   const owCollectiveSeam* collectives = nullptr;

@@ -98,7 +98,17 @@ typedef struct owVendorSeam {
    * built-in torch device type. torch 1.13 cannot rename its out-of-tree device type, which
    * stays "privateuseone" there. */
   const char* device_name;
+
+  /* OW_SEAM_* flags: what the runtime may assume about the vendor's devices (0: nothing). A
+   * vendor built before this field existed ends its table at device_name and reads as 0. */
+  uint32_t flags;
 } owVendorSeam;
+
+/* The kernels compute on the calling host thread, in host memory, and have finished when they
+ * return (aten_ref; a freshly scaffolded vendor): streams only order work. On torch 2.x the
+ * runtime then runs autograd's backward for these devices on the calling thread, as native
+ * CPU's runs, instead of on the engine's device thread (opweave.BACKWARD_THREAD). */
+#define OW_SEAM_HOST_SYNCHRONOUS 0x1u
 
 /* The single entry point a vendor library exports. */
 typedef const owVendorSeam* (*owGetVendorSeamFn)(void);

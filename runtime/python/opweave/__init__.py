@@ -60,6 +60,15 @@ _C = torch.ops.opweave
 # The device type name: "opweave" (or the vendor's) on torch 2.x, set at the end of this file.
 DEVICE = "privateuseone"
 
+from .backward_thread import choose as _choose_backward_thread  # noqa: E402
+from .backward_thread import set_backward_thread  # noqa: E402,F401
+
+# "caller" or "device": where the importing thread runs the device's backward (see
+# opweave.backward_thread; "caller" for a host-synchronous vendor on torch 2.x).
+BACKWARD_THREAD = _choose_backward_thread(json.loads(_C.report())["host_synchronous"])
+if BACKWARD_THREAD == "caller":
+    set_backward_thread("caller")
+
 from . import instrument  # noqa: E402  (needs the library loaded)
 from . import optim  # noqa: E402  (Adam / AdamW with one fused call per parameter group)
 from . import memcheck  # noqa: E402  (device memory checker; OPWEAVE_MEMCHECK=1)
@@ -250,7 +259,8 @@ def generator_state(device=None) -> dict:
 
 
 def report() -> dict:
-    """What was loaded: vendor name and library, seam version, device count, optional seam
+    """What was loaded: vendor name and library, seam version, device count, whether its
+    kernels compute on the host synchronously (host_synchronous), optional seam
     capabilities present/absent, the collective seam's scope ("host", "network" or "absent"),
     and the DIOPI functions the vendor resolved or lacks."""
     return json.loads(_C.report())
@@ -261,6 +271,8 @@ def print_report() -> None:
     d = r["diopi"]
     print(f"opweave vendor '{r['vendor']}' ({r['library']})")
     print(f"  seam version {r['seam_version']}, {r['device_count']} device(s) as {DEVICE}:0..{r['device_count'] - 1}")
+    print(f"  kernels compute {'on the host, synchronously' if r['host_synchronous'] else 'on the device'};"
+          f" backward on the {'calling' if BACKWARD_THREAD == 'caller' else 'device'} thread")
     print(f"  capabilities present: {', '.join(r['capabilities']['present']) or '-'}")
     print(f"  capabilities absent:  {', '.join(r['capabilities']['absent']) or '-'}")
     c = r["collectives"]

@@ -154,6 +154,10 @@ owVendorSeam make_seam() {
   s.eventSynchronize = &eventSynchronize;
   s.eventElapsedTime = &eventElapsedTime;
   s.lastError = &lastError;
+  // Its kernels are ATen's CPU kernels on the calling thread: on torch 2.x the backward then
+  // runs on the calling thread too, as native CPU's does (a second thread would only start a
+  // second OpenMP team beside the first; see vendor_seam.h).
+  s.flags = OW_SEAM_HOST_SYNCHRONOUS;
   return s;
 }
 

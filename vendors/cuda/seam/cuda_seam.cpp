@@ -204,6 +204,7 @@ owVendorSeam make_seam() {
   // "cuda" is torch's own device type; this device shows as torch.device("opweave") and never
   // pretends to be torch.cuda (scripts reach it through opweave.cuda_compat instead).
   s.device_name = nullptr;
+  s.flags = 0;  // kernels run on the GPU, queued: autograd keeps its device thread
   return s;
 }
 
