@@ -32,6 +32,9 @@ SANITIZE_CMAKE_FLAGS = $(if $(filter 1,$(SANITIZE)),-DOPWEAVE_CUDA=OFF)
 # compiling it (vendors/sim/CMakeLists.txt). Read when a build folder is configured; .ci/run
 # gives the torch 2.6 lane the torch 1.13 lane's.
 CMAKE_FLAGS += $(if $(OPWEAVE_SIM_PREBUILT),-DOPWEAVE_SIM_PREBUILT=$(OPWEAVE_SIM_PREBUILT))
+# OPWEAVE_CUDA_ARCHITECTURES: the CUDA vendor's CMAKE_CUDA_ARCHITECTURES (default 90, H100);
+# .ci/run, on a machine with no GPU, asks for 90-virtual (PTX only, see there).
+CMAKE_FLAGS += $(if $(OPWEAVE_CUDA_ARCHITECTURES),-DCMAKE_CUDA_ARCHITECTURES=$(OPWEAVE_CUDA_ARCHITECTURES))
 JOBS ?= $(shell nproc)
 export OPWEAVE_BUILD_DIR := $(abspath $(BUILD_DIR))
 export PYTHONPATH := $(abspath runtime/python):$(abspath .)$(if $(PYTHONPATH),:$(PYTHONPATH))
