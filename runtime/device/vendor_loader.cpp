@@ -158,7 +158,7 @@ void load_vendor() {
   }
   g_info.name = s->name != nullptr ? s->name : requested;
   g_info.device_count = count < kMaxDevices ? count : kMaxDevices;
-  g_info.flags = s->struct_size >= offsetof(owVendorSeam, flags) + sizeof(uint32_t) ? s->flags : 0;
+  g_info.flags = s->struct_size >= kSizeBeforeFlags + sizeof(s->flags) ? s->flags : 0;
   g_seam = s;
   resolve_slots(handle);
   install_adaptor(handle);  // after the slots: it moves restricted kernels behind thunks

@@ -35,10 +35,10 @@ CHOICES = ("caller", "device")
 _SWITCH = getattr(torch._C, "_set_multithreading_enabled", None)  # torch >= 2.0
 
 
-def choose(host_synchronous: bool, env: str | None = None) -> str:
+def choose(host_synchronous: bool) -> str:
     """The backward thread for a vendor: OPWEAVE_BACKWARD_THREAD when set, else "caller" for a
     host-synchronous vendor on torch 2.x and "device" otherwise."""
-    value = os.environ.get("OPWEAVE_BACKWARD_THREAD", "") if env is None else env
+    value = os.environ.get("OPWEAVE_BACKWARD_THREAD", "")
     if value and value not in CHOICES:
         raise ValueError(f"OPWEAVE_BACKWARD_THREAD={value!r}: expected one of {', '.join(CHOICES)}")
     if value == "caller" and _SWITCH is None:
