@@ -224,25 +224,37 @@ bool nothing_to_write(const Ts&... tensors) {
 
 // ---- CPU fallback ---------------------------------------------------------------------------
 
+// The c10 handle of an operator, looked up once. Only the slow paths below need it; they take
+// this function by pointer, so that they are templates of the op's signature only and ops that
+// share a signature share one instantiation (a wrapper shard compiles ~3x fewer of them). The
+// handle is the operator's whose schema the arguments follow (a derived functional calls its
+// out variant's implementation with its own op id, for the names and flags).
 template <class Ops>
 const c10::OperatorHandle& operator_handle() {
   static const c10::OperatorHandle handle =
       c10::Dispatcher::singleton().findSchemaOrThrow(Ops::name, Ops::overload_name);
   return handle;
 }
+using HandleFn = const c10::OperatorHandle& (*)();
+
+template <class Sig, class... Args>
+[[gnu::cold, gnu::noinline]] decltype(auto) fallback_as(HandleFn handle, const char* reason,
+                                                        Args&&... args) {
+  FallbackReason scope(reason);  // explains this call in the one-time log line
+  return compat::schema_apply<Sig>(
+      [handle](auto&&... ps) -> decltype(auto) {
+        return c10::impl::BoxedKernelWrapper<Sig>::call(
+            c10::BoxedKernel::makeFromFunction<&cpu_fallback>(), handle(), c10::DispatchKeySet(),
+            std::forward<decltype(ps)>(ps)...);
+      },
+      std::forward<Args>(args)...);
+}
 
 template <class Ops, class... Args>
 decltype(auto) fallback_call(int op, const char* reason, Args&&... args) {
   (void)op;
-  FallbackReason scope(reason);  // explains this call in the one-time log line
-  using Sig = typename Ops::schema;
-  return compat::schema_apply<Sig>(
-      [](auto&&... ps) -> decltype(auto) {
-        return c10::impl::BoxedKernelWrapper<Sig>::call(
-            c10::BoxedKernel::makeFromFunction<&cpu_fallback>(), operator_handle<Ops>(),
-            c10::DispatchKeySet(), std::forward<decltype(ps)>(ps)...);
-      },
-      std::forward<Args>(args)...);
+  return fallback_as<typename Ops::schema>(&operator_handle<Ops>, reason,
+                                           std::forward<Args>(args)...);
 }
 
 // A DIOPI call returned `status`: throws a RuntimeError naming the op, the DIOPI function and
@@ -252,7 +264,8 @@ bool kernel_declined(int op, diopiError_t status);
 template <class Ops, class... Args>
 decltype(auto) kernel_failed(int op, diopiError_t status, Args&&... args) {
   kernel_declined(op, status);  // throws unless declined
-  return fallback_call<Ops>(op, "the kernel declined these arguments", std::forward<Args>(args)...);
+  return fallback_as<typename Ops::schema>(
+      &operator_handle<Ops>, "the kernel declined these arguments", std::forward<Args>(args)...);
 }
 
 // ---- instrumented slow path ---------------------------------------------------------------
@@ -280,12 +293,13 @@ void collect(std::vector<at::Tensor>& out, const std::tuple<Ts...>& t) {
   std::apply([&](const auto&... x) { (collect(out, x), ...); }, t);
 }
 
-template <class Ops, class Impl, class... Args>
-decltype(auto) instrumented_call(int op, Impl impl, Args&&... args) {
+template <class Sig, class Impl, class... Args>
+[[gnu::cold, gnu::noinline]] decltype(auto) instrumented_as(int op, HandleFn handle, Impl impl,
+                                                            Args&&... args) {
   ensure_resolved();
   const uint8_t flags = op_flags(op);
   if (flags & kOpFallback) {
-    return fallback_call<Ops>(op, fallback_reason(op), std::forward<Args>(args)...);
+    return fallback_as<Sig>(handle, fallback_reason(op), std::forward<Args>(args)...);
   }
   c10::optional<at::RecordFunction> range;
   // Destroyed before `range`: the launch's end event is queued before the host range closes.
@@ -301,7 +315,7 @@ decltype(auto) instrumented_call(int op, Impl impl, Args&&... args) {
   if (flags & kOpDump) dump_call(op, c10::impl::boxArgs<Args...>(args...));
 #ifdef OPWEAVE_AUTOCOMPARE
   if (flags & kOpCompare) {
-    CompareSession session(op, operator_handle<Ops>(), c10::impl::boxArgs<Args...>(args...));
+    CompareSession session(op, handle(), c10::impl::boxArgs<Args...>(args...));
     decltype(auto) result = impl(op, std::forward<Args>(args)...);
     std::vector<at::Tensor> returned;
     collect(returned, result);
@@ -310,6 +324,12 @@ decltype(auto) instrumented_call(int op, Impl impl, Args&&... args) {
   }
 #endif
   return impl(op, std::forward<Args>(args)...);
+}
+
+template <class Ops, class Impl, class... Args>
+decltype(auto) instrumented_call(int op, Impl impl, Args&&... args) {
+  return instrumented_as<typename Ops::schema>(op, &operator_handle<Ops>, impl,
+                                               std::forward<Args>(args)...);
 }
 
 }  // namespace opweave
