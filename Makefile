@@ -35,6 +35,9 @@ CMAKE_FLAGS += $(if $(OPWEAVE_SIM_PREBUILT),-DOPWEAVE_SIM_PREBUILT=$(OPWEAVE_SIM
 # OPWEAVE_CUDA_ARCHITECTURES: the CUDA vendor's CMAKE_CUDA_ARCHITECTURES (default 90, H100);
 # .ci/run, on a machine with no GPU, asks for 90-virtual (PTX only, see there).
 CMAKE_FLAGS += $(if $(OPWEAVE_CUDA_ARCHITECTURES),-DCMAKE_CUDA_ARCHITECTURES=$(OPWEAVE_CUDA_ARCHITECTURES))
+# OPWEAVE_UNITY_BUILD=1: the runtime's and sim's files compiled in batches (CMakeLists.txt;
+# .ci/run: faster clean builds, slower one-file rebuilds).
+CMAKE_FLAGS += $(if $(filter 1,$(OPWEAVE_UNITY_BUILD)),-DOPWEAVE_UNITY_BUILD=ON)
 JOBS ?= $(shell nproc)
 export OPWEAVE_BUILD_DIR := $(abspath $(BUILD_DIR))
 export PYTHONPATH := $(abspath runtime/python):$(abspath .)$(if $(PYTHONPATH),:$(PYTHONPATH))
