@@ -264,8 +264,7 @@ bool kernel_declined(int op, diopiError_t status);
 template <class Ops, class... Args>
 decltype(auto) kernel_failed(int op, diopiError_t status, Args&&... args) {
   kernel_declined(op, status);  // throws unless declined
-  return fallback_as<typename Ops::schema>(
-      &operator_handle<Ops>, "the kernel declined these arguments", std::forward<Args>(args)...);
+  return fallback_call<Ops>(op, "the kernel declined these arguments", std::forward<Args>(args)...);
 }
 
 // ---- instrumented slow path ---------------------------------------------------------------
